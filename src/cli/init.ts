@@ -1,0 +1,33 @@
+// `oracle-gate init`: writes a commented starter policy. It never overwrites without --force,
+// because the policy is the instrument's charter and must change only in a reviewed PR.
+import { existsSync } from 'node:fs'
+import { mkdir, writeFile } from 'node:fs/promises'
+import { dirname, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { DEFAULT_POLICY_PATH } from '../policy/load.js'
+import { starterPolicy } from '../policy/starter.js'
+import type { Io } from './main.js'
+
+export async function runInit(argv: string[], io: Io): Promise<number> {
+  let values
+  try {
+    values = parseArgs({
+      args: argv,
+      strict: true,
+      options: { repo: { type: 'string' }, policy: { type: 'string' }, force: { type: 'boolean' } }
+    }).values
+  } catch (error) {
+    io.stderr.write(`oracle-gate init: ${error instanceof Error ? error.message : String(error)}\n`)
+    return 4
+  }
+  const repo = resolve(io.cwd, values.repo ?? '.')
+  const target = resolve(repo, values.policy ?? DEFAULT_POLICY_PATH)
+  if (existsSync(target) && !values.force) {
+    io.stderr.write(`oracle-gate init: ${target} exists; pass --force to overwrite\n`)
+    return 4
+  }
+  await mkdir(dirname(target), { recursive: true })
+  await writeFile(target, starterPolicy(repo))
+  io.stderr.write(`wrote ${target}\nCommit it in a PR of its own: the gate reads the policy from the merge base.\n`)
+  return 0
+}

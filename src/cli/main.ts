@@ -1,0 +1,128 @@
+// `oracle-gate check|init|ledger`, --help, --version. Usage errors exit 4 (the gate could
+// not decide); `check` writes a scorecard in every outcome, usage errors included.
+import { writeFile } from 'node:fs/promises'
+import { resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { check, reasonFromError, utcToday } from '../gate.js'
+import { GateError } from '../errors.js'
+import { DEFAULT_POLICY_PATH } from '../policy/load.js'
+import { renderMarkdown } from '../report/markdown.js'
+import type { Scorecard } from '../types.js'
+import { exitCode } from '../verdict/verdict.js'
+import { emptyScorecard, finalize } from '../verdict/scorecard.js'
+import { VERSION } from '../version.js'
+import { stderrLogger } from './logger.js'
+import { runInit } from './init.js'
+import { runLedgerCommand } from './ledger.js'
+import { humanSummary } from './summary.js'
+
+export const USAGE = `oracle-gate ${VERSION}: may an agent's pull request merge?
+
+Usage:
+  oracle-gate check --base REF [--head REF] [--repo DIR] [--policy PATH]
+                    [--today YYYY-MM-DD] [--json FILE] [--markdown FILE] [--quiet]
+  oracle-gate init [--repo DIR] [--policy PATH] [--force]
+  oracle-gate ledger add|check|list [options]   (oracle-gate ledger --help)
+  oracle-gate --help | --version
+
+check   judges HEAD (or --head) against the merge base with --base. The policy, ledger,
+        fixtures, seeds and runner configuration are read from the merge base.
+        Prints progress and a summary on stderr, the scorecard JSON on stdout
+        (or into --json FILE).
+init    writes a commented starter policy (default ${DEFAULT_POLICY_PATH}).
+
+Exit codes: 0 merge, 1 product, 2 policy, 3 no-vote, 4 error.
+`
+
+export interface Io {
+  stdout: NodeJS.WritableStream
+  stderr: NodeJS.WritableStream
+  cwd: string
+  env: NodeJS.ProcessEnv
+}
+
+const defaultIo = (): Io => ({ stdout: process.stdout, stderr: process.stderr, cwd: process.cwd(), env: process.env })
+
+export async function main(argv: string[], io: Io = defaultIo()): Promise<number> {
+  const [command, ...rest] = argv
+  switch (command) {
+    case undefined:
+    case '-h':
+    case '--help':
+    case 'help':
+      io.stdout.write(USAGE)
+      return command === undefined ? 4 : 0
+    case '-v':
+    case '--version':
+    case 'version':
+      io.stdout.write(`${VERSION}\n`)
+      return 0
+    case 'check':
+      return runCheck(rest, io)
+    case 'init':
+      return runInit(rest, io)
+    case 'ledger':
+      return runLedgerCommand(rest, io)
+    default:
+      io.stderr.write(`oracle-gate: unknown command "${command}"\n\n${USAGE}`)
+      return 4
+  }
+}
+
+async function runCheck(argv: string[], io: Io): Promise<number> {
+  let parsed
+  try {
+    parsed = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        base: { type: 'string' },
+        head: { type: 'string' },
+        repo: { type: 'string' },
+        policy: { type: 'string' },
+        today: { type: 'string' },
+        json: { type: 'string' },
+        markdown: { type: 'string' },
+        quiet: { type: 'boolean', short: 'q' },
+        help: { type: 'boolean', short: 'h' }
+      }
+    })
+  } catch (error) {
+    return usageFailure(io, error instanceof Error ? error.message : String(error), {})
+  }
+  const v = parsed.values
+  if (v.help) {
+    io.stdout.write(USAGE)
+    return 0
+  }
+  if (!v.base) return usageFailure(io, '--base REF is required', v)
+  const repoDir = resolve(io.cwd, v.repo ?? '.')
+  const card = await check({
+    repoDir,
+    base: v.base,
+    ...(v.head !== undefined ? { head: v.head } : {}),
+    policyPath: v.policy ?? DEFAULT_POLICY_PATH,
+    ...(v.today !== undefined ? { today: v.today } : {}),
+    log: stderrLogger(io.stderr, !v.quiet),
+    env: io.env
+  })
+  return emit(card, v, io)
+}
+
+async function emit(card: Scorecard, v: { json?: string; markdown?: string }, io: Io): Promise<number> {
+  const json = JSON.stringify(card, null, 2) + '\n'
+  if (v.json) await writeFile(resolve(io.cwd, v.json), json)
+  else io.stdout.write(json)
+  if (v.markdown) await writeFile(resolve(io.cwd, v.markdown), renderMarkdown(card, { fullCardHint: v.json ?? 'on stdout' }))
+  io.stderr.write(humanSummary(card))
+  return exitCode(card.verdict)
+}
+
+async function usageFailure(io: Io, message: string, v: { json?: string; markdown?: string; today?: string; policy?: string }): Promise<number> {
+  io.stderr.write(`oracle-gate check: ${message}\n(see oracle-gate check --help)\n`)
+  const card = finalize(emptyScorecard({ version: VERSION, today: v.today ?? utcToday(), policyPath: v.policy ?? DEFAULT_POLICY_PATH }), [
+    reasonFromError(new GateError(`usage: ${message}`, { rule: 'config-invalid' }))
+  ])
+  return emit(card, v, io)
+}

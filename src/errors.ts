@@ -1,0 +1,25 @@
+import type { RuleId } from './types.js'
+
+/**
+ * An error the gate can name: which rule it belongs to and, when known, the file and line.
+ * Anything thrown that is not a GateError is reported as `gate-error`; both end as the
+ * verdict `error`, never a pass.
+ */
+export class GateError extends Error {
+  readonly rule: RuleId
+  readonly path?: string
+  readonly line?: number
+
+  constructor(message: string, options: { rule?: RuleId; path?: string; line?: number; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause })
+    this.name = 'GateError'
+    this.rule = options.rule ?? 'gate-error'
+    if (options.path !== undefined) this.path = options.path
+    if (options.line !== undefined) this.line = options.line
+  }
+}
+
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message
+  return String(error)
+}

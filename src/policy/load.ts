@@ -1,0 +1,135 @@
+// Policy loading: YAML text → JSON Schema validation → frozen, defaulted settings.
+// Every error names the file, the line:column from the YAML node, the key path and what
+// was expected, so a maintainer can fix the policy without guessing.
+import { isMap, isPair, isScalar, LineCounter, parseDocument, type Document } from 'yaml'
+import { GateError } from '../errors.js'
+import { DEFAULT_TEST_PATTERNS, type Policy } from './types.js'
+import { validatePolicyObject, type SchemaIssue } from './validate.js'
+
+export const DEFAULT_POLICY_PATH = '.github/oracle-gate.yml'
+
+export interface PolicyProblem {
+  file: string
+  line: number
+  column: number
+  key: string
+  message: string
+}
+
+export function formatProblem(p: PolicyProblem): string {
+  const key = p.key === '' ? '(top level)' : p.key
+  return `${p.file}:${p.line}:${p.column}: ${key}: ${p.message}`
+}
+
+export class PolicyError extends GateError {
+  readonly problems: PolicyProblem[]
+  constructor(problems: PolicyProblem[]) {
+    const first = problems[0]
+    super(
+      `invalid policy: ${problems.map(formatProblem).join('; ')}`,
+      first === undefined ? { rule: 'config-invalid' } : { rule: 'config-invalid', path: first.file, line: first.line }
+    )
+    this.problems = problems
+  }
+}
+
+/** Parses and validates policy text. Throws PolicyError naming file, line, column and key. */
+export function parsePolicy(text: string, file: string): Policy {
+  const lineCounter = new LineCounter()
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true })
+  if (doc.errors.length > 0) {
+    throw new PolicyError(
+      doc.errors.map(e => {
+        const [line, column] = positionOf(lineCounter, e.pos[0])
+        return { file, line, column, key: '', message: `YAML syntax: ${e.message.split('\n')[0]}` }
+      })
+    )
+  }
+  const value: unknown = doc.toJS({ maxAliasCount: 100 })
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new PolicyError([{ file, line: 1, column: 1, key: '', message: 'expected a mapping with at least version, planes and suite' }])
+  }
+  const issues = validatePolicyObject(value)
+  if (issues.length > 0) {
+    throw new PolicyError(issues.map(issue => locate(issue, doc, lineCounter, file)))
+  }
+  return freeze(toPolicy(value as RawPolicy, file))
+}
+
+function positionOf(lc: LineCounter, offset: number): [number, number] {
+  const pos = lc.linePos(offset)
+  return [pos.line, pos.col]
+}
+
+/** Maps a schema issue's JSON pointer back to the YAML node that caused it. */
+function locate(issue: SchemaIssue, doc: Document, lc: LineCounter, file: string): PolicyProblem {
+  const segments = issue.path
+  const keyPath = segments.join('.')
+  let node: unknown = doc.contents
+  let offset = 0
+  for (const segment of segments) {
+    if (!isMap(node) && !(node && typeof node === 'object' && 'items' in node)) break
+    const collection = node as { items: unknown[] }
+    const found = isMap(node)
+      ? collection.items.find(item => isPair(item) && isScalar(item.key) && String(item.key.value) === segment)
+      : collection.items[Number(segment)]
+    if (found === undefined) break
+    if (isPair(found)) {
+      const keyNode = found.key as { range?: [number, number, number] }
+      offset = keyNode.range?.[0] ?? offset
+      node = found.value
+    } else {
+      node = found
+      const range = (found as { range?: [number, number, number] }).range
+      offset = range?.[0] ?? offset
+    }
+  }
+  // An unknown key is reported at the key itself, not at its parent.
+  if (issue.unknownKey !== undefined && isMap(node)) {
+    const pair = node.items.find(item => isScalar(item.key) && String(item.key.value) === issue.unknownKey)
+    const range = (pair?.key as { range?: [number, number, number] } | undefined)?.range
+    if (range) offset = range[0]
+  }
+  const value = node as { range?: [number, number, number] } | null
+  if (issue.unknownKey === undefined && value?.range && segments.length > 0) offset = value.range[0]
+  const [line, column] = positionOf(lc, offset)
+  const fullKey = issue.unknownKey === undefined ? keyPath : keyPath === '' ? issue.unknownKey : `${keyPath}.${issue.unknownKey}`
+  return { file, line, column, key: fullKey, message: issue.message }
+}
+
+type RawPolicy = Omit<Policy, 'path' | 'campaign' | 'classes' | 'lints' | 'test_patterns'> & {
+  campaign?: Partial<Policy['campaign']>
+  classes?: Partial<Policy['classes']>
+  lints?: Partial<Policy['lints']>
+  test_patterns?: readonly string[]
+}
+
+function toPolicy(raw: RawPolicy, file: string): Policy {
+  // The validator applied the schema's defaults, so only absent optional blocks remain.
+  return {
+    ...raw,
+    path: file,
+    test_patterns: raw.test_patterns ?? DEFAULT_TEST_PATTERNS,
+    campaign: { seed: 0, max_examples: 100, wall_clock: 90, ...raw.campaign },
+    classes: { fixture: [], invariant: [], metamorphic: [], judge: [], ...raw.classes },
+    lints: {
+      'literal-overlap': 'error',
+      'judge-import': 'error',
+      'skip-marker': 'error',
+      'ungoverned-test': 'error',
+      literal_min_length: 6,
+      literal_allow: [],
+      judge_modules: [],
+      judge_modules_replace: false,
+      ...raw.lints
+    }
+  }
+}
+
+function freeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const child of Object.values(value)) freeze(child)
+    Object.freeze(value)
+  }
+  return value
+}

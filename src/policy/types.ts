@@ -1,0 +1,77 @@
+// The typed, defaulted, frozen settings the rest of the gate reads. Field names mirror the
+// YAML keys so a message can name the key a user wrote.
+
+export type LintMode = 'off' | 'warn' | 'error'
+
+export interface SuiteSettings {
+  command: string
+  timeout: number
+  reruns: number
+  rerun_command?: string
+  report?: string
+  parallel: boolean
+  setup?: string
+  setup_timeout: number
+  reuse: readonly string[]
+  reuse_key?: readonly string[]
+  env: Readonly<Record<string, string>>
+}
+
+export interface SeedSettings {
+  corpus: string
+  command: string
+  min_hits: number
+  min_distance: number
+  distance: 'simhash' | 'sha256'
+  timeout: number
+}
+
+export interface Policy {
+  version: 1
+  /** Path of the policy file inside the repository (always protected). */
+  path: string
+  protected: readonly string[]
+  case_insensitive: boolean
+  planes: { voting: readonly string[]; drafts: readonly string[]; in_diff: readonly string[] }
+  test_patterns: readonly string[]
+  runner_config: readonly string[]
+  suite: SuiteSettings
+  ledger?: string
+  ledger_max_days: number
+  fixtures?: string
+  seeds?: SeedSettings
+  campaign: { seed: number; max_examples: number; wall_clock: number }
+  classes: { fixture: readonly string[]; invariant: readonly string[]; metamorphic: readonly string[]; judge: readonly string[] }
+  lints: {
+    'literal-overlap': LintMode
+    'judge-import': LintMode
+    'skip-marker': LintMode
+    'ungoverned-test': LintMode
+    literal_min_length: number
+    literal_allow: readonly string[]
+    judge_modules: readonly string[]
+    judge_modules_replace: boolean
+  }
+}
+
+/** Default globs that make a file test-like, per ecosystem. */
+export const DEFAULT_TEST_PATTERNS: readonly string[] = [
+  // Python
+  '**/test_*.py',
+  '**/*_test.py',
+  '**/conftest.py',
+  // JavaScript / TypeScript
+  '**/*.{test,spec}.{js,jsx,mjs,cjs,ts,tsx,mts,cts}',
+  '**/__tests__/**/*.{js,jsx,mjs,cjs,ts,tsx,mts,cts}',
+  // Go
+  '**/*_test.go',
+  // Java / Kotlin
+  '**/src/test/**/*.{java,kt}',
+  '**/*Test.java',
+  '**/*Tests.java',
+  '**/*IT.java',
+  // Ruby
+  '**/*_spec.rb',
+  '**/test_*.rb',
+  '**/*_test.rb'
+]

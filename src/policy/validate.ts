@@ -1,0 +1,70 @@
+// JSON Schema validation of the policy object. The validator is compiled on first use so
+// that importing the module costs nothing (the CLI's --version must stay fast).
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
+import schema from './schema.json' with { type: 'json' }
+
+export interface SchemaIssue {
+  /** Key path from the root, e.g. ['suite', 'timeout']. */
+  path: string[]
+  /** Set when the issue is a key the schema does not know. */
+  unknownKey?: string
+  message: string
+}
+
+let compiled: ValidateFunction | undefined
+
+function validator(): ValidateFunction {
+  compiled ??= new Ajv({ allErrors: true, useDefaults: true, strict: false }).compile(schema)
+  return compiled
+}
+
+export const policySchema = schema
+
+/** Validates in place (filling defaults) and returns the issues, most specific first. */
+export function validatePolicyObject(value: unknown): SchemaIssue[] {
+  const validate = validator()
+  if (validate(value)) return []
+  const errors = (validate.errors ?? []).filter(e => e.keyword !== 'if')
+  return dedupe(errors.map(toIssue))
+}
+
+function toIssue(error: ErrorObject): SchemaIssue {
+  const path = error.instancePath
+    .split('/')
+    .slice(1)
+    .map(s => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+  switch (error.keyword) {
+    case 'additionalProperties': {
+      const key = String((error.params as { additionalProperty: string }).additionalProperty)
+      return { path, unknownKey: key, message: `unknown key "${key}"${suggest(error, key)}` }
+    }
+    case 'required': {
+      const key = String((error.params as { missingProperty: string }).missingProperty)
+      return { path, message: `missing required key "${key}"` }
+    }
+    case 'enum':
+      return { path, message: `expected one of ${(error.params as { allowedValues: unknown[] }).allowedValues.map(v => JSON.stringify(v)).join(', ')}` }
+    case 'const':
+      return { path, message: `expected ${JSON.stringify((error.params as { allowedValue: unknown }).allowedValue)}` }
+    case 'type':
+      return { path, message: `expected ${String((error.params as { type: string }).type)}` }
+    default:
+      return { path, message: error.message ?? error.keyword }
+  }
+}
+
+function suggest(error: ErrorObject, key: string): string {
+  const known = Object.keys((error.parentSchema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {})
+  const close = known.find(k => k.replace(/[-_]/g, '') === key.replace(/[-_]/g, '').toLowerCase())
+  return close ? ` (did you mean "${close}"?)` : known.length > 0 ? ` (known keys: ${known.join(', ')})` : ''
+}
+
+function dedupe(issues: SchemaIssue[]): SchemaIssue[] {
+  const seen = new Set<string>()
+  return issues.filter(i => {
+    const k = `${i.path.join('.')}|${i.unknownKey ?? ''}|${i.message}`
+    if (seen.has(k)) return false
+    seen.add(k)
+    return true
+  })
+}

@@ -1,0 +1,160 @@
+// Shared vocabulary of the pipeline: policy → write set → instrument → ledger → replay →
+// lints → verdict → report. Only types live here; no behaviour, no imports with effects.
+
+/** Rule ids of the contract, plus the project's extensions (marked). */
+export type RuleId =
+  | 'protected-path'
+  | 'oracle-digest'
+  | 'fixture-digest'
+  | 'runner-tampered'
+  | 'ungoverned-test'
+  | 'skip-marker'
+  | 'literal-overlap'
+  | 'judge-import'
+  | 'ledger-invalid'
+  | 'ledger-expired'
+  | 'oracle-failed'
+  | 'regression'
+  | 'vanished-oracle'
+  | 'flaky-oracle'
+  | 'suite-timeout'
+  | 'empty-vote'
+  | 'insufficient-hits'
+  | 'config-invalid'
+  // extensions
+  | 'gate-error' // the gate itself failed (git, I/O, unreadable base report)
+  | 'ledger-expiring' // warning: a row expires within 7 days
+  | 'ledger-stale' // warning: a frozen test no longer exists in the suite
+  | 'setup-failed' // head setup failed: a red vote
+  | 'seed-regression' // a seed passing on base fails on head
+  | 'non-discriminating' // notice: an in-diff test passes on base as well as head
+  | 'diagnostic' // notice: anything informative that is not a rule
+
+export type Verdict = 'merge' | 'product' | 'policy' | 'no-vote' | 'error'
+
+/** `failure` reasons decide the verdict; `warning` and `notice` are information only. */
+export type Level = 'failure' | 'warning' | 'notice'
+
+export interface Reason {
+  rule: RuleId
+  message: string
+  path?: string
+  line?: number
+  level: Level
+}
+
+export type Plane = 'protected' | 'voting' | 'drafts' | 'in_diff' | 'source' | 'other'
+export type PathAction = 'continue' | 'ignore' | 'reject'
+export type ChangeStatus =
+  | 'added'
+  | 'modified'
+  | 'deleted'
+  | 'renamed'
+  | 'copied'
+  | 'type-changed'
+  | 'mode-changed'
+export type EntryKind = 'file' | 'symlink' | 'submodule' | 'executable'
+
+/** One path the patch writes, before classification (from git or the REST API). */
+export interface Change {
+  path: string
+  previous_path?: string
+  status: ChangeStatus
+  old_kind?: EntryKind
+  new_kind?: EntryKind
+  /** Symlink target at head, when the new entry is a symlink and the source knows it. */
+  symlink_target?: string
+}
+
+export interface WriteSetRow extends Change {
+  plane: Plane
+  action: PathAction
+}
+
+export interface OracleDigest {
+  base_digest: string
+  head_digest: string
+  unchanged: boolean
+}
+
+export interface Votes {
+  passed: number
+  failed: number
+  frozen: number
+  drafts: number
+  by_class: Record<string, { passed: number; failed: number; frozen: number }>
+}
+
+export interface Transitions {
+  fail_to_pass: string[]
+  pass_to_fail: string[]
+  fail_to_fail: string[]
+  pass_to_pass: number
+  vanished: string[]
+}
+
+export interface SeedSummary {
+  oracle_hits: number
+  raw_fail_to_pass: number
+  min_distance: number
+  hit_ids: string[]
+}
+
+export interface FreezeDebt {
+  id: string
+  test: string
+  owner: string
+  expires_on: string
+  days_overdue: number
+}
+
+export interface FlakeRow {
+  test: string
+  side: 'base' | 'head'
+  outcomes: string[]
+  ledger_id?: string
+}
+
+export interface SideRun {
+  side: 'base' | 'head'
+  exit_code: number | null
+  timed_out: boolean
+  duration_ms: number
+  tests: number
+  setup?: 'reused' | 'ran' | 'none'
+  setup_reason?: string
+  log_tail?: string
+}
+
+export interface Scorecard {
+  schema: 'oracle-gate/scorecard@1'
+  version: string
+  verdict: Verdict
+  merge: boolean
+  base: string
+  head: string
+  base_ref?: string
+  head_ref?: string
+  today: string
+  policy_path: string
+  reasons: Reason[]
+  write_set: WriteSetRow[]
+  oracle: OracleDigest
+  votes: Votes
+  transitions: Transitions
+  seeds: SeedSummary
+  freeze_debt: FreezeDebt[]
+  flakes: FlakeRow[]
+  /** Extension: per-side run facts, diagnostics and timings. */
+  runs: SideRun[]
+  diagnostics: { non_discriminating: string[]; drafts: Record<string, string> }
+  campaign?: { seed: number; max_examples: number; wall_clock: number }
+  timings_ms: Record<string, number>
+}
+
+/** Where progress goes: core.group in the action, stderr in the CLI. */
+export interface Logger {
+  info(message: string): void
+  warning(message: string): void
+  group<T>(name: string, fn: () => Promise<T>): Promise<T>
+}
