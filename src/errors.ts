@@ -10,7 +10,10 @@ export class GateError extends Error {
   readonly path?: string
   readonly line?: number
 
-  constructor(message: string, options: { rule?: RuleId; path?: string; line?: number; cause?: unknown } = {}) {
+  constructor(
+    message: string,
+    options: { rule?: RuleId; path?: string; line?: number; cause?: unknown } = {}
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause })
     this.name = 'GateError'
     this.rule = options.rule ?? 'gate-error'

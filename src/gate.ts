@@ -73,7 +73,9 @@ async function pipeline(options: CheckOptions, card: Scorecard, tempDir: string)
   }
 
   if (options.today !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(options.today)) {
-    throw new GateError(`--today must be YYYY-MM-DD, got "${options.today}"`, { rule: 'config-invalid' })
+    throw new GateError(`--today must be YYYY-MM-DD, got "${options.today}"`, {
+      rule: 'config-invalid'
+    })
   }
 
   const { mergeBase, head, baseTip } = await time('resolve commits', async () => {
@@ -88,7 +90,9 @@ async function pipeline(options: CheckOptions, card: Scorecard, tempDir: string)
   card.base_ref = baseTip
   if (options.head !== undefined) card.head_ref = options.head
 
-  const policy = await time('policy (from the merge base)', () => readPolicy(git, mergeBase, card.policy_path, log))
+  const policy = await time('policy (from the merge base)', () =>
+    readPolicy(git, mergeBase, card.policy_path, log)
+  )
   card.campaign = { ...policy.campaign }
 
   const writeSet = await time('write set', async () => {
@@ -120,7 +124,10 @@ async function pipeline(options: CheckOptions, card: Scorecard, tempDir: string)
   card.reasons.push(...ledger.reasons)
   card.freeze_debt = ledger.freeze_debt
 
-  const governance = await time('lints', async () => [...(await checkSkipMarkers(ctx, ledger)), ...(await runLints(ctx))])
+  const governance = await time('lints', async () => [
+    ...(await checkSkipMarkers(ctx, ledger)),
+    ...(await runLints(ctx))
+  ])
   card.reasons.push(...governance)
 
   // A patch that touched the instrument is not scored: unscored is not passed, and running
@@ -149,7 +156,9 @@ async function readPolicy(git: Git, mergeBase: string, path: string, log: Logger
     )
   }
   const policy = parsePolicy(text, path)
-  log.info(`policy ${path}: ${policy.protected.length} protected glob(s), ${policy.planes.voting.length} voting glob(s)`)
+  log.info(
+    `policy ${path}: ${policy.protected.length} protected glob(s), ${policy.planes.voting.length} voting glob(s)`
+  )
   return policy
 }
 

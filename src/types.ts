@@ -46,13 +46,7 @@ export interface Reason {
 export type Plane = 'protected' | 'voting' | 'drafts' | 'in_diff' | 'source' | 'other'
 export type PathAction = 'continue' | 'ignore' | 'reject'
 export type ChangeStatus =
-  | 'added'
-  | 'modified'
-  | 'deleted'
-  | 'renamed'
-  | 'copied'
-  | 'type-changed'
-  | 'mode-changed'
+  'added' | 'modified' | 'deleted' | 'renamed' | 'copied' | 'type-changed' | 'mode-changed'
 export type EntryKind = 'file' | 'symlink' | 'submodule' | 'executable'
 
 /** One path the patch writes, before classification (from git or the REST API). */

@@ -6,7 +6,9 @@ import { execFileSync } from 'node:child_process'
  * fail loudly rather than skip: a skipped end-to-end test proves nothing.
  */
 export function pythonWithPytest(): string {
-  const candidates = [process.env.ORACLE_GATE_TEST_PYTHON, 'python3', '/usr/bin/python3'].filter((c): c is string => !!c)
+  const candidates = [process.env.ORACLE_GATE_TEST_PYTHON, 'python3', '/usr/bin/python3'].filter(
+    (c): c is string => !!c
+  )
   for (const candidate of candidates) {
     try {
       execFileSync(candidate, ['-c', 'import pytest, hypothesis'], { stdio: 'ignore' })
@@ -15,5 +17,7 @@ export function pythonWithPytest(): string {
       // try the next
     }
   }
-  throw new Error('no python3 with pytest and hypothesis (apt-get install -y python3-pytest python3-hypothesis)')
+  throw new Error(
+    'no python3 with pytest and hypothesis (apt-get install -y python3-pytest python3-hypothesis)'
+  )
 }

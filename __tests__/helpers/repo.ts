@@ -1,7 +1,15 @@
 // Real temporary git repositories for tests: write files, commit, branch. Identity and
 // config come from the environment so tests do not depend on the machine's git config.
 import { execFileSync } from 'node:child_process'
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 
@@ -25,7 +33,12 @@ export class TestRepo {
   }
 
   git(...args: string[]): string {
-    return execFileSync('git', args, { cwd: this.dir, env: GIT_ENV, encoding: 'utf8', maxBuffer: 1 << 30 })
+    return execFileSync('git', args, {
+      cwd: this.dir,
+      env: GIT_ENV,
+      encoding: 'utf8',
+      maxBuffer: 1 << 30
+    })
   }
 
   write(files: Record<string, string | Buffer>): this {

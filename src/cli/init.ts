@@ -28,6 +28,8 @@ export async function runInit(argv: string[], io: Io): Promise<number> {
   }
   await mkdir(dirname(target), { recursive: true })
   await writeFile(target, starterPolicy(repo))
-  io.stderr.write(`wrote ${target}\nCommit it in a PR of its own: the gate reads the policy from the merge base.\n`)
+  io.stderr.write(
+    `wrote ${target}\nCommit it in a PR of its own: the gate reads the policy from the merge base.\n`
+  )
   return 0
 }

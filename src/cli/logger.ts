@@ -1,7 +1,10 @@
 import type { Logger } from '../types.js'
 
 /** Progress on stderr, so stdout stays the scorecard JSON. */
-export function stderrLogger(stream: NodeJS.WritableStream = process.stderr, verbose = true): Logger {
+export function stderrLogger(
+  stream: NodeJS.WritableStream = process.stderr,
+  verbose = true
+): Logger {
   return {
     info: message => {
       if (verbose) stream.write(`  ${message}\n`)

@@ -41,7 +41,12 @@ export interface Io {
   env: NodeJS.ProcessEnv
 }
 
-const defaultIo = (): Io => ({ stdout: process.stdout, stderr: process.stderr, cwd: process.cwd(), env: process.env })
+const defaultIo = (): Io => ({
+  stdout: process.stdout,
+  stderr: process.stderr,
+  cwd: process.cwd(),
+  env: process.env
+})
 
 export async function main(argv: string[], io: Io = defaultIo()): Promise<number> {
   const [command, ...rest] = argv
@@ -110,19 +115,36 @@ async function runCheck(argv: string[], io: Io): Promise<number> {
   return emit(card, v, io)
 }
 
-async function emit(card: Scorecard, v: { json?: string; markdown?: string }, io: Io): Promise<number> {
+async function emit(
+  card: Scorecard,
+  v: { json?: string; markdown?: string },
+  io: Io
+): Promise<number> {
   const json = JSON.stringify(card, null, 2) + '\n'
   if (v.json) await writeFile(resolve(io.cwd, v.json), json)
   else io.stdout.write(json)
-  if (v.markdown) await writeFile(resolve(io.cwd, v.markdown), renderMarkdown(card, { fullCardHint: v.json ?? 'on stdout' }))
+  if (v.markdown)
+    await writeFile(
+      resolve(io.cwd, v.markdown),
+      renderMarkdown(card, { fullCardHint: v.json ?? 'on stdout' })
+    )
   io.stderr.write(humanSummary(card))
   return exitCode(card.verdict)
 }
 
-async function usageFailure(io: Io, message: string, v: { json?: string; markdown?: string; today?: string; policy?: string }): Promise<number> {
+async function usageFailure(
+  io: Io,
+  message: string,
+  v: { json?: string; markdown?: string; today?: string; policy?: string }
+): Promise<number> {
   io.stderr.write(`oracle-gate check: ${message}\n(see oracle-gate check --help)\n`)
-  const card = finalize(emptyScorecard({ version: VERSION, today: v.today ?? utcToday(), policyPath: v.policy ?? DEFAULT_POLICY_PATH }), [
-    reasonFromError(new GateError(`usage: ${message}`, { rule: 'config-invalid' }))
-  ])
+  const card = finalize(
+    emptyScorecard({
+      version: VERSION,
+      today: v.today ?? utcToday(),
+      policyPath: v.policy ?? DEFAULT_POLICY_PATH
+    }),
+    [reasonFromError(new GateError(`usage: ${message}`, { rule: 'config-invalid' }))]
+  )
   return emit(card, v, io)
 }

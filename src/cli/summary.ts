@@ -6,8 +6,11 @@ export function humanSummary(card: Scorecard): string {
   const lines = [`oracle-gate: ${title(card)}`]
   for (const r of card.reasons) {
     const where = r.path ? ` ${r.path}${r.line ? `:${r.line}` : ''}` : ''
-    lines.push(`  ${r.level === 'failure' ? 'x' : r.level === 'warning' ? '!' : '-'} [${r.rule}]${where} ${r.message}`)
+    lines.push(
+      `  ${r.level === 'failure' ? 'x' : r.level === 'warning' ? '!' : '-'} [${r.rule}]${where} ${r.message}`
+    )
   }
-  if (card.transitions.fail_to_pass.length > 0) lines.push(`  hits: ${card.transitions.fail_to_pass.join(', ')}`)
+  if (card.transitions.fail_to_pass.length > 0)
+    lines.push(`  hits: ${card.transitions.fail_to_pass.join(', ')}`)
   return lines.join('\n') + '\n'
 }

@@ -32,7 +32,11 @@ const KILL_GRACE_MS = 2000
 
 /** bash when present (the contract says bash -c), POSIX sh otherwise. */
 export function shell(): string {
-  return existsSync('/bin/bash') ? '/bin/bash' : existsSync('/usr/bin/bash') ? '/usr/bin/bash' : '/bin/sh'
+  return existsSync('/bin/bash')
+    ? '/bin/bash'
+    : existsSync('/usr/bin/bash')
+      ? '/usr/bin/bash'
+      : '/bin/sh'
 }
 
 export function runShell(run: ShellRun): Promise<ShellResult> {

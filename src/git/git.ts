@@ -37,7 +37,9 @@ export class Git {
         (error, stdout, stderr) => {
           const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0
           if (error && typeof error.code !== 'number') {
-            reject(new GateError(`git ${args.join(' ')} could not run in ${this.cwd}: ${error.message}`))
+            reject(
+              new GateError(`git ${args.join(' ')} could not run in ${this.cwd}: ${error.message}`)
+            )
             return
           }
           resolve({ stdout, stderr: stderr.toString('utf8'), code })
@@ -63,7 +65,9 @@ export class Git {
   async resolveCommit(ref: string): Promise<string> {
     const result = await this.exec(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`])
     if (result.code !== 0) {
-      throw new GateError(`cannot resolve "${ref}" to a commit in ${this.cwd} (is it fetched? a shallow clone may lack it)`)
+      throw new GateError(
+        `cannot resolve "${ref}" to a commit in ${this.cwd} (is it fetched? a shallow clone may lack it)`
+      )
     }
     return result.stdout.toString('utf8').trim()
   }
@@ -75,7 +79,10 @@ export class Git {
 
   async mergeBase(a: string, b: string): Promise<string> {
     const result = await this.exec(['merge-base', a, b])
-    if (result.code === 1) throw new GateError(`${a} and ${b} have no common ancestor (unrelated histories or a shallow clone)`)
+    if (result.code === 1)
+      throw new GateError(
+        `${a} and ${b} have no common ancestor (unrelated histories or a shallow clone)`
+      )
     if (result.code !== 0) throw this.failure(['merge-base', a, b], result)
     return result.stdout.toString('utf8').trim()
   }
@@ -103,13 +110,25 @@ export class Git {
 
   /** Recursive listing of a revision's tree (optionally restricted to paths). */
   async lsTree(rev: string, paths: string[] = []): Promise<TreeEntry[]> {
-    const out = await this.run(['ls-tree', '-r', '-z', '--full-tree', rev, ...(paths.length ? ['--', ...paths] : [])])
+    const out = await this.run([
+      'ls-tree',
+      '-r',
+      '-z',
+      '--full-tree',
+      rev,
+      ...(paths.length ? ['--', ...paths] : [])
+    ])
     const entries: TreeEntry[] = []
     for (const record of out.split('\0')) {
       if (record === '') continue
       const tab = record.indexOf('\t')
       const [mode, type, sha] = record.slice(0, tab).split(' ')
-      entries.push({ mode: mode ?? '', type: (type ?? 'blob') as TreeEntry['type'], sha: sha ?? '', path: record.slice(tab + 1) })
+      entries.push({
+        mode: mode ?? '',
+        type: (type ?? 'blob') as TreeEntry['type'],
+        sha: sha ?? '',
+        path: record.slice(tab + 1)
+      })
     }
     return entries
   }

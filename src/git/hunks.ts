@@ -6,7 +6,12 @@ import type { Git } from './git.js'
 /** path (at head) → line number → text of each added line. */
 export type AddedLines = Map<string, Map<number, string>>
 
-export async function addedLines(git: Git, from: string, to: string, paths?: readonly string[]): Promise<AddedLines> {
+export async function addedLines(
+  git: Git,
+  from: string,
+  to: string,
+  paths?: readonly string[]
+): Promise<AddedLines> {
   const result: AddedLines = new Map()
   if (paths !== undefined && paths.length === 0) return result
   const args = ['diff', '--no-color', '--no-ext-diff', '-U0', '-M', '--diff-filter=AMRCT', from, to]
@@ -71,7 +76,17 @@ function unquote(path: string): string {
       bytes.push(parseInt(body.slice(i + 1, i + 4), 8))
       i += 3
     } else {
-      const map: Record<string, number> = { n: 10, t: 9, '"': 34, '\\': 92, a: 7, b: 8, f: 12, r: 13, v: 11 }
+      const map: Record<string, number> = {
+        n: 10,
+        t: 9,
+        '"': 34,
+        '\\': 92,
+        a: 7,
+        b: 8,
+        f: 12,
+        r: 13,
+        v: 11
+      }
       bytes.push(map[next] ?? next.charCodeAt(0))
       i += 1
     }

@@ -27,7 +27,9 @@ export class PolicyError extends GateError {
     const first = problems[0]
     super(
       `invalid policy: ${problems.map(formatProblem).join('; ')}`,
-      first === undefined ? { rule: 'config-invalid' } : { rule: 'config-invalid', path: first.file, line: first.line }
+      first === undefined
+        ? { rule: 'config-invalid' }
+        : { rule: 'config-invalid', path: first.file, line: first.line }
     )
     this.problems = problems
   }
@@ -47,7 +49,15 @@ export function parsePolicy(text: string, file: string): Policy {
   }
   const value: unknown = doc.toJS({ maxAliasCount: 100 })
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new PolicyError([{ file, line: 1, column: 1, key: '', message: 'expected a mapping with at least version, planes and suite' }])
+    throw new PolicyError([
+      {
+        file,
+        line: 1,
+        column: 1,
+        key: '',
+        message: 'expected a mapping with at least version, planes and suite'
+      }
+    ])
   }
   const issues = validatePolicyObject(value)
   if (issues.length > 0) {
@@ -71,7 +81,9 @@ function locate(issue: SchemaIssue, doc: Document, lc: LineCounter, file: string
     if (!isMap(node) && !(node && typeof node === 'object' && 'items' in node)) break
     const collection = node as { items: unknown[] }
     const found = isMap(node)
-      ? collection.items.find(item => isPair(item) && isScalar(item.key) && String(item.key.value) === segment)
+      ? collection.items.find(
+          item => isPair(item) && isScalar(item.key) && String(item.key.value) === segment
+        )
       : collection.items[Number(segment)]
     if (found === undefined) break
     if (isPair(found)) {
@@ -86,14 +98,21 @@ function locate(issue: SchemaIssue, doc: Document, lc: LineCounter, file: string
   }
   // An unknown key is reported at the key itself, not at its parent.
   if (issue.unknownKey !== undefined && isMap(node)) {
-    const pair = node.items.find(item => isScalar(item.key) && String(item.key.value) === issue.unknownKey)
+    const pair = node.items.find(
+      item => isScalar(item.key) && String(item.key.value) === issue.unknownKey
+    )
     const range = (pair?.key as { range?: [number, number, number] } | undefined)?.range
     if (range) offset = range[0]
   }
   const value = node as { range?: [number, number, number] } | null
   if (issue.unknownKey === undefined && value?.range && segments.length > 0) offset = value.range[0]
   const [line, column] = positionOf(lc, offset)
-  const fullKey = issue.unknownKey === undefined ? keyPath : keyPath === '' ? issue.unknownKey : `${keyPath}.${issue.unknownKey}`
+  const fullKey =
+    issue.unknownKey === undefined
+      ? keyPath
+      : keyPath === ''
+        ? issue.unknownKey
+        : `${keyPath}.${issue.unknownKey}`
   return { file, line, column, key: fullKey, message: issue.message }
 }
 

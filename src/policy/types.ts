@@ -41,7 +41,12 @@ export interface Policy {
   fixtures?: string
   seeds?: SeedSettings
   campaign: { seed: number; max_examples: number; wall_clock: number }
-  classes: { fixture: readonly string[]; invariant: readonly string[]; metamorphic: readonly string[]; judge: readonly string[] }
+  classes: {
+    fixture: readonly string[]
+    invariant: readonly string[]
+    metamorphic: readonly string[]
+    judge: readonly string[]
+  }
   lints: {
     'literal-overlap': LintMode
     'judge-import': LintMode

@@ -14,7 +14,12 @@ export interface SchemaIssue {
 let compiled: ValidateFunction | undefined
 
 function validator(): ValidateFunction {
-  compiled ??= new Ajv({ allErrors: true, useDefaults: true, strict: false }).compile(schema)
+  compiled ??= new Ajv({
+    allErrors: true,
+    useDefaults: true,
+    strict: false,
+    verbose: true
+  }).compile(schema)
   return compiled
 }
 
@@ -43,9 +48,15 @@ function toIssue(error: ErrorObject): SchemaIssue {
       return { path, message: `missing required key "${key}"` }
     }
     case 'enum':
-      return { path, message: `expected one of ${(error.params as { allowedValues: unknown[] }).allowedValues.map(v => JSON.stringify(v)).join(', ')}` }
+      return {
+        path,
+        message: `expected one of ${(error.params as { allowedValues: unknown[] }).allowedValues.map(v => JSON.stringify(v)).join(', ')}`
+      }
     case 'const':
-      return { path, message: `expected ${JSON.stringify((error.params as { allowedValue: unknown }).allowedValue)}` }
+      return {
+        path,
+        message: `expected ${JSON.stringify((error.params as { allowedValue: unknown }).allowedValue)}`
+      }
     case 'type':
       return { path, message: `expected ${String((error.params as { type: string }).type)}` }
     default:
@@ -54,9 +65,17 @@ function toIssue(error: ErrorObject): SchemaIssue {
 }
 
 function suggest(error: ErrorObject, key: string): string {
-  const known = Object.keys((error.parentSchema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {})
-  const close = known.find(k => k.replace(/[-_]/g, '') === key.replace(/[-_]/g, '').toLowerCase())
-  return close ? ` (did you mean "${close}"?)` : known.length > 0 ? ` (known keys: ${known.join(', ')})` : ''
+  const known = Object.keys(
+    (error.parentSchema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {}
+  )
+  const close = known.find(
+    k => distance(k.replace(/-/g, '_'), key.toLowerCase().replace(/-/g, '_')) <= 2
+  )
+  return close
+    ? ` (did you mean "${close}"?)`
+    : known.length > 0
+      ? ` (known keys: ${known.join(', ')})`
+      : ''
 }
 
 function dedupe(issues: SchemaIssue[]): SchemaIssue[] {
@@ -67,4 +86,21 @@ function dedupe(issues: SchemaIssue[]): SchemaIssue[] {
     seen.add(k)
     return true
   })
+}
+
+/** Levenshtein distance, for "did you mean" (keys are short, so the quadratic cost is nil). */
+function distance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i)
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i]
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(
+        previous[j]! + 1,
+        current[j - 1]! + 1,
+        previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)
+      )
+    }
+    previous = current
+  }
+  return previous[b.length]!
 }

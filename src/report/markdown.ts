@@ -36,7 +36,8 @@ export function title(card: Scorecard): string {
     `${card.votes.passed}/${card.votes.passed + card.votes.failed} voting passed`,
     `${card.votes.frozen} frozen`
   ]
-  if (card.seeds.raw_fail_to_pass > 0 || card.seeds.oracle_hits > 0) figures.push(`${card.seeds.oracle_hits} seed hit(s)`)
+  if (card.seeds.raw_fail_to_pass > 0 || card.seeds.oracle_hits > 0)
+    figures.push(`${card.seeds.oracle_hits} seed hit(s)`)
   return `${card.verdict}: ${figures.join(', ')}`
 }
 
@@ -79,7 +80,11 @@ function header(card: Scorecard): string {
     '',
     `base \`${short(card.base)}\` · head \`${short(card.head)}\` · today ${card.today} · policy \`${card.policy_path}\` · oracle ${card.oracle.unchanged ? 'unchanged' : card.oracle.base_digest ? '**changed**' : 'not measured'}`
   ]
-  if (card.campaign) lines.push('', `campaign: seed ${card.campaign.seed}, max_examples ${card.campaign.max_examples}, wall_clock ${card.campaign.wall_clock}s`)
+  if (card.campaign)
+    lines.push(
+      '',
+      `campaign: seed ${card.campaign.seed}, max_examples ${card.campaign.max_examples}, wall_clock ${card.campaign.wall_clock}s`
+    )
   return lines.join('\n')
 }
 
@@ -89,14 +94,28 @@ function reasonsSection(reasons: readonly Reason[], maxRows: number): string {
     const where = r.path ? `\`${escape(r.path)}${r.line ? `:${r.line}` : ''}\`` : ''
     return `| ${r.level === 'failure' ? '✖' : r.level === 'warning' ? '⚠' : 'ℹ'} | \`${r.rule}\` | ${where} | ${escape(r.message)} |`
   })
-  return [`### Reasons (${reasons.length})`, '', '| | rule | where | message |', '|---|---|---|---|', ...rows, more(reasons.length, maxRows)].filter(Boolean).join('\n')
+  return [
+    `### Reasons (${reasons.length})`,
+    '',
+    '| | rule | where | message |',
+    '|---|---|---|---|',
+    ...rows,
+    more(reasons.length, maxRows)
+  ]
+    .filter(Boolean)
+    .join('\n')
 }
 
 function transitionsSection(card: Scorecard, maxRows: number): string {
   const t = card.transitions
   if (card.runs.length === 0) return ''
   const list = (name: string, ids: readonly string[]): string =>
-    ids.length === 0 ? '' : `**${name}** (${ids.length}): ${ids.slice(0, maxRows).map(id => `\`${escape(id)}\``).join(', ')}${ids.length > maxRows ? `, … ${ids.length - maxRows} more` : ''}`
+    ids.length === 0
+      ? ''
+      : `**${name}** (${ids.length}): ${ids
+          .slice(0, maxRows)
+          .map(id => `\`${escape(id)}\``)
+          .join(', ')}${ids.length > maxRows ? `, … ${ids.length - maxRows} more` : ''}`
   return [
     '### Transitions (voting tests, base → head)',
     '',
@@ -118,12 +137,28 @@ function transitionsSection(card: Scorecard, maxRows: number): string {
 function votesSection(card: Scorecard): string {
   const v = card.votes
   if (card.runs.length === 0) return ''
-  const lines = ['### Votes', '', '| class | passed | failed | frozen |', '|---|---|---|---|', `| all voting | ${v.passed} | ${v.failed} | ${v.frozen} |`]
-  for (const [name, c] of Object.entries(v.by_class)) lines.push(`| ${name} | ${c.passed} | ${c.failed} | ${c.frozen} |`)
+  const lines = [
+    '### Votes',
+    '',
+    '| class | passed | failed | frozen |',
+    '|---|---|---|---|',
+    `| all voting | ${v.passed} | ${v.failed} | ${v.frozen} |`
+  ]
+  for (const [name, c] of Object.entries(v.by_class))
+    lines.push(`| ${name} | ${c.passed} | ${c.failed} | ${c.frozen} |`)
   lines.push('', `drafts run as diagnostics: ${v.drafts}`)
   if (card.flakes.length > 0) {
-    lines.push('', '**Flaky outcomes**', '', '| test | side | outcomes | ledger |', '|---|---|---|---|')
-    for (const f of card.flakes) lines.push(`| \`${escape(f.test)}\` | ${f.side} | ${f.outcomes.join(' → ')} | ${f.ledger_id ?? '—'} |`)
+    lines.push(
+      '',
+      '**Flaky outcomes**',
+      '',
+      '| test | side | outcomes | ledger |',
+      '|---|---|---|---|'
+    )
+    for (const f of card.flakes)
+      lines.push(
+        `| \`${escape(f.test)}\` | ${f.side} | ${f.outcomes.join(' → ')} | ${f.ledger_id ?? '—'} |`
+      )
   }
   return lines.join('\n')
 }
@@ -143,28 +178,64 @@ function seedsSection(card: Scorecard): string {
 
 function debtSection(card: Scorecard, maxRows: number): string {
   if (card.freeze_debt.length === 0) return ''
-  const rows = card.freeze_debt.slice(0, maxRows).map(d => `| ${escape(d.id)} | \`${escape(d.test)}\` | ${escape(d.owner)} | ${d.expires_on} | ${d.days_overdue} |`)
-  return ['### Freeze debt', '', '| row | test | owner | expired on | days overdue |', '|---|---|---|---|---|', ...rows, more(card.freeze_debt.length, maxRows)].filter(Boolean).join('\n')
+  const rows = card.freeze_debt
+    .slice(0, maxRows)
+    .map(
+      d =>
+        `| ${escape(d.id)} | \`${escape(d.test)}\` | ${escape(d.owner)} | ${d.expires_on} | ${d.days_overdue} |`
+    )
+  return [
+    '### Freeze debt',
+    '',
+    '| row | test | owner | expired on | days overdue |',
+    '|---|---|---|---|---|',
+    ...rows,
+    more(card.freeze_debt.length, maxRows)
+  ]
+    .filter(Boolean)
+    .join('\n')
 }
 
 function runsSection(card: Scorecard): string {
   if (card.runs.length === 0) return ''
   const rows = card.runs.map(
     r =>
-      `| ${r.side} | ${r.timed_out ? 'timed out' : r.exit_code ?? 'killed'} | ${r.tests} | ${(r.duration_ms / 1000).toFixed(1)} s | ${r.setup ?? '—'}${r.setup_reason ? ` (${escape(r.setup_reason)})` : ''} |`
+      `| ${r.side} | ${r.timed_out ? 'timed out' : (r.exit_code ?? 'killed')} | ${r.tests} | ${(r.duration_ms / 1000).toFixed(1)} s | ${r.setup ?? '—'}${r.setup_reason ? ` (${escape(r.setup_reason)})` : ''} |`
   )
   const tails = card.runs
     .filter(r => r.log_tail)
-    .map(r => `<details><summary>${r.side} output (tail)</summary>\n\n\`\`\`\n${(r.log_tail ?? '').replace(/```/g, "'''")}\n\`\`\`\n</details>`)
-  return ['### Runs', '', '| side | exit | tests | time | setup |', '|---|---|---|---|---|', ...rows, ...(tails.length ? ['', ...tails] : [])].join('\n')
+    .map(
+      r =>
+        `<details><summary>${r.side} output (tail)</summary>\n\n\`\`\`\n${(r.log_tail ?? '').replace(/```/g, "'''")}\n\`\`\`\n</details>`
+    )
+  return [
+    '### Runs',
+    '',
+    '| side | exit | tests | time | setup |',
+    '|---|---|---|---|---|',
+    ...rows,
+    ...(tails.length ? ['', ...tails] : [])
+  ].join('\n')
 }
 
 function writeSetSection(card: Scorecard, maxRows: number): string {
   if (card.write_set.length === 0) return ''
-  const rows = card.write_set.slice(0, maxRows).map(
-    w => `| \`${escape(w.previous_path ? `${w.previous_path} → ${w.path}` : w.path)}\` | ${w.status} | ${w.plane} | ${w.action} |`
-  )
-  return [`### Write set (${card.write_set.length})`, '', '| path | status | plane | action |', '|---|---|---|---|', ...rows, more(card.write_set.length, maxRows)].filter(Boolean).join('\n')
+  const rows = card.write_set
+    .slice(0, maxRows)
+    .map(
+      w =>
+        `| \`${escape(w.previous_path ? `${w.previous_path} → ${w.path}` : w.path)}\` | ${w.status} | ${w.plane} | ${w.action} |`
+    )
+  return [
+    `### Write set (${card.write_set.length})`,
+    '',
+    '| path | status | plane | action |',
+    '|---|---|---|---|',
+    ...rows,
+    more(card.write_set.length, maxRows)
+  ]
+    .filter(Boolean)
+    .join('\n')
 }
 
 function timingsSection(card: Scorecard): string {

@@ -5,7 +5,11 @@ import { decide, sortReasons } from './verdict.js'
 
 export const SCORECARD_SCHEMA = 'oracle-gate/scorecard@1' as const
 
-export function emptyScorecard(init: { version: string; today: string; policyPath: string }): Scorecard {
+export function emptyScorecard(init: {
+  version: string
+  today: string
+  policyPath: string
+}): Scorecard {
   return {
     schema: SCORECARD_SCHEMA,
     version: init.version,
@@ -19,7 +23,13 @@ export function emptyScorecard(init: { version: string; today: string; policyPat
     write_set: [],
     oracle: { base_digest: '', head_digest: '', unchanged: false },
     votes: { passed: 0, failed: 0, frozen: 0, drafts: 0, by_class: {} },
-    transitions: { fail_to_pass: [], pass_to_fail: [], fail_to_fail: [], pass_to_pass: 0, vanished: [] },
+    transitions: {
+      fail_to_pass: [],
+      pass_to_fail: [],
+      fail_to_fail: [],
+      pass_to_pass: 0,
+      vanished: []
+    },
     seeds: { oracle_hits: 0, raw_fail_to_pass: 0, min_distance: 0, hit_ids: [] },
     freeze_debt: [],
     flakes: [],
