@@ -39,6 +39,11 @@ export interface CheckOptions {
    * source is capped or unavailable and git must be used.
    */
   changes?: (mergeBase: string, head: string) => Promise<Change[] | null>
+  /**
+   * Replaces the replay stage (the action's report mode: test results come from the
+   * artifact of a run that executed the patch; everything before replay is re-derived here).
+   */
+  replay?: typeof replay
 }
 
 export function utcToday(now: Date = new Date()): string {
@@ -137,7 +142,7 @@ async function pipeline(options: CheckOptions, card: Scorecard, tempDir: string)
     return
   }
 
-  const result = await time('replay', () => replay(ctx, ledger))
+  const result = await time('replay', () => (options.replay ?? replay)(ctx, ledger))
   card.reasons.push(...result.reasons)
   card.votes = result.votes
   card.transitions = result.transitions
