@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest'
+import { renderMarkdown, title } from '../src/report/markdown.js'
+import type { Reason, Scorecard } from '../src/types.js'
+import { emptyScorecard, finalize } from '../src/verdict/scorecard.js'
+
+function card(reasons: Reason[], patch: Partial<Scorecard> = {}): Scorecard {
+  return finalize(
+    {
+      ...emptyScorecard({
+        version: '0.0.0',
+        today: '2026-11-30',
+        policyPath: '.github/oracle-gate.yml'
+      }),
+      ...patch
+    },
+    reasons
+  )
+}
+
+describe('markdown scorecard', () => {
+  it('shows the verdict, its meaning and every reason with its place', () => {
+    const md = renderMarkdown(
+      card([
+        {
+          rule: 'protected-path',
+          message: 'oracle/a.py was modified',
+          path: 'oracle/a.py',
+          line: 3,
+          level: 'failure'
+        },
+        {
+          rule: 'ledger-expiring',
+          message: 'row F1 expires in 2 days',
+          path: 'oracle/flake_ledger.yml',
+          level: 'warning'
+        }
+      ])
+    )
+    expect(md).toContain('oracle-gate: `policy`')
+    expect(md).toContain('the suite result does not count')
+    expect(md).toContain('| ✖ | `protected-path` | `oracle/a.py:3` | oracle/a.py was modified |')
+    expect(md).toContain('| ⚠ | `ledger-expiring` |')
+  })
+
+  it('escapes table cells so a message cannot break the table', () => {
+    const md = renderMarkdown(
+      card([{ rule: 'regression', message: 'a | b\nc', path: 'x|y.py', level: 'failure' }])
+    )
+    expect(md).toContain('`x\\|y.py`')
+    expect(md).toContain('a \\| b c')
+  })
+
+  it('renders transitions, votes and runs when the suite ran', () => {
+    const md = renderMarkdown(
+      card([], {
+        runs: [
+          {
+            side: 'base',
+            exit_code: 1,
+            timed_out: false,
+            duration_ms: 1200,
+            tests: 4,
+            log_tail: 'boom ``` end'
+          }
+        ],
+        transitions: {
+          fail_to_pass: ['t.py::test_fix'],
+          pass_to_fail: [],
+          fail_to_fail: [],
+          pass_to_pass: 3,
+          vanished: []
+        },
+        votes: {
+          passed: 4,
+          failed: 0,
+          frozen: 1,
+          drafts: 2,
+          by_class: { invariant: { passed: 3, failed: 0, frozen: 1 } }
+        }
+      })
+    )
+    expect(md).toContain('| 1 | 0 | 0 | 3 | 0 |')
+    expect(md).toContain('**hits** (1): `t.py::test_fix`')
+    expect(md).toContain('| invariant | 3 | 0 | 1 |')
+    expect(md).toContain("boom ''' end")
+    expect(
+      title(
+        card([], {
+          transitions: {
+            fail_to_pass: ['a'],
+            pass_to_fail: [],
+            fail_to_fail: [],
+            pass_to_pass: 0,
+            vanished: []
+          }
+        })
+      )
+    ).toMatch(/^merge: 1 hit\(s\), 0 regression\(s\)/)
+  })
+
+  it('stays within a character limit and says where the full card is', () => {
+    const reasons: Reason[] = Array.from({ length: 1000 }, (_, i) => ({
+      rule: 'protected-path',
+      message: `oracle/file_${i}.py was modified by the patch, which may not write the instrument`,
+      path: `oracle/file_${i}.py`,
+      level: 'failure'
+    }))
+    const full = renderMarkdown(card(reasons), { maxRows: 2000 })
+    expect(full.length).toBeGreaterThan(65_535)
+    const cut = renderMarkdown(card(reasons), {
+      maxRows: 2000,
+      maxChars: 65_535,
+      fullCardHint: 'the artifact'
+    })
+    expect(cut.length).toBeLessThanOrEqual(65_535)
+    expect(cut).toContain('the full scorecard is the artifact')
+    expect(cut).toContain('oracle-gate: `policy`')
+  })
+
+  it('caps long tables with a count', () => {
+    const reasons: Reason[] = Array.from({ length: 60 }, (_, i) => ({
+      rule: 'ungoverned-test',
+      message: `m${i}`,
+      level: 'failure'
+    }))
+    const md = renderMarkdown(card(reasons), { maxRows: 50 })
+    expect(md).toContain('_… and 10 more_')
+    expect(md).not.toContain('| m55 |')
+  })
+})
