@@ -1,22 +1,43 @@
-// PLACEHOLDER (issue 9 replaces this): per-worktree setup and reuse of dependencies.
+// Per-worktree setup: make a fresh worktree ready for the suite and the seeds command,
+// either by linking dependency directories from the checkout (`suite.reuse`, only when
+// provably equivalent, see reuse.ts) or by running `suite.setup` in it.
+//
+// Links, not copies: a copy would cost seconds to minutes for a large node_modules and buy
+// no isolation, because the suite is not sandboxed and the head's code can write anywhere
+// the runner user can (the checkout included) whether or not a link exists. What a link
+// must not do is survive the worktree or drag the checkout's directory down with it:
+// cleanupWorktree unlinks every link this module made before the worktree is removed.
+import { lstat, symlink, unlink } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
 import type { GateContext } from '../context.js'
+import { childEnv } from '../exec/env.js'
 import { runShell } from '../exec/process.js'
+import { decideReuse } from './reuse.js'
 
 export interface SetupOutcome {
   /** reused: dependencies linked from the checkout; ran: setup ran; none: nothing configured. */
   mode: 'reused' | 'ran' | 'none'
-  /** Why this mode (for the log and the card). */
+  /** Why this mode (for the log and the card), and why it failed when it did. */
   reason: string
   ok: boolean
   timedOut: boolean
   durationMs: number
   tail?: string
+  /** Exit code of the setup command, when it ran. */
+  exitCode?: number | null
+  /** Links created in the worktree (absolute paths); cleanupWorktree removes them. */
+  links?: string[]
 }
 
+/** Links made per worktree (resolved path), so cleanup can remove them before the tree. */
+const linksByWorktree = new Map<string, string[]>()
+
 /**
- * Makes a fresh worktree ready for the suite (and the seeds command): runs `suite.setup`
- * or reuses directories from the checkout. Called once per side, after the instrument
- * overlay, before the suite.
+ * Makes a fresh worktree ready for the suite (and the seeds command): reuses directories
+ * from the checkout or runs `suite.setup`. Called once per side, after the instrument
+ * overlay, before the suite. Never throws for a failing setup (the caller turns `ok:
+ * false` into an error on base and a red vote on head); throws GateError for a policy
+ * mistake (a reuse path outside the repository).
  */
 export async function prepareWorktree(
   ctx: GateContext,
@@ -24,9 +45,118 @@ export async function prepareWorktree(
   worktree: string,
   logFile: string
 ): Promise<SetupOutcome> {
-  const setup = ctx.policy.suite.setup
-  if (setup === undefined) return { mode: 'none', reason: 'no suite.setup configured', ok: true, timedOut: false, durationMs: 0 }
-  ctx.log.info(`${side}: running setup`)
-  const r = await runShell({ command: setup, cwd: worktree, env: ctx.childEnv, timeoutSec: ctx.policy.suite.setup_timeout, logFile })
-  return { mode: 'ran', reason: 'suite.setup', ok: r.exitCode === 0 && !r.timedOut, timedOut: r.timedOut, durationMs: r.durationMs, tail: r.tail }
+  const started = Date.now()
+  const { setup, reuse, reuse_key } = ctx.policy.suite
+  let why = 'suite.reuse is not configured'
+  if (reuse.length > 0) {
+    const decision = await decideReuse({
+      git: ctx.git,
+      checkoutDir: ctx.repoDir,
+      worktree,
+      dirs: reuse,
+      keys: reuse_key,
+      policyPath: ctx.policy.path
+    })
+    if (decision.reuse) {
+      const links = await linkAll(ctx.repoDir, worktree, reuse)
+      const reason = `reused ${reuse.join(', ')} from the checkout: ${decision.reason}`
+      ctx.log.info(`${side}: ${reason}`)
+      return {
+        mode: 'reused',
+        reason,
+        ok: true,
+        timedOut: false,
+        durationMs: Date.now() - started,
+        links
+      }
+    }
+    why = `cannot reuse ${reuse.join(', ')}: ${decision.reason}`
+    if (setup === undefined) {
+      // The policy promised dependencies and cannot deliver them; running the suite bare
+      // would blame the product for a missing install.
+      const reason = `${why}, and no suite.setup is configured to install them`
+      ctx.log.warning(`${side}: ${reason}`)
+      return { mode: 'none', reason, ok: false, timedOut: false, durationMs: Date.now() - started }
+    }
+  }
+  if (setup === undefined)
+    return {
+      mode: 'none',
+      reason: 'no suite.setup configured',
+      ok: true,
+      timedOut: false,
+      durationMs: 0
+    }
+
+  ctx.log.info(`${side}: running suite.setup (${why})`)
+  const env = childEnv(ctx.childEnv, {
+    ...ctx.policy.suite.env,
+    ORACLE_GATE_SIDE: side,
+    ORACLE_GATE_WORKTREE: worktree,
+    ORACLE_GATE_CHECKOUT: ctx.repoDir
+  })
+  const run = await runShell({
+    command: setup,
+    cwd: worktree,
+    env,
+    timeoutSec: ctx.policy.suite.setup_timeout,
+    logFile
+  })
+  const ok = run.exitCode === 0 && !run.timedOut
+  const result = run.timedOut
+    ? `suite.setup timed out after ${ctx.policy.suite.setup_timeout}s`
+    : run.exitCode === 0
+      ? 'suite.setup succeeded'
+      : `suite.setup failed (${run.exitCode === null ? `signal ${run.signal ?? '?'}` : `exit ${run.exitCode}`})`
+  const reason = `ran setup (${why}): ${result}`
+  if (ok) ctx.log.info(`${side}: ${result} in ${run.durationMs} ms`)
+  else ctx.log.warning(`${side}: ${result}; log ${logFile}`)
+  return {
+    mode: 'ran',
+    reason,
+    ok,
+    timedOut: run.timedOut,
+    durationMs: run.durationMs,
+    tail: run.tail,
+    exitCode: run.exitCode
+  }
+}
+
+async function linkAll(
+  checkoutDir: string,
+  worktree: string,
+  dirs: readonly string[]
+): Promise<string[]> {
+  const key = resolve(worktree)
+  const links = linksByWorktree.get(key) ?? []
+  linksByWorktree.set(key, links)
+  for (const dir of dirs) {
+    const at = join(key, dir)
+    // An absolute target: the worktree lives in a temp dir, far from the checkout.
+    await symlink(resolve(checkoutDir, dir), at, 'dir')
+    links.push(at)
+  }
+  return [...links]
+}
+
+/**
+ * Removes the links prepareWorktree made in `worktree`, so that removing the worktree
+ * afterwards cannot reach the checkout's directories whatever tool removes it (rm -rf,
+ * fs.rm and `git worktree remove` do not follow links, but a copy-then-delete or a
+ * careless walker would). Call it before removing the worktree; it is idempotent and
+ * removes only symlinks, never what they point at. Returns the paths it unlinked.
+ */
+export async function cleanupWorktree(worktree: string): Promise<string[]> {
+  const key = resolve(worktree)
+  const links = linksByWorktree.get(key) ?? []
+  linksByWorktree.delete(key)
+  const removed: string[] = []
+  for (const link of links) {
+    const info = await lstat(link).catch(() => null)
+    if (info?.isSymbolicLink()) {
+      await unlink(link)
+      removed.push(link)
+    }
+  }
+  return removed
 }
