@@ -1,0 +1,3 @@
+export async function apiCalls() {
+  throw new Error('not measured yet')
+}
