@@ -1,12 +1,5 @@
-// PLACEHOLDER (issue 4 replaces this): the flake ledger and suppression markers.
-import type { GateContext } from '../context.js'
-import type { Reason } from '../types.js'
-import { EMPTY_LEDGER, type LedgerState } from './types.js'
-
-export async function loadLedger(_ctx: GateContext): Promise<LedgerState> {
-  return EMPTY_LEDGER
-}
-
-export async function checkSkipMarkers(_ctx: GateContext, _ledger: LedgerState): Promise<Reason[]> {
-  return []
-}
+// The flake ledger (read from the merge base, judged against today) and the skip-marker
+// rule that needs it. See docs/ledger.md.
+export { loadLedger, ledgerFromText } from './load.js'
+export { checkSkipMarkers } from './skip.js'
+export { EMPTY_LEDGER, type LedgerRow, type LedgerState, type FlakeCause } from './types.js'

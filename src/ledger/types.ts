@@ -22,6 +22,8 @@ export interface LedgerState {
   rows: readonly LedgerRow[]
   /** Rows whose expires_on >= today, by canonical test id: these tests abstain. */
   live: ReadonlyMap<string, LedgerRow>
+  /** Line of each valid row in the ledger file, by row id (for annotations, e.g. stale rows). */
+  lines?: ReadonlyMap<string, number>
   reasons: Reason[]
   freeze_debt: FreezeDebt[]
 }

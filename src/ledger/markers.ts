@@ -1,0 +1,163 @@
+// What counts as a suppression, per language, matched on masked code (comments and string
+// contents blanked, see mask.ts). Each pattern names the marker as a reader would write it.
+import type { Lang } from './mask.js'
+
+export interface MarkerHit {
+  /** The marker as written, e.g. `pytest.mark.skip`, `it.only`, `@Disabled`. */
+  label: string
+  /** `.only` and friends silence every other test: no ledger row can cover them. */
+  silencesOthers: boolean
+  column: number
+}
+
+interface Pattern {
+  re: RegExp
+  label: (m: RegExpExecArray) => string
+  silencesOthers?: boolean
+}
+
+const SUPPRESSIONS: Readonly<Record<Lang, readonly Pattern[]>> = {
+  python: [
+    { re: /\b(?:pytest\.)?mark\.(skipif|skip|xfail)\b/g, label: m => `pytest.mark.${m[1]}` },
+    { re: /\bpytest\.(skip|xfail|importorskip)\s*\(/g, label: m => `pytest.${m[1]}(` },
+    {
+      re: /(?:@\s*|\bunittest\.)(?:unittest\.)?(skipIf|skipUnless|skip|expectedFailure)\b/g,
+      label: m => `unittest.${m[1]}`
+    },
+    { re: /\.skipTest\s*\(/g, label: () => 'skipTest(' },
+    { re: /\braise\s+(?:unittest\.)?SkipTest\b/g, label: () => 'raise SkipTest' }
+  ],
+  js: [
+    {
+      re: /(?<![\w$.])(it|test|describe|suite|context|specify|bench)(?:\s*\.\s*[\w$]+)*?\s*\.\s*(only|skipIf|runIf|skip|todo|fails)\b/g,
+      label: m => `${m[1]}.${m[2]}`
+    },
+    { re: /(?<![\w$.])(fit|fdescribe|fcontext)\s*\(/g, label: m => m[1]!, silencesOthers: true },
+    { re: /(?<![\w$.])(xit|xtest|xdescribe|xcontext|xspecify)\s*\(/g, label: m => m[1]! },
+    { re: /(?<![\w$.])(this|ctx|context|t)\s*\.\s*skip\s*\(/g, label: m => `${m[1]}.skip(` },
+    // node:test options: test('x', { skip: true }), { todo: 'why' }, { only: true }
+    { re: /[{,]\s*(skip|todo|only)\s*:\s*(?:true|['"`])/g, label: m => `{ ${m[1]}: ... }` }
+  ],
+  go: [{ re: /\b[A-Za-z_]\w*\.(Skipf|SkipNow|Skip)\s*\(/g, label: m => `t.${m[1]}` }],
+  java: [{ re: /@\s*(Disabled\w*|Ignore)\b/g, label: m => `@${m[1]}` }]
+}
+
+/** Suppression markers on one masked line. */
+export function suppressionsIn(line: string, lang: Lang): MarkerHit[] {
+  const hits: MarkerHit[] = []
+  for (const pattern of SUPPRESSIONS[lang]) {
+    pattern.re.lastIndex = 0
+    for (let m = pattern.re.exec(line); m !== null; m = pattern.re.exec(line)) {
+      const label = pattern.label(m)
+      const silencesOthers = pattern.silencesOthers ?? /\.only$|\{ only:/.test(label)
+      if (!hits.some(h => h.label === label))
+        hits.push({ label, silencesOthers, column: m.index + 1 })
+    }
+  }
+  return hits
+}
+
+/** A timeout setting; `value` is Infinity when it disables the limit (deadline=None). */
+export interface TimeoutHit {
+  /** Values of one kind are compared with each other (units differ between kinds). */
+  kind: 'timeout' | 'deadline' | 'testTimeout' | 'hookTimeout' | 'mocha'
+  label: string
+  value: number
+  column: number
+}
+
+/** The framework default when the base file sets none: growing past it is a raise too. */
+export const TIMEOUT_DEFAULTS: Readonly<Partial<Record<TimeoutHit['kind'], number>>> = {
+  deadline: 200, // hypothesis, milliseconds
+  testTimeout: 5000, // jest and vitest, milliseconds
+  hookTimeout: 10000, // vitest, milliseconds
+  mocha: 2000 // mocha, milliseconds
+}
+
+interface TimeoutPattern {
+  re: RegExp
+  kind: TimeoutHit['kind']
+  label: string
+  /** Values meaning "no limit". */
+  unlimited?: RegExp
+}
+
+const NUMBER = '(None|null|Infinity|\\d[\\d_]*(?:\\.\\d+)?)'
+
+const TIMEOUTS: Readonly<Record<Lang, readonly TimeoutPattern[]>> = {
+  python: [
+    {
+      re: new RegExp(`\\bmark\\.timeout\\s*\\(\\s*${NUMBER}`, 'g'),
+      kind: 'timeout',
+      label: 'pytest.mark.timeout'
+    },
+    {
+      re: new RegExp(`\\btimeout\\s*=\\s*${NUMBER}`, 'g'),
+      kind: 'timeout',
+      label: 'timeout=',
+      unlimited: /^None$/
+    },
+    {
+      re: new RegExp(`\\bdeadline\\s*=\\s*${NUMBER}`, 'g'),
+      kind: 'deadline',
+      label: 'deadline=',
+      unlimited: /^None$/
+    }
+  ],
+  js: [
+    {
+      re: new RegExp(`\\b(?:jest|vi)\\s*\\.\\s*setTimeout\\s*\\(\\s*${NUMBER}`, 'g'),
+      kind: 'testTimeout',
+      label: 'setTimeout(',
+      unlimited: /^Infinity$/
+    },
+    {
+      re: new RegExp(`\\btestTimeout\\s*:\\s*${NUMBER}`, 'g'),
+      kind: 'testTimeout',
+      label: 'testTimeout:',
+      unlimited: /^Infinity$/
+    },
+    {
+      re: new RegExp(`\\bhookTimeout\\s*:\\s*${NUMBER}`, 'g'),
+      kind: 'hookTimeout',
+      label: 'hookTimeout:',
+      unlimited: /^Infinity$/
+    },
+    {
+      re: new RegExp(`(?<![\\w$])timeout\\s*:\\s*${NUMBER}`, 'g'),
+      kind: 'timeout',
+      label: 'timeout:',
+      unlimited: /^Infinity$/
+    },
+    {
+      re: new RegExp(`\\bthis\\s*\\.\\s*timeout\\s*\\(\\s*${NUMBER}`, 'g'),
+      kind: 'mocha',
+      label: 'this.timeout(',
+      unlimited: /^0$/
+    }
+  ],
+  go: [],
+  java: [
+    {
+      re: new RegExp(`@\\s*Timeout\\s*\\(\\s*(?:value\\s*=\\s*)?${NUMBER}`, 'g'),
+      kind: 'timeout',
+      label: '@Timeout'
+    },
+    { re: new RegExp(`\\btimeout\\s*=\\s*${NUMBER}`, 'g'), kind: 'timeout', label: 'timeout =' }
+  ]
+}
+
+export function timeoutsIn(line: string, lang: Lang): TimeoutHit[] {
+  const hits: TimeoutHit[] = []
+  for (const pattern of TIMEOUTS[lang]) {
+    pattern.re.lastIndex = 0
+    for (let m = pattern.re.exec(line); m !== null; m = pattern.re.exec(line)) {
+      const raw = m[1]!
+      const value = pattern.unlimited?.test(raw) ? Infinity : Number(raw.replace(/_/g, ''))
+      // `null`/`None` where it does not mean "unlimited" is not a number we can compare.
+      if (Number.isNaN(value)) continue
+      hits.push({ kind: pattern.kind, label: pattern.label, value, column: m.index + 1 })
+    }
+  }
+  return hits
+}

@@ -1,0 +1,76 @@
+// The skip-marker rule: a patch may not silence a test in the test file; a flake is frozen
+// in the ledger (read from the base), where it has an owner and an expiry. Only lines the
+// diff adds count, so a marker the base already had is not held against the patch.
+import type { GateContext } from '../context.js'
+import { addedLines } from '../git/hunks.js'
+import type { Level, Reason } from '../types.js'
+import { compilePlanes } from '../writeset/planes.js'
+import { langOf } from './mask.js'
+import { scanFile, type Finding } from './scan.js'
+import type { LedgerRow, LedgerState } from './types.js'
+
+const TEST_PLANES = new Set(['voting', 'drafts', 'in_diff'])
+
+export async function checkSkipMarkers(ctx: GateContext, ledger: LedgerState): Promise<Reason[]> {
+  const mode = ctx.policy.lints['skip-marker']
+  if (mode === 'off') return []
+  const level: Level = mode === 'warn' ? 'warning' : 'failure'
+  const planes = compilePlanes(ctx.policy)
+  const targets = ctx.writeSet.filter(
+    row =>
+      row.status !== 'deleted' &&
+      langOf(row.path) !== undefined &&
+      (planes.isTestLike(row.path) || TEST_PLANES.has(planes.planeOf(row.path)))
+  )
+  if (targets.length === 0) return []
+  const added = await addedLines(
+    ctx.git,
+    ctx.mergeBase,
+    ctx.head,
+    targets.map(t => t.path)
+  )
+  const reasons: Reason[] = []
+  for (const row of targets) {
+    const lines = added.get(row.path)
+    const lang = langOf(row.path)
+    if (lines === undefined || lines.size === 0 || lang === undefined) continue
+    const headText = await ctx.git.showText(ctx.head, row.path)
+    if (headText === null) continue
+    const baseText = await ctx.git.showText(ctx.mergeBase, row.previous_path ?? row.path)
+    for (const finding of scanFile(row.path, lang, headText, baseText, lines.keys())) {
+      const reason = judge(finding, row.path, ledger, level)
+      if (reason) reasons.push(reason)
+    }
+  }
+  return reasons
+}
+
+function judge(
+  finding: Finding,
+  path: string,
+  ledger: LedgerState,
+  level: Level
+): Reason | undefined {
+  const { unit } = finding
+  const id = unit.ids[0]!
+  const where = { path, line: finding.line }
+  if (finding.silencesOthers) {
+    return {
+      rule: 'skip-marker',
+      level,
+      message: `${path}:${finding.line}: ${finding.label} on ${id} silences every other test; no ledger row can cover it: remove it`,
+      ...where
+    }
+  }
+  if (unit.ids.some(candidate => ledger.live.has(candidate))) return undefined
+  const expired = ledger.rows.find((row: LedgerRow) => unit.ids.includes(row.test))
+  const why = expired
+    ? `its ledger row "${expired.id}" expired on ${expired.expires_on}`
+    : `no live ledger row covers it`
+  return {
+    rule: 'skip-marker',
+    level,
+    message: `${path}:${finding.line}: adds ${finding.label} to ${id} and ${why}; fix the test, or freeze the flake in the ledger (test: ${id}) in a reviewed PR of its own`,
+    ...where
+  }
+}
