@@ -1,15 +1,180 @@
-// PLACEHOLDER (issue 3 replaces this): the write set between merge base and head.
-import type { Git } from '../git/git.js'
+// The write set: every path the patch writes between the merge base and the head, with
+// its kind on both sides, classified by the table in classify.ts. Two sources give the
+// same rows: git (`diff --raw -M`) and the PR files list of the REST API, whose kinds and
+// statuses are filled in from the two trees (the API knows neither modes nor symlinks).
+import type { Git, TreeEntry } from '../git/git.js'
 import type { Policy } from '../policy/types.js'
 import type { Change, WriteSetRow } from '../types.js'
+import { readBlobs } from './blobs.js'
+import { classifyChange, type ClassifierContext } from './classify.js'
+import { kindOfMode, parseRawDiff, sameType, type RawChange } from './diff.js'
+import { compilePlanes, normalisePath, type PlaneMatcher } from './planes.js'
+
+export {
+  classifyChange,
+  CLASSIFICATION_TABLE,
+  type Classification,
+  type ClassifierContext
+} from './classify.js'
+export { parseRawDiff } from './diff.js'
+export { resolveSymlink } from './symlinks.js'
 
 export async function buildWriteSet(
   git: Git,
   mergeBase: string,
   head: string,
-  _policy: Policy,
+  policy: Policy,
   api: Change[] | null
 ): Promise<WriteSetRow[]> {
-  const changes = api ?? (await git.run(['diff', '--name-only', '-z', mergeBase, head])).split('\0').filter(Boolean).map(path => ({ path, status: 'modified' as const }))
-  return changes.map(c => ({ ...c, plane: 'other', action: 'continue' }))
+  const trees = new TreeCache(git)
+  const changes =
+    api === null
+      ? await gitChanges(git, mergeBase, head)
+      : await fillFromTrees(api, await trees.get(mergeBase), await trees.get(head))
+  await readLinkTargets(git, changes)
+  const planes = compilePlanes(policy)
+  const ctx = await classifierContext(git, planes, policy, changes, trees, mergeBase, head)
+  return changes
+    .map(({ new_oid: _oid, ...change }) => toRow(change, ctx))
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+}
+
+function toRow(change: Change, ctx: ClassifierContext): WriteSetRow {
+  const { plane, action } = classifyChange(change, ctx)
+  const row: WriteSetRow = { ...change, path: normalisePath(change.path), plane, action }
+  if (change.previous_path !== undefined) row.previous_path = normalisePath(change.previous_path)
+  return row
+}
+
+async function gitChanges(git: Git, mergeBase: string, head: string): Promise<RawChange[]> {
+  // -M: renames judged on both names. --no-ext-diff/--no-textconv/--no-relative and the
+  // explicit submodule setting keep a user's git config from changing what is listed.
+  const out = await git.run([
+    'diff',
+    '--raw',
+    '-z',
+    '--no-abbrev',
+    '-M',
+    '--no-ext-diff',
+    '--no-textconv',
+    '--no-relative',
+    '--ignore-submodules=none',
+    mergeBase,
+    head,
+    '--'
+  ])
+  return parseRawDiff(out)
+}
+
+/** Re-derives kinds and status of API changes from the trees, so both sources agree. */
+export function fillFromTrees(
+  api: readonly Change[],
+  base: ReadonlyMap<string, TreeEntry>,
+  head: ReadonlyMap<string, TreeEntry>
+): RawChange[] {
+  return api.map(change => {
+    const oldPath = change.previous_path ?? change.path
+    const before = change.status === 'added' ? undefined : base.get(oldPath)
+    const after = change.status === 'deleted' ? undefined : head.get(change.path)
+    const filled: RawChange = { path: change.path, status: change.status }
+    if (change.previous_path !== undefined) filled.previous_path = change.previous_path
+    const oldKind = before ? kindOfMode(before.mode) : undefined
+    const newKind = after ? kindOfMode(after.mode) : undefined
+    if (oldKind) filled.old_kind = oldKind
+    if (newKind && after) {
+      filled.new_kind = newKind
+      filled.new_oid = after.sha
+    }
+    if (filled.status === 'renamed' || filled.status === 'copied') return filled
+    if (before && !after) filled.status = 'deleted'
+    else if (!before && after) filled.status = 'added'
+    else if (before && after) {
+      if (!sameType(oldKind, newKind)) filled.status = 'type-changed'
+      else if (before.mode !== after.mode) filled.status = 'mode-changed'
+      else filled.status = 'modified'
+    }
+    return filled
+  })
+}
+
+async function readLinkTargets(git: Git, changes: RawChange[]): Promise<void> {
+  const links = changes.filter(c => c.new_kind === 'symlink' && c.new_oid !== undefined)
+  if (links.length === 0) return
+  const blobs = await readBlobs(
+    git,
+    links.map(c => c.new_oid as string)
+  )
+  for (const c of links) {
+    const bytes = blobs.get(c.new_oid as string)
+    if (bytes) c.symlink_target = bytes.toString('utf8')
+  }
+}
+
+/**
+ * The classifier's view of the trees. Only a write set with a symlink needs the trees
+ * (to follow link chains and to know which directories hold the instrument); every other
+ * write set is classified from its paths alone, with no further git process.
+ */
+async function classifierContext(
+  git: Git,
+  planes: PlaneMatcher,
+  policy: Policy,
+  changes: readonly Change[],
+  trees: TreeCache,
+  mergeBase: string,
+  head: string
+): Promise<ClassifierContext> {
+  const ctx: ClassifierContext = { planes, ungovernedTest: policy.lints['ungoverned-test'] }
+  if (!changes.some(c => c.new_kind === 'symlink')) return ctx
+  const [baseTree, headTree] = await Promise.all([trees.get(mergeBase), trees.get(head)])
+  ctx.links = await symlinkMap(git, headTree)
+  ctx.containsInstrument = instrumentDirs(planes, [baseTree, headTree])
+  return ctx
+}
+
+/** Every symlink of a tree, path → target (one cat-file process). */
+export async function symlinkMap(
+  git: Git,
+  tree: ReadonlyMap<string, TreeEntry>
+): Promise<Map<string, string>> {
+  const links = [...tree.values()].filter(e => e.mode === '120000')
+  const blobs = await readBlobs(
+    git,
+    links.map(e => e.sha)
+  )
+  const map = new Map<string, string>()
+  for (const e of links) map.set(e.path, blobs.get(e.sha)?.toString('utf8') ?? '')
+  return map
+}
+
+/** dir → "an instrument file lies under it", from the given trees. */
+export function instrumentDirs(
+  planes: PlaneMatcher,
+  trees: readonly ReadonlyMap<string, TreeEntry>[]
+): (dir: string) => boolean {
+  const dirs = new Set<string>()
+  for (const tree of trees) {
+    for (const path of tree.keys()) {
+      const plane = planes.planeOf(path)
+      if (plane !== 'protected' && plane !== 'voting') continue
+      const parts = normalisePath(path).split('/')
+      for (let i = 0; i < parts.length; i++) dirs.add(parts.slice(0, i).join('/'))
+    }
+  }
+  return dir => dirs.has(normalisePath(dir))
+}
+
+/** One `git ls-tree -r` per revision, shared by the steps that need a tree. */
+export class TreeCache {
+  private readonly cache = new Map<string, Promise<Map<string, TreeEntry>>>()
+  constructor(private readonly git: Git) {}
+
+  get(rev: string): Promise<Map<string, TreeEntry>> {
+    let hit = this.cache.get(rev)
+    if (hit === undefined) {
+      hit = this.git.lsTree(rev).then(entries => new Map(entries.map(e => [e.path, e])))
+      this.cache.set(rev, hit)
+    }
+    return hit
+  }
 }

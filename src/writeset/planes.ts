@@ -14,14 +14,18 @@ export interface PlaneMatcher {
 
 /** Paths that are protected whatever the policy says: the policy and the files it names. */
 export function alwaysProtected(policy: Policy): string[] {
-  return [policy.path, policy.ledger, policy.fixtures, policy.seeds?.corpus].filter((p): p is string => !!p).map(normalisePath)
+  return [policy.path, policy.ledger, policy.fixtures, policy.seeds?.corpus]
+    .filter((p): p is string => !!p)
+    .map(normalisePath)
 }
 
 export function compilePlanes(policy: Policy): PlaneMatcher {
   const options = { dot: true, nocase: policy.case_insensitive }
   const compile = (globs: readonly string[]): ((path: string) => boolean) =>
     globs.length === 0 ? () => false : picomatch(globs.map(normalisePath), options)
-  const fixed = new Set(alwaysProtected(policy).map(p => (policy.case_insensitive ? p.toLowerCase() : p)))
+  const fixed = new Set(
+    alwaysProtected(policy).map(p => (policy.case_insensitive ? p.toLowerCase() : p))
+  )
   const protectedGlob = compile(policy.protected)
   const voting = compile(policy.planes.voting)
   const drafts = compile(policy.planes.drafts)
@@ -51,7 +55,10 @@ export function compilePlanes(policy: Policy): PlaneMatcher {
  * caller can reject it.
  */
 export function normalisePath(path: string): string {
-  let p = path.normalize('NFC').replace(/\\/g, '/').replace(/\/{2,}/g, '/')
+  let p = path
+    .normalize('NFC')
+    .replace(/\\/g, '/')
+    .replace(/\/{2,}/g, '/')
   while (p.startsWith('./')) p = p.slice(2)
   const parts: string[] = []
   for (const part of p.split('/')) {

@@ -1,0 +1,50 @@
+// What the instrument checks and the overlay share: both trees (one ls-tree each), the
+// plane matcher, the runner table compiled for the base's voting tests, the base's fixture
+// manifest, and the paths whose tree entry differs between merge base and head. Everything
+// here comes from git objects, not from the write set, so a write set that missed a path
+// (an API list, say) cannot hide an instrument change from these checks.
+import type { TreeEntry } from '../git/git.js'
+import type { GateContext } from '../context.js'
+import { compilePlanes, type PlaneMatcher } from '../writeset/planes.js'
+import { readManifest, type FixtureEntry } from './fixtures.js'
+import { compileRunnerMatcher, type RunnerMatcher } from './runner.js'
+
+export interface InstrumentView {
+  base: Map<string, TreeEntry>
+  head: Map<string, TreeEntry>
+  planes: PlaneMatcher
+  runner: RunnerMatcher
+  fixtures: FixtureEntry[] | null
+  fixturePaths: Set<string>
+  /** Paths present on either side whose (mode, object id) differs, sorted. */
+  changed: string[]
+  isInstrument(path: string): boolean
+}
+
+type ViewContext = Pick<GateContext, 'git' | 'policy' | 'mergeBase' | 'head'>
+
+export async function instrumentView(ctx: ViewContext): Promise<InstrumentView> {
+  const [baseList, headList, fixtures] = await Promise.all([
+    ctx.git.lsTree(ctx.mergeBase),
+    ctx.git.lsTree(ctx.head),
+    readManifest(ctx.git, ctx.mergeBase, ctx.policy.fixtures)
+  ])
+  const base = new Map(baseList.map(e => [e.path, e]))
+  const head = new Map(headList.map(e => [e.path, e]))
+  const planes = compilePlanes(ctx.policy)
+  const voting = baseList.filter(e => planes.planeOf(e.path) === 'voting').map(e => e.path)
+  const runner = compileRunnerMatcher(ctx.policy, voting)
+  const changed: string[] = []
+  for (const [path, b] of base) {
+    const h = head.get(path)
+    if (h === undefined || h.mode !== b.mode || h.sha !== b.sha) changed.push(path)
+  }
+  for (const path of head.keys()) if (!base.has(path)) changed.push(path)
+  changed.sort()
+  const fixturePaths = new Set((fixtures ?? []).map(f => f.path))
+  const isInstrument = (path: string): boolean => {
+    const plane = planes.planeOf(path)
+    return plane === 'protected' || plane === 'voting'
+  }
+  return { base, head, planes, runner, fixtures, fixturePaths, changed, isInstrument }
+}
