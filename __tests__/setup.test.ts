@@ -191,6 +191,43 @@ describe('prepareWorktree: reuse', () => {
     expect(base.mode).toBe('reused')
   })
 
+  it("refuses a node_modules whose workspace links lead back into the checkout's sources", async () => {
+    const s = scenario()
+    s.repo.write({ 'packages/lib/index.js': 'checkout copy\n' })
+    s.repo.symlink('node_modules/@demo/lib', '../../packages/lib')
+    const out = await prepareWorktree(s.ctx, 'base', s.worktree(s.base, 'base'), s.log)
+    expect(out.mode).toBe('ran')
+    expect(out.reason).toContain(
+      'node_modules/@demo/lib links to packages/lib in the checkout (a workspace package)'
+    )
+    // A link to a package store outside the checkout is what installers do: still reused.
+    const store = tempParent('og-setup-store-')
+    cleanups.push(store.cleanup)
+    s.repo.remove('node_modules/@demo').symlink('node_modules/dep2', store.dir)
+    const again = await prepareWorktree(s.ctx, 'base', s.worktree(s.base, 'base2'), s.log)
+    expect(again.mode).toBe('reused')
+  })
+
+  it('refuses a .venv with the project installed in editable mode from the checkout', async () => {
+    const s = scenario({
+      suite: '  setup: echo installing\n  reuse: [.venv]\n  reuse_key: [package-lock.json]\n'
+    })
+    s.repo.write({
+      '.gitignore': 'node_modules/\n.venv/\n',
+      '.venv/lib/python3.12/site-packages/six.py': ''
+    })
+    const clean = await prepareWorktree(s.ctx, 'base', s.worktree(s.base, 'base'), s.log)
+    expect(clean.mode).toBe('reused')
+    s.repo.write({
+      '.venv/lib/python3.12/site-packages/__editable__.demo-1.0.pth': `${s.repo.dir}/src\n`
+    })
+    const editable = await prepareWorktree(s.ctx, 'base', s.worktree(s.base, 'base2'), s.log)
+    expect(editable.mode).toBe('ran')
+    expect(editable.reason).toContain(
+      '.venv has the project installed in editable mode (__editable__.demo-1.0.pth points into the checkout)'
+    )
+  })
+
   it('rejects a reuse path outside the repository as a policy error', async () => {
     const s = scenario({ suite: `  setup: echo x\n  reuse: [../elsewhere]\n` })
     const error = await prepareWorktree(s.ctx, 'base', s.worktree(s.base, 'base'), s.log).catch(

@@ -5,7 +5,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { DEFAULT_POLICY_PATH } from '../policy/load.js'
-import { starterPolicy } from '../policy/starter.js'
+import { describeProject, detectRepository, renderStarter } from '../policy/starter.js'
 import type { Io } from './main.js'
 
 export async function runInit(argv: string[], io: Io): Promise<number> {
@@ -27,9 +27,11 @@ export async function runInit(argv: string[], io: Io): Promise<number> {
     return 4
   }
   await mkdir(dirname(target), { recursive: true })
-  await writeFile(target, starterPolicy(repo))
+  const project = detectRepository(repo)
+  await writeFile(target, renderStarter(project))
   io.stderr.write(
-    `wrote ${target}\nCommit it in a PR of its own: the gate reads the policy from the merge base.\n`
+    `wrote ${target} (detected: ${describeProject(project)})\n` +
+      'Review the suite command and setup, then commit it in a PR of its own: the gate reads the policy from the merge base.\n'
   )
   return 0
 }

@@ -1,7 +1,198 @@
 // The starter policy written by `oracle-gate init`. It must parse against the schema (a
-// test checks that), and every key carries a comment saying what it does.
+// test checks every variant), and every key carries a comment saying what it does.
+//
+// The variant follows the repository: its lockfile names the package manager (and so the
+// setup command), its package.json names the JavaScript test runner. Detection is a pure
+// function of the root's file names and package.json, so each variant can be tested
+// without a real project.
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 
-export function starterPolicy(_repoDir: string): string {
+export type NodeManager = 'npm' | 'pnpm' | 'yarn' | 'yarn-berry' | 'bun'
+export type NodeRunner = 'vitest' | 'jest' | 'node-test'
+export type PythonManager = 'uv' | 'poetry' | 'pip' | 'none'
+
+export type Project =
+  | { kind: 'node'; manager: NodeManager; lockfile: string | null; runner: NodeRunner }
+  | { kind: 'python'; manager: PythonManager; lockfile: string | null }
+
+/** Lockfile → manager, in the order a mixed repository is most likely to mean. */
+const NODE_LOCKFILES: readonly [string, NodeManager][] = [
+  ['pnpm-lock.yaml', 'pnpm'],
+  ['yarn.lock', 'yarn'],
+  ['bun.lock', 'bun'],
+  ['bun.lockb', 'bun'],
+  ['package-lock.json', 'npm'],
+  ['npm-shrinkwrap.json', 'npm']
+]
+
+/** Reads what detection needs from the repository root (missing dir: nothing found). */
+export function detectRepository(repoDir: string): Project {
+  const names = existsSync(repoDir) ? readdirSync(repoDir) : []
+  const pkg = names.includes('package.json')
+    ? readFileSync(join(repoDir, 'package.json'), 'utf8')
+    : undefined
+  return detectProject(names, pkg)
+}
+
+export function starterPolicy(repoDir: string): string {
+  return renderStarter(detectRepository(repoDir))
+}
+
+/** One line for the user: what init detected, and from which file. */
+export function describeProject(p: Project): string {
+  const from = p.lockfile === null ? 'no lockfile' : p.lockfile
+  return p.kind === 'node'
+    ? `JavaScript/TypeScript, ${p.manager} (${from}), ${p.runner === 'node-test' ? 'node:test' : p.runner}`
+    : `Python, ${p.manager === 'none' ? 'pytest from the environment' : `${p.manager} (${from})`}`
+}
+
+export function detectProject(rootNames: readonly string[], packageJson?: string): Project {
+  const has = (n: string): boolean => rootNames.includes(n)
+  const nodeLock = NODE_LOCKFILES.find(([file]) => has(file))
+  if (nodeLock !== undefined || packageJson !== undefined) {
+    let manager: NodeManager = nodeLock?.[1] ?? 'npm'
+    // Yarn 2+ keeps its settings in .yarnrc.yml and wants --immutable, not --frozen-lockfile.
+    if (manager === 'yarn' && has('.yarnrc.yml')) manager = 'yarn-berry'
+    return {
+      kind: 'node',
+      manager,
+      lockfile: nodeLock?.[0] ?? null,
+      runner: nodeRunner(packageJson)
+    }
+  }
+  if (has('uv.lock')) return { kind: 'python', manager: 'uv', lockfile: 'uv.lock' }
+  if (has('poetry.lock')) return { kind: 'python', manager: 'poetry', lockfile: 'poetry.lock' }
+  const requirements = rootNames.filter(n => /^requirements.*\.txt$/.test(n)).sort()
+  if (requirements.length > 0) {
+    const main = requirements.includes('requirements.txt')
+      ? 'requirements.txt'
+      : (requirements[0] ?? null)
+    return { kind: 'python', manager: 'pip', lockfile: main }
+  }
+  return { kind: 'python', manager: 'none', lockfile: null }
+}
+
+function nodeRunner(packageJson: string | undefined): NodeRunner {
+  let deps: Record<string, unknown> = {}
+  try {
+    const parsed = JSON.parse(packageJson ?? '{}') as Record<
+      string,
+      Record<string, unknown> | undefined
+    >
+    deps = { ...parsed.dependencies, ...parsed.devDependencies }
+  } catch {
+    // An unreadable package.json: fall back to the runner that needs no package.
+  }
+  if ('vitest' in deps) return 'vitest'
+  if ('jest' in deps) return 'jest'
+  return 'node-test'
+}
+
+/** Installs exactly what the lockfile says, from the local cache when it can. */
+function nodeSetup(manager: NodeManager, lockfile: string | null): string {
+  switch (manager) {
+    case 'pnpm':
+      return 'pnpm install --frozen-lockfile --prefer-offline'
+    case 'yarn':
+      return 'yarn install --frozen-lockfile --prefer-offline --non-interactive'
+    case 'yarn-berry':
+      return 'yarn install --immutable'
+    case 'bun':
+      return 'bun install --frozen-lockfile'
+    case 'npm':
+      return lockfile === null
+        ? 'npm install --prefer-offline --no-audit --no-fund'
+        : 'npm ci --prefer-offline --no-audit --no-fund'
+  }
+}
+
+/** Runs a package's binary without ever fetching it from the registry. */
+function nodeExec(manager: NodeManager): string {
+  switch (manager) {
+    case 'pnpm':
+      return 'pnpm exec'
+    case 'yarn':
+    case 'yarn-berry':
+      return 'yarn'
+    case 'bun':
+      return 'bun run'
+    case 'npm':
+      return 'npx --no'
+  }
+}
+
+function nodeSuite(p: Extract<Project, { kind: 'node' }>): string {
+  const exec = nodeExec(p.manager)
+  switch (p.runner) {
+    case 'vitest':
+      return `  # vitest writes JUnit XML next to its usual output.
+  command: ${exec} vitest run oracle/properties --reporter=default --reporter=junit --outputFile.junit={junit}`
+    case 'jest':
+      return `  # Needs jest-junit in devDependencies; it reads the report path from the environment.
+  command: JEST_JUNIT_OUTPUT_FILE="$ORACLE_GATE_JUNIT" ${exec} jest oracle/properties --ci --reporters=default --reporters=jest-junit`
+    case 'node-test':
+      return `  # node:test's built-in junit reporter (Node >= 20.11), plus the usual output on stdout.
+  command: node --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination={junit} oracle/properties/`
+  }
+}
+
+function nodeBlock(p: Extract<Project, { kind: 'node' }>): string {
+  const lock =
+    p.lockfile === null
+      ? 'no lockfile found: commit one, so reuse can be proved safe'
+      : `detected from ${p.lockfile}`
+  return `${nodeSuite(p)}
+  timeout: 600        # seconds per side; a timed-out side is a red vote
+  reruns: 2           # reruns of a failing voting test, to tell flaky from failing
+  # Installs dependencies in each fresh worktree (${p.manager}, ${lock}).
+  # A failing setup on the base is a gate error; on the head it is a red vote.
+  setup: ${nodeSetup(p.manager, p.lockfile)}
+  setup_timeout: 900
+  # Link the checkout's node_modules instead of installing, but only into a worktree whose
+  # lockfile is byte-identical to the checkout's (otherwise setup runs for that side).
+  # Install in the checkout before the gate runs (e.g. the same command in an earlier step).
+  reuse: [node_modules]`
+}
+
+function pythonBlock(p: Extract<Project, { kind: 'python' }>): string {
+  const pytest = '-m pytest oracle/properties -p no:cacheprovider --junitxml={junit}'
+  const common = `  timeout: 600        # seconds per side; a timed-out side is a red vote
+  reruns: 2           # reruns of a failing voting test, to tell flaky from failing`
+  const reuse = `  # Link the checkout's .venv instead of installing, only into a worktree whose ${p.lockfile ?? 'lockfile'}
+  # is byte-identical to the checkout's. The project itself must not be installed into
+  # it in editable mode (the gate refuses such a .venv: it would import the checkout's code).
+  reuse: [.venv]`
+  switch (p.manager) {
+    case 'uv':
+      return `  command: uv run --frozen --no-sync python ${pytest}
+${common}
+  # Installs the locked dependencies (not the project) into .venv in each fresh worktree.
+  setup: uv sync --frozen --no-install-project
+  setup_timeout: 900
+${reuse}`
+    case 'poetry':
+      return `  command: .venv/bin/python ${pytest}
+${common}
+  # Installs the locked dependencies into .venv inside each fresh worktree.
+  setup: POETRY_VIRTUALENVS_IN_PROJECT=true poetry install --no-interaction --no-root
+  setup_timeout: 900
+${reuse}`
+    case 'pip':
+      return `  command: .venv/bin/python ${pytest}
+${common}
+  # A virtual environment per worktree, from ${p.lockfile}.
+  setup: python3 -m venv .venv && .venv/bin/python -m pip install --disable-pip-version-check -q -r ${p.lockfile}
+  setup_timeout: 900
+${reuse}`
+    case 'none':
+      return `  # pytest and hypothesis come from the environment the gate runs in.
+  command: python -m pytest oracle/properties -p no:cacheprovider --junitxml={junit}
+${common}`
+  }
+}
+
+export function renderStarter(p: Project): string {
   return `# oracle-gate policy: who may write what, and which tests vote.
 # The gate reads this file from the merge base; a PR cannot change how it is judged.
 version: 1
@@ -19,9 +210,7 @@ planes:
 
 suite:
   # Run once on the merge base and once on the head, from the worktree root.
-  command: python -m pytest oracle/properties -p no:cacheprovider --junitxml={junit}
-  timeout: 600        # seconds per side; a timed-out side is a red vote
-  reruns: 2           # reruns of a failing voting test, to tell flaky from failing
+${p.kind === 'node' ? nodeBlock(p) : pythonBlock(p)}
 
 ledger: oracle/flake_ledger.yml          # dated, owned flake rows
 # fixtures: oracle/fixtures/manifest.json  # {name: {file, sha256}}

@@ -9,7 +9,7 @@
 // directory would carry the head's files into the base's measurement, and into the head
 // worktree past the base-instrument overlay.
 import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises'
-import { dirname, join, posix, sep } from 'node:path'
+import { dirname, join, posix, resolve, sep } from 'node:path'
 import { GateError } from '../errors.js'
 import type { Git } from '../git/git.js'
 
@@ -130,6 +130,8 @@ export async function linkObstacle(
   if ((await lstat(join(worktree, dir)).catch(() => null)) !== null) {
     return `${dir} already exists in the worktree (tracked at this commit?)`
   }
+  const borrowed = await pointsBackIntoCheckout(checkoutDir, dir)
+  if (borrowed !== null) return borrowed
   // The link's parent must be a real directory inside the worktree: a symlinked parent
   // committed by the head would make the link land outside it.
   const parent = dirname(join(worktree, dir))
@@ -174,4 +176,49 @@ export async function decideReuse(options: {
     if (obstacle !== null) return { reuse: false, keys, reason: obstacle }
   }
   return { reuse: true, keys, reason: `${keys.join(', ')} identical to the checkout's` }
+}
+
+const inside = (path: string, root: string): boolean => path === root || path.startsWith(root + sep)
+
+/**
+ * Why a dependency directory would make the worktree run the checkout's own code, or null.
+ * Workspace packages are symlinks in node_modules that point back into the checkout, and
+ * an editable Python install is a .pth (or __editable__ finder) naming the checkout's
+ * source folder: through a reused directory the suite would import those, and measure the
+ * checkout instead of the commit under judgement.
+ */
+export async function pointsBackIntoCheckout(
+  checkoutDir: string,
+  dir: string
+): Promise<string | null> {
+  const checkout = await realpath(checkoutDir)
+  const source = await realpath(join(checkoutDir, dir))
+  const entries = await readdir(source, { withFileTypes: true }).catch(() => [])
+  const candidates = entries.map(e => e.name)
+  for (const scope of candidates.filter(n => n.startsWith('@'))) {
+    const scoped = await readdir(join(source, scope)).catch(() => [] as string[])
+    candidates.push(...scoped.map(n => `${scope}/${n}`))
+  }
+  for (const name of candidates) {
+    const full = join(source, name)
+    if (!(await lstat(full)).isSymbolicLink()) continue
+    const target = await realpath(full).catch(() => null)
+    if (target !== null && inside(target, checkout) && !inside(target, source)) {
+      return `${dir}/${name} links to ${target.slice(checkout.length + 1)} in the checkout (a workspace package): the worktree would run the checkout's copy`
+    }
+  }
+  for (const lib of ['lib', 'lib64']) {
+    const pythons = await readdir(join(source, lib)).catch(() => [] as string[])
+    for (const python of pythons) {
+      const site = join(source, lib, python, 'site-packages')
+      for (const name of await readdir(site).catch(() => [] as string[])) {
+        if (!name.endsWith('.pth') && !name.startsWith('__editable__')) continue
+        const text = await readFile(join(site, name), 'utf8').catch(() => '')
+        if (text.includes(checkout) || text.includes(resolve(checkoutDir))) {
+          return `${dir} has the project installed in editable mode (${name} points into the checkout): the worktree would import the checkout's code`
+        }
+      }
+    }
+  }
+  return null
 }
