@@ -1,0 +1,329 @@
+// The pure scanner: which added lines introduce a suppression, and which test it silences.
+import { describe, expect, it } from 'vitest'
+import { langOf, maskCode } from '../src/ledger/mask.js'
+import { scanFile } from '../src/ledger/scan.js'
+
+/** Lines of `head` that are not in `base` (by content): a stand-in for the diff's added lines. */
+function addedVs(base: string | null, head: string): number[] {
+  const before = new Set((base ?? '').split('\n'))
+  return head
+    .split('\n')
+    .map((l, i) => [l, i + 1] as const)
+    .filter(([l]) => !before.has(l))
+    .map(([, n]) => n)
+}
+
+function scan(path: string, base: string | null, head: string, added = addedVs(base, head)) {
+  return scanFile(path, langOf(path)!, head, base, added).map(f => ({
+    line: f.line,
+    label: f.label,
+    id: f.unit.ids[0],
+    only: f.silencesOthers
+  }))
+}
+
+describe('masking', () => {
+  it('blanks strings and comments but keeps offsets and lines', () => {
+    const py = 'x = "it.skip(" # @pytest.mark.skip\n"""\n@pytest.mark.skip\n"""\ny = 1\n'
+    const masked = maskCode(py, 'python')
+    expect(masked).toHaveLength(py.length)
+    expect(masked.split('\n')).toHaveLength(py.split('\n').length)
+    expect(masked).not.toMatch(/skip/)
+    expect(masked).toContain('y = 1')
+    const js = "const a = `x ${it.skip} y` // it.skip\nconst r = /it\\.skip(/; it.only('t')\n"
+    const mjs = maskCode(js, 'js')
+    expect(mjs).toContain('${it.skip}')
+    expect(mjs).toContain('it.only(')
+    expect(mjs).not.toMatch(/\/\/ it\.skip|it\\\.skip/)
+  })
+})
+
+describe('Python markers', () => {
+  const base = `import pytest
+
+
+class TestCart:
+    def test_total(self):
+        assert 1
+
+
+def test_tax():
+    assert 2
+`
+  it('fires on each added decorator or call, naming the decorated test', () => {
+    const head = `import pytest
+
+
+class TestCart:
+    @pytest.mark.skip(reason="flaky")
+    def test_total(self):
+        assert 1
+
+
+@pytest.mark.skipif(
+    True, reason="x"
+)
+@pytest.mark.xfail
+def test_tax():
+    pytest.skip("later")
+    assert 2
+`
+    expect(scan('tests/test_cart.py', base, head)).toEqual([
+      {
+        line: 5,
+        label: 'pytest.mark.skip',
+        id: 'tests/test_cart.py::TestCart::test_total',
+        only: false
+      },
+      { line: 10, label: 'pytest.mark.skipif', id: 'tests/test_cart.py::test_tax', only: false },
+      { line: 13, label: 'pytest.mark.xfail', id: 'tests/test_cart.py::test_tax', only: false },
+      { line: 15, label: 'pytest.skip(', id: 'tests/test_cart.py::test_tax', only: false }
+    ])
+  })
+
+  it('knows unittest markers, module-level pytestmark and raised timeouts', () => {
+    const head = `import unittest, pytest
+from hypothesis import settings
+pytestmark = pytest.mark.skip
+
+class T(unittest.TestCase):
+    @unittest.skipIf(True, "x")
+    def test_a(self):
+        self.skipTest("no")
+
+    @unittest.expectedFailure
+    def test_b(self):
+        pass
+
+@settings(deadline=None)
+@pytest.mark.timeout(60)
+def test_c():
+    pass
+`
+    const base = `import unittest, pytest
+from hypothesis import settings
+
+class T(unittest.TestCase):
+    def test_a(self):
+        pass
+
+    def test_b(self):
+        pass
+
+@pytest.mark.timeout(5)
+def test_c():
+    pass
+`
+    expect(scan('t/test_u.py', base, head).map(f => `${f.line} ${f.label} ${f.id}`)).toEqual([
+      '3 pytest.mark.skip t/test_u.py',
+      '6 unittest.skipIf t/test_u.py::T::test_a',
+      '8 skipTest( t/test_u.py::T::test_a',
+      '10 unittest.expectedFailure t/test_u.py::T::test_b',
+      '14 deadline= raised 200 → no limit t/test_u.py::test_c',
+      '15 pytest.mark.timeout raised 5 → 60 t/test_u.py::test_c'
+    ])
+  })
+
+  it('stays quiet for unchanged, removed, commented or quoted markers, and lowered timeouts', () => {
+    const withMarkers = `import pytest
+
+@pytest.mark.skip
+def test_a():
+    pass
+
+@pytest.mark.timeout(30)
+def test_b():
+    pass
+`
+    // Unchanged marker, new unrelated line.
+    expect(scan('test_q.py', withMarkers, withMarkers + '\ndef test_new():\n    pass\n')).toEqual(
+      []
+    )
+    // Removed marker.
+    expect(scan('test_q.py', withMarkers, withMarkers.replace('@pytest.mark.skip\n', ''))).toEqual(
+      []
+    )
+    // The same marker on the same test, reformatted (the line is "added" but not new to the test).
+    expect(
+      scan(
+        'test_q.py',
+        withMarkers,
+        withMarkers.replace('@pytest.mark.skip', '@pytest.mark.skip()')
+      )
+    ).toEqual([])
+    // Lowered timeout, and markers inside comments and strings.
+    const head =
+      withMarkers.replace('timeout(30)', 'timeout(10)') +
+      '\n# @pytest.mark.skip\nX = "pytest.skip("\n'
+    expect(scan('test_q.py', withMarkers, head)).toEqual([])
+  })
+
+  it('fires when an existing marker moves to another test', () => {
+    const base = '@pytest.mark.skip\ndef test_a():\n    pass\n\ndef test_b():\n    pass\n'
+    const head = 'def test_a():\n    pass\n\n@pytest.mark.skip\ndef test_b():\n    pass\n'
+    expect(scan('test_m.py', base, head, [4])).toEqual([
+      { line: 4, label: 'pytest.mark.skip', id: 'test_m.py::test_b', only: false }
+    ])
+  })
+})
+
+describe('JS/TS markers', () => {
+  const base = `import { describe, it, expect } from 'vitest'
+
+describe('cart', () => {
+  it('adds items', () => {
+    expect(1).toBe(1)
+  })
+
+  it('totals', () => {
+    expect(2).toBe(2)
+  })
+})
+`
+  it('fires on skip, only, todo, fails, x- and f- prefixes, naming the test title', () => {
+    const head = `import { describe, it, expect } from 'vitest'
+
+describe('cart', () => {
+  it.skip('adds items', () => {
+    expect(1).toBe(1)
+  })
+
+  it.only('totals', () => {
+    expect(2).toBe(2)
+  })
+  xit('x one', () => {})
+  test.todo('later')
+  test.fails('known bug', () => {})
+  fit('focused', () => {})
+  it.skipIf(process.env.CI)('on ci', () => {})
+})
+xdescribe("other", () => {})
+`
+    expect(scan('src/cart.test.ts', base, head)).toEqual([
+      { line: 4, label: 'it.skip', id: 'src/cart.test.ts::adds items', only: false },
+      { line: 8, label: 'it.only', id: 'src/cart.test.ts::totals', only: true },
+      { line: 11, label: 'xit', id: 'src/cart.test.ts::x one', only: false },
+      { line: 12, label: 'test.todo', id: 'src/cart.test.ts::later', only: false },
+      { line: 13, label: 'test.fails', id: 'src/cart.test.ts::known bug', only: false },
+      { line: 14, label: 'fit', id: 'src/cart.test.ts::focused', only: true },
+      { line: 15, label: 'it.skipIf', id: 'src/cart.test.ts::on ci', only: false },
+      { line: 17, label: 'xdescribe', id: 'src/cart.test.ts::other', only: false }
+    ])
+  })
+
+  it('offers the full title path as a second id, and maps inner skips to their test', () => {
+    const head = base.replace(
+      '    expect(2).toBe(2)\n',
+      '    expect(2).toBe(2)\n    if (flaky) ctx.skip()\n'
+    )
+    const [finding] = scanFile('a.spec.js', 'js', head, base, addedVs(base, head))
+    expect(finding!.unit.ids).toEqual(['a.spec.js::totals', 'a.spec.js::cart > totals'])
+    expect(finding!.label).toBe('ctx.skip(')
+  })
+
+  it('fires on a grown jest/vitest timeout, not on an unchanged or smaller one', () => {
+    const b = "jest.setTimeout(10000)\ntest('a', () => {})\n"
+    expect(scan('x.test.js', b, "jest.setTimeout(60000)\ntest('a', () => {})\n")).toEqual([
+      { line: 1, label: 'setTimeout( raised 10000 → 60000', id: 'x.test.js', only: false }
+    ])
+    expect(scan('x.test.js', b, "jest.setTimeout(8000)\ntest('a', () => {})\n")).toEqual([])
+    expect(scan('x.test.ts', null, 'vi.setConfig({ testTimeout: 30_000 })\n')).toEqual([
+      { line: 1, label: 'testTimeout: raised 5000 → 30000', id: 'x.test.ts', only: false }
+    ])
+    expect(scan('x.test.ts', null, 'vi.setConfig({ testTimeout: 1000 })\n')).toEqual([])
+  })
+
+  it('stays quiet for comments, strings, regex .test() calls and unchanged markers', () => {
+    const head = base + "// it.skip('x')\nconst s = 'it.only('\n/it\\.skip/.test(s)\n"
+    expect(scan('a.test.ts', base, head)).toEqual([])
+    const skipped = base.replace("it('totals'", "it.skip('totals'")
+    expect(scan('a.test.ts', skipped, skipped + '\n')).toEqual([])
+  })
+})
+
+describe('Go markers', () => {
+  it('fires on t.Skip, t.Skipf, t.SkipNow inside tests and subtests', () => {
+    const base = `package cart
+
+import "testing"
+
+func TestTotal(t *testing.T) {
+	t.Run("with tax", func(t *testing.T) {
+	})
+}
+
+func TestEmpty(t *testing.T) {
+}
+`
+    const head = `package cart
+
+import "testing"
+
+func TestTotal(t *testing.T) {
+	t.Skipf("flaky %d", 1)
+	t.Run("with tax", func(t *testing.T) {
+		t.SkipNow()
+	})
+}
+
+func TestEmpty(t *testing.T) {
+	// t.Skip("not this")
+	t.Skip("later")
+}
+`
+    expect(scan('cart/cart_test.go', base, head)).toEqual([
+      { line: 6, label: 't.Skipf', id: 'cart/cart_test.go::TestTotal', only: false },
+      { line: 8, label: 't.SkipNow', id: 'cart/cart_test.go::TestTotal/with_tax', only: false },
+      { line: 14, label: 't.Skip', id: 'cart/cart_test.go::TestEmpty', only: false }
+    ])
+    expect(scan('cart/cart_test.go', head, head.replace('"later"', '"later, really"'))).toEqual([])
+  })
+})
+
+describe('Java markers', () => {
+  it('fires on @Disabled/@Ignore naming the method or class, and on grown timeouts', () => {
+    const base = `package x;
+
+class CartTest {
+    @Test(timeout = 100)
+    void total() {
+        assertThrows(E.class, () -> {
+            run();
+        });
+    }
+
+    @Test
+    void empty() {}
+}
+`
+    const head = `package x;
+
+@Disabled("all")
+class CartTest {
+    @Test(
+        timeout = 5000)
+    @Ignore
+    void total() {
+        assertThrows(E.class, () -> {
+            run();
+        });
+    }
+
+    @Test
+    @DisabledOnOs(OS.WINDOWS)
+    void empty() {}
+}
+`
+    expect(
+      scan('src/test/java/x/CartTest.java', base, head).map(f => `${f.line} ${f.label} ${f.id}`)
+    ).toEqual([
+      '3 @Disabled src/test/java/x/CartTest.java::CartTest',
+      '6 timeout = raised 100 → 5000 src/test/java/x/CartTest.java::total',
+      '7 @Ignore src/test/java/x/CartTest.java::total',
+      '15 @DisabledOnOs src/test/java/x/CartTest.java::empty'
+    ])
+    expect(
+      scan('src/test/java/x/CartTest.java', head, head.replace('"all"', '"all of it"'))
+    ).toEqual([])
+  })
+})
