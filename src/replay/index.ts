@@ -1,7 +1,25 @@
-// PLACEHOLDER (issue 5 replaces this): replay the locked suite on base and head.
+// Replay: the same instrument (the merge base's) measures the base and the head, and the
+// verdict comes from what changed between them. This file sequences the pieces: corpus and
+// overlay from the merge base, two worktrees, one side run each, then pure scoring.
 import type { GateContext } from '../context.js'
+import { instrumentOverlay } from '../instrument/index.js'
 import type { LedgerState } from '../ledger/types.js'
-import type { FlakeRow, Reason, Scorecard, SeedSummary, SideRun, Transitions, Votes } from '../types.js'
+import type {
+  FlakeRow,
+  Plane,
+  Reason,
+  Scorecard,
+  SeedSummary,
+  SideRun,
+  Transitions,
+  Votes
+} from '../types.js'
+import { compilePlanes } from '../writeset/planes.js'
+import { compileClasses, type ClassOf } from './classes.js'
+import { loadCorpus, scoreSeeds, type Seed } from './seeds.js'
+import { runSide, type SideOutcome, type SideOptions } from './side.js'
+import { score, type Observation } from './transitions.js'
+import { applyOverlay, withWorktrees } from './worktree.js'
 
 export interface ReplayOutcome {
   reasons: Reason[]
@@ -13,14 +31,112 @@ export interface ReplayOutcome {
   diagnostics: Scorecard['diagnostics']
 }
 
-export async function replay(_ctx: GateContext, _ledger: LedgerState): Promise<ReplayOutcome> {
-  return {
-    reasons: [{ rule: 'empty-vote', message: 'replay not implemented yet', level: 'failure' }],
+export async function replay(ctx: GateContext, ledger: LedgerState): Promise<ReplayOutcome> {
+  const planes = compilePlanes(ctx.policy)
+  const classOf = compileClasses(ctx.policy.classes)
+  // Read before anything runs, so a broken corpus fails fast and nothing the head did can
+  // change it.
+  const corpus: Seed[] | null = ctx.policy.seeds ? await loadCorpus(ctx, ctx.policy.seeds) : null
+  const overlay = await instrumentOverlay(ctx)
+
+  const rerunnable = (o: Observation): boolean =>
+    o.file !== null &&
+    planes.planeOf(o.file) === 'voting' &&
+    !ledger.live.has(o.id) &&
+    classOf(o.id) !== 'judge'
+
+  const [base, head] = await withWorktrees(ctx, async wt => {
+    await applyOverlay(ctx, wt.head, overlay)
+    if (overlay.restore.length + overlay.remove.length > 0) {
+      ctx.log.info(
+        `head worktree: ${overlay.restore.length} instrument path(s) restored from the merge base, ${overlay.remove.length} removed`
+      )
+    }
+    const options = (side: 'base' | 'head'): SideOptions => ({
+      side,
+      worktree: side === 'base' ? wt.base : wt.head,
+      rerunnable,
+      planeOf: p => planes.planeOf(p),
+      seeds: corpus
+    })
+    if (!ctx.policy.suite.parallel)
+      return [await runSide(ctx, options('base')), await runSide(ctx, options('head'))] as const
+    // Both sides run to the end before the worktrees go, even when one of them throws.
+    const settled = await Promise.allSettled([
+      runSide(ctx, options('base')),
+      runSide(ctx, options('head'))
+    ])
+    const [b, h] = settled
+    if (b?.status === 'rejected') throw b.reason
+    if (h?.status === 'rejected') throw h.reason
+    return [
+      (b as PromiseFulfilledResult<SideOutcome>).value,
+      (h as PromiseFulfilledResult<SideOutcome>).value
+    ] as const
+  })
+
+  return combine(ctx, ledger, base, head, corpus, { planeOf: p => planes.planeOf(p), classOf })
+}
+
+function combine(
+  ctx: GateContext,
+  ledger: LedgerState,
+  base: SideOutcome,
+  head: SideOutcome,
+  corpus: readonly Seed[] | null,
+  fns: { planeOf: (p: string) => Plane; classOf: ClassOf }
+): ReplayOutcome {
+  const reasons: Reason[] = []
+  for (const side of [base, head]) if (side.failure) reasons.push(side.failure)
+
+  const outcome: ReplayOutcome = {
+    reasons,
     votes: { passed: 0, failed: 0, frozen: 0, drafts: 0, by_class: {} },
-    transitions: { fail_to_pass: [], pass_to_fail: [], fail_to_fail: [], pass_to_pass: 0, vanished: [] },
-    seeds: { oracle_hits: 0, raw_fail_to_pass: 0, min_distance: 0, hit_ids: [] },
+    transitions: {
+      fail_to_pass: [],
+      pass_to_fail: [],
+      fail_to_fail: [],
+      pass_to_pass: 0,
+      vanished: []
+    },
+    seeds: {
+      oracle_hits: 0,
+      raw_fail_to_pass: 0,
+      min_distance: ctx.policy.seeds?.min_distance ?? 0,
+      hit_ids: []
+    },
     flakes: [],
-    runs: [],
+    runs: [base.run, head.run],
     diagnostics: { non_discriminating: [], drafts: {} }
   }
+
+  // Without base results there is nothing to compare against: the base's failure (a
+  // timeout) is the vote.
+  if (base.results !== null) {
+    const written = new Set(ctx.writeSet.filter(r => r.status !== 'deleted').map(r => r.path))
+    const input: Parameters<typeof score>[0] = {
+      base: base.results,
+      head: head.results,
+      planeOf: fns.planeOf,
+      classOf: fns.classOf,
+      live: ledger.live,
+      policyPath: ctx.policy.path,
+      written
+    }
+    if (ledger.path !== undefined) input.ledgerPath = ledger.path
+    const scored = score(input)
+    reasons.push(...scored.reasons)
+    outcome.votes = scored.votes
+    outcome.transitions = scored.transitions
+    outcome.flakes = scored.flakes
+    outcome.diagnostics = scored.diagnostics
+  }
+
+  const settings = ctx.policy.seeds
+  if (settings && corpus) {
+    const seeded = scoreSeeds(corpus, base.seeds ?? new Map(), head.seeds ?? new Map(), settings)
+    reasons.push(...seeded.reasons)
+    outcome.seeds = seeded.summary
+  }
+  return outcome
 }

@@ -1,0 +1,107 @@
+// Flaky or failing? A voting test that fails is run again, up to `suite.reruns` times, and
+// every outcome is kept: a test whose runs disagree is a flake (scored by transitions.ts),
+// one that fails every time is failing.
+import type { Report } from './junit.js'
+import { canonicalId, FileIndex, type IdContext } from './ids.js'
+import type { Observation } from './transitions.js'
+import type { Outcome } from './junit.js'
+
+const WORST: Record<Outcome, number> = { passed: 0, skipped: 1, failed: 2, error: 3 }
+
+/**
+ * One run's report as {id → observation}. Two entries with the same id in one run (two
+ * tests whose names collapse to one id) keep the worse outcome: one run, one vote.
+ */
+export function observe(report: Report, ctx: IdContext): Map<string, Observation> {
+  const index = new FileIndex(ctx)
+  const out = new Map<string, Observation>()
+  for (const c of report.cases) {
+    const { id, file } = canonicalId(c, ctx, index)
+    const prior = out.get(id)
+    if (prior) {
+      const [was] = prior.outcomes
+      if (was !== undefined && WORST[c.outcome] > WORST[was]) {
+        prior.outcomes = [c.outcome]
+        if (c.message) prior.message = c.message
+      }
+      prior.runnerFlaky ||= c.flaky
+      continue
+    }
+    const o: Observation = { id, file, outcomes: [c.outcome], runnerFlaky: c.flaky }
+    // pytest writes 0-based lines; everyone else who writes them is 1-based.
+    if (c.line !== undefined && file !== null) o.line = file.endsWith('.py') ? c.line + 1 : c.line
+    if (c.message) o.message = c.message
+    out.set(id, o)
+  }
+  return out
+}
+
+/** Appends a rerun's outcomes to the first run's observations. */
+export function merge(
+  into: Map<string, Observation>,
+  rerun: ReadonlyMap<string, Observation>
+): void {
+  for (const [id, o] of rerun) {
+    const prior = into.get(id)
+    if (prior) {
+      prior.outcomes.push(...o.outcomes)
+      prior.runnerFlaky ||= o.runnerFlaky
+    } else {
+      into.set(id, { ...o, outcomes: [...o.outcomes] })
+    }
+  }
+}
+
+export interface RerunPlan {
+  /** Command line for reruns. */
+  command: string
+  /** True when the command selects tests through {tests}; otherwise the whole suite runs. */
+  selects: boolean
+}
+
+/** `rerun_command`, else the suite command when it has {tests}, else the whole suite. */
+export function rerunPlan(suite: { command: string; rerun_command?: string }): RerunPlan {
+  if (suite.rerun_command !== undefined)
+    return { command: suite.rerun_command, selects: suite.rerun_command.includes('{tests}') }
+  return { command: suite.command, selects: suite.command.includes('{tests}') }
+}
+
+/** Tests that still need another run: failing in every run so far, and allowed to be rerun. */
+export function rerunTargets(
+  results: ReadonlyMap<string, Observation>,
+  eligible: (o: Observation) => boolean
+): string[] {
+  const targets: string[] = []
+  for (const o of results.values()) {
+    if (!eligible(o)) continue
+    // A collection error names a module, not a test: no runner can select it.
+    if (o.id.endsWith('::<collection>')) continue
+    if (o.outcomes.every(x => x === 'failed' || x === 'error')) targets.push(o.id)
+  }
+  return targets.sort()
+}
+
+/**
+ * Runs reruns until no target is left or `reruns` are spent. `run` performs one rerun
+ * (selected tests, or the whole suite when `tests` is null) and returns its report, or
+ * null when it produced none (which adds no evidence either way).
+ */
+export async function rerunFailures(options: {
+  results: Map<string, Observation>
+  reruns: number
+  plan: RerunPlan
+  eligible: (o: Observation) => boolean
+  ids: () => Promise<IdContext>
+  run: (attempt: number, tests: readonly string[] | null) => Promise<Report | null>
+}): Promise<number> {
+  let done = 0
+  for (let attempt = 1; attempt <= options.reruns; attempt++) {
+    const targets = rerunTargets(options.results, options.eligible)
+    if (targets.length === 0) break
+    const report = await options.run(attempt, options.plan.selects ? targets : null)
+    done++
+    if (report === null) continue
+    merge(options.results, observe(report, await options.ids()))
+  }
+  return done
+}

@@ -1,0 +1,86 @@
+// Clean, detached worktrees of the merge base and the head, and the overlay that gives the
+// head the base's instrument. Worktrees live in the run's temp dir and are removed (and
+// pruned from the repository's bookkeeping) whatever happens.
+import { existsSync } from 'node:fs'
+import { rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { GateContext } from '../context.js'
+import { GateError } from '../errors.js'
+import { normalisePath } from '../writeset/planes.js'
+
+export interface Worktrees {
+  base: string
+  head: string
+}
+
+/** Creates both worktrees, runs `fn`, and removes them in all cases. */
+export async function withWorktrees<T>(
+  ctx: GateContext,
+  fn: (wt: Worktrees) => Promise<T>
+): Promise<T> {
+  const wt: Worktrees = { base: join(ctx.tempDir, 'wt-base'), head: join(ctx.tempDir, 'wt-head') }
+  const created: string[] = []
+  try {
+    for (const [dir, rev] of [
+      [wt.base, ctx.mergeBase],
+      [wt.head, ctx.head]
+    ] as const) {
+      created.push(dir)
+      await ctx.git.run(['worktree', 'add', '--detach', '--force', '--quiet', dir, rev])
+    }
+    return await fn(wt)
+  } finally {
+    await removeWorktrees(ctx, created)
+  }
+}
+
+async function removeWorktrees(ctx: GateContext, dirs: readonly string[]): Promise<void> {
+  for (const dir of dirs) {
+    await ctx.git.exec(['worktree', 'remove', '--force', '--force', dir]).catch(() => undefined)
+    await rm(dir, { recursive: true, force: true }).catch(() => undefined)
+  }
+  await ctx.git.exec(['worktree', 'prune']).catch(() => undefined)
+}
+
+/**
+ * Gives the head worktree the merge base's instrument: `restore` paths are replaced by
+ * their merge-base content (files the head added inside a restored directory go too),
+ * `remove` paths are deleted. Runs in the worktree's own index, never the user's.
+ */
+export async function applyOverlay(
+  ctx: GateContext,
+  worktree: string,
+  overlay: { restore: readonly string[]; remove: readonly string[] }
+): Promise<void> {
+  const restore = overlay.restore.map(p => safePath(p))
+  for (const path of [...restore, ...overlay.remove.map(p => safePath(p))]) {
+    await rm(join(worktree, path), { recursive: true, force: true })
+  }
+  const present: string[] = []
+  for (const path of restore) {
+    if ((await ctx.git.objectId(ctx.mergeBase, path)) !== null) present.push(path)
+  }
+  if (present.length === 0) return
+  await ctx.git.run([
+    '-C',
+    worktree,
+    'checkout',
+    ctx.mergeBase,
+    '--',
+    ...present.map(p => `:(literal)${p}`)
+  ])
+}
+
+function safePath(path: string): string {
+  const p = normalisePath(path)
+  if (p === '' || p === '..' || p.startsWith('../')) {
+    throw new GateError(`instrument overlay path "${path}" is outside the repository`, { path })
+  }
+  return p
+}
+
+/** Files of a worktree (tracked and still present), for mapping report names to files. */
+export async function worktreeFiles(ctx: GateContext, worktree: string): Promise<string[]> {
+  const out = await ctx.git.run(['-C', worktree, 'ls-files', '-z', '--cached'])
+  return out.split('\0').filter(f => f !== '' && existsSync(join(worktree, f)))
+}
