@@ -132,7 +132,7 @@ function nodeSuite(p: Extract<Project, { kind: 'node' }>): string {
       return `  # Needs jest-junit in devDependencies; it reads the report path from the environment.
   command: JEST_JUNIT_OUTPUT_FILE="$ORACLE_GATE_JUNIT" ${exec} jest oracle/properties --ci --reporters=default --reporters=jest-junit`
     case 'node-test':
-      return `  # node:test's built-in junit reporter (Node >= 20.11), plus the usual output on stdout.
+      return `  # node:test's built-in junit reporter (Node 20 and later), plus the usual output on stdout.
   command: node --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination={junit} oracle/properties/`
   }
 }
