@@ -1,0 +1,161 @@
+// `judge-import`: a test file imports an LLM client or names an LLM API host. Judged on the
+// test files the patch adds or changes, as they are at head. What a test already did at
+// the merge base is the base's problem, not the patch's: reported as a warning.
+import type { GateContext } from '../context.js'
+import type { Git } from '../git/git.js'
+import type { Level, Reason } from '../types.js'
+import { writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { basePath, type LintFiles } from './files.js'
+import { judgeHits, judgeList, prefilterStrings, type JudgeHit, type JudgeList } from './judges.js'
+import { languageOf } from './parsers.js'
+import type { SourceFacts } from './source.js'
+
+/** Reasons per file, and unchanged base files warned about, before a summary takes over. */
+const PER_FILE_CAP = 10
+const BASE_FILE_CAP = 10
+
+const ADVICE =
+  'a test on a test plane must not ask a model whether the code is right: its answer is ' +
+  'neither reproducible nor independent of the agent that wrote the patch. Assert against ' +
+  'expected values instead, or keep model-graded evaluation outside the gate; the list is ' +
+  'set by lints.judge_modules (and lints.judge_modules_replace).'
+
+export async function judgeImport(
+  ctx: GateContext,
+  files: LintFiles,
+  facts: SourceFacts,
+  level: Level
+): Promise<Reason[]> {
+  const list = judgeList(ctx.policy.lints)
+  const reasons: Reason[] = []
+  const head = await facts.at(
+    ctx.head,
+    files.tests.map(r => r.path),
+    'test'
+  )
+  const hitsOf = new Map<string, JudgeHit[]>()
+  for (const [path, f] of head) {
+    const hits = judgeHits(f, list)
+    if (hits.length > 0) hitsOf.set(path, hits)
+  }
+
+  // The same judge in the base version of the same file was not brought by the patch.
+  const baseOf = new Map<string, string>()
+  for (const row of files.tests) {
+    const old = basePath(row)
+    if (old !== undefined && hitsOf.has(row.path)) baseOf.set(row.path, old)
+  }
+  const base = await facts.at(ctx.mergeBase, [...baseOf.values()], 'test')
+  for (const [path, hits] of [...hitsOf].sort(byPath)) {
+    const old = baseOf.get(path)
+    const baseFacts = old === undefined ? undefined : base.get(old)
+    const before = new Set(baseFacts ? judgeHits(baseFacts, list).map(hitKey) : [])
+    hits.slice(0, PER_FILE_CAP).forEach((hit, i) => {
+      const more =
+        i === PER_FILE_CAP - 1 && hits.length > PER_FILE_CAP
+          ? ` (${hits.length - PER_FILE_CAP} more in this file)`
+          : ''
+      if (before.has(hitKey(hit))) {
+        reasons.push(
+          reason(
+            path,
+            hit,
+            'warning',
+            `${describe(path, hit)}, as it already did at the merge base (not introduced by this patch)${more}: ${ADVICE}`
+          )
+        )
+      } else {
+        reasons.push(reason(path, hit, level, `${describe(path, hit)}${more}: ${ADVICE}`))
+      }
+    })
+  }
+
+  reasons.push(...(await unchangedBaseTests(ctx, files, facts, list)))
+  return reasons
+}
+
+/**
+ * Warnings about test files the patch leaves alone that already hold a judge at the merge
+ * base. A fixed-string git grep picks the candidates so the whole suite is not parsed on
+ * every run; the parser then decides, as for the patch's own files.
+ */
+async function unchangedBaseTests(
+  ctx: GateContext,
+  files: LintFiles,
+  facts: SourceFacts,
+  list: JudgeList
+): Promise<Reason[]> {
+  const touched = new Set<string>()
+  for (const row of ctx.writeSet) {
+    touched.add(row.path)
+    if (row.previous_path !== undefined) touched.add(row.previous_path)
+  }
+  const candidates = (
+    await grepFiles(ctx.git, ctx.mergeBase, prefilterStrings(list), ctx.tempDir)
+  ).filter(p => !touched.has(p) && languageOf(p) !== undefined && files.roleOf(p) === 'test')
+  if (candidates.length === 0) return []
+  const base = await facts.at(ctx.mergeBase, candidates, 'test')
+  const flagged: Array<[string, JudgeHit]> = []
+  for (const [path, f] of [...base].sort(byPath)) {
+    const first = judgeHits(f, list)[0]
+    if (first) flagged.push([path, first])
+  }
+  const reasons = flagged
+    .slice(0, BASE_FILE_CAP)
+    .map(([path, hit]) =>
+      reason(
+        path,
+        hit,
+        'warning',
+        `${describe(path, hit)} at the merge base (a test this patch does not change; not counted against it): ${ADVICE}`
+      )
+    )
+  if (flagged.length > BASE_FILE_CAP) {
+    reasons.push({
+      rule: 'judge-import',
+      level: 'warning',
+      message: `${flagged.length - BASE_FILE_CAP} more unchanged test file(s) at the merge base import an LLM client or name an LLM endpoint`
+    })
+  }
+  return reasons
+}
+
+async function grepFiles(
+  git: Git,
+  rev: string,
+  strings: string[],
+  tempDir: string
+): Promise<string[]> {
+  if (strings.length === 0) return []
+  const patterns = join(tempDir, 'judge-import.patterns')
+  await writeFile(patterns, strings.join('\n') + '\n')
+  const args = ['grep', '--no-color', '-l', '-z', '-F', '-I', '-i', '-f', patterns, rev]
+  const result = await git.exec(args)
+  if (result.code === 1) return []
+  if (result.code !== 0) throw git.failure(args, result)
+  const prefix = `${rev}:`
+  return result.stdout
+    .toString('utf8')
+    .split('\0')
+    .filter(Boolean)
+    .map(p => (p.startsWith(prefix) ? p.slice(prefix.length) : p))
+}
+
+function describe(path: string, hit: JudgeHit): string {
+  return hit.kind === 'import'
+    ? `${path}:${hit.line} imports ${hit.what}, an LLM client (judge list entry "${hit.entry}")`
+    : `${path}:${hit.line} names the LLM API host ${hit.what}`
+}
+
+function reason(path: string, hit: JudgeHit, level: Level, message: string): Reason {
+  return { rule: 'judge-import', level, path, line: hit.line, message }
+}
+
+function hitKey(hit: JudgeHit): string {
+  return `${hit.kind}\0${hit.what}`
+}
+
+function byPath<T>([a]: [string, T], [b]: [string, T]): number {
+  return a < b ? -1 : a > b ? 1 : 0
+}

@@ -1,0 +1,183 @@
+// `literal-overlap`: a test the patch adds or changes contains a string literal that the
+// same patch adds to production code. A test written in the same turn as the code, holding
+// the code's own strings, checks the code against a copy of itself.
+//
+// "Added by the patch" means: in a changed production file at head, in none of
+// - the merge-base version of that file (parsed, so escapes and quoting do not matter),
+// - any non-test file of the merge base (a fixed-string `git grep`, which also catches a
+//   literal moved from another file, or one both code and test took from a spec or README).
+// "In a test the patch adds or changes" means: a literal of a changed test file at head
+// that the merge-base version of that test file did not already hold.
+import type { GateContext } from '../context.js'
+import type { Git } from '../git/git.js'
+import type { Level, Reason } from '../types.js'
+import { writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { basePath, type LintFiles, type Role } from './files.js'
+import { eligible, findOverlaps, type Located, type Overlap } from './overlap.js'
+import type { SourceFacts } from './source.js'
+
+/** Shared literals listed per test file; the rest are counted. */
+export const LIST_CAP = 5
+/** Literals that git grep -o found nowhere are checked one by one, up to this many. */
+const RECHECK_CAP = 40
+
+export async function literalOverlap(
+  ctx: GateContext,
+  files: LintFiles,
+  facts: SourceFacts,
+  level: Level
+): Promise<Reason[]> {
+  if (files.tests.length === 0 || files.production.length === 0) return []
+  const min = ctx.policy.lints.literal_min_length
+  const allow = new Set(ctx.policy.lints.literal_allow)
+  const located = (
+    map: Map<string, { literals: { value: string; line: number }[] }>
+  ): Located[] => {
+    const out: Located[] = []
+    for (const [path, f] of map) {
+      for (const l of f.literals)
+        if (eligible(l.value, min, allow)) out.push({ value: l.value, path, line: l.line })
+    }
+    return out
+  }
+
+  // Cheapest order: tests first (usually fewer), production only if a test literal exists,
+  // base versions only of the files that take part in an overlap.
+  const testLiterals = located(
+    await facts.at(
+      ctx.head,
+      files.tests.map(r => r.path),
+      'test'
+    )
+  )
+  if (testLiterals.length === 0) return []
+  const productionLiterals = located(
+    await facts.at(
+      ctx.head,
+      files.production.map(r => r.path),
+      'production'
+    )
+  )
+  let overlaps = findOverlaps(productionLiterals, testLiterals, min)
+  if (overlaps.length === 0) return []
+
+  overlaps = await dropBaseValues(
+    overlaps,
+    o => o.production,
+    files.production,
+    ctx.mergeBase,
+    facts,
+    'production'
+  )
+  overlaps = await dropBaseValues(overlaps, o => o.test, files.tests, ctx.mergeBase, facts, 'test')
+  if (overlaps.length === 0) return []
+  const inBase = await foundInBase(
+    ctx.git,
+    ctx.mergeBase,
+    [...new Set(overlaps.map(o => o.production.value))],
+    files.roleOf,
+    ctx.tempDir
+  )
+  overlaps = overlaps.filter(o => !inBase.has(o.production.value))
+  return toReasons(overlaps, level, min)
+}
+
+/** Drops overlaps whose literal (taken by `side`) the base version of its own file holds. */
+async function dropBaseValues(
+  overlaps: Overlap[],
+  side: (o: Overlap) => Located,
+  rows: LintFiles['tests'],
+  mergeBase: string,
+  facts: SourceFacts,
+  role: 'test' | 'production'
+): Promise<Overlap[]> {
+  const involved = new Set(overlaps.map(o => side(o).path))
+  const baseOf = new Map<string, string>()
+  for (const row of rows) {
+    const old = basePath(row)
+    if (old !== undefined && involved.has(row.path)) baseOf.set(row.path, old)
+  }
+  const base = await facts.at(mergeBase, [...baseOf.values()], role)
+  const valuesAt = new Map<string, Set<string>>()
+  for (const [path, old] of baseOf) {
+    const f = base.get(old)
+    if (f) valuesAt.set(path, new Set(f.literals.map(l => l.value)))
+  }
+  return overlaps.filter(o => !valuesAt.get(side(o).path)?.has(side(o).value))
+}
+
+/**
+ * The values found verbatim in any non-test file of the merge base. One `git grep -o` for
+ * all of them; a value it reports nowhere is searched again alone, because -o reports only
+ * the leftmost of overlapping matches and would hide a value inside a longer one.
+ */
+async function foundInBase(
+  git: Git,
+  rev: string,
+  values: string[],
+  roleOf: (path: string) => Role,
+  tempDir: string
+): Promise<Set<string>> {
+  const found = new Set<string>()
+  // A line-oriented search cannot find a multi-line value; such a value counts as new.
+  const searchable = values.filter(v => !v.includes('\n') && !v.includes('\r') && !v.includes('\0'))
+  if (searchable.length === 0) return found
+  const patterns = join(tempDir, 'literal-overlap.patterns')
+  await writeFile(patterns, searchable.join('\n') + '\n')
+  const prefix = `${rev}:`
+  const grep = async (args: string[]): Promise<string[]> => {
+    const result = await git.exec(['grep', '--no-color', '-F', '-I', '-z', ...args, rev])
+    if (result.code === 1) return []
+    if (result.code !== 0) throw git.failure(['grep', ...args, rev], result)
+    return result.stdout.toString('utf8').split('\n').filter(Boolean)
+  }
+  for (const record of await grep(['-o', '-f', patterns])) {
+    const nul = record.indexOf('\0')
+    const path = record.slice(prefix.length, nul)
+    if (roleOf(path) !== 'test') found.add(record.slice(nul + 1))
+  }
+  for (const value of searchable.filter(v => !found.has(v)).slice(0, RECHECK_CAP)) {
+    const paths = (await grep(['-l', '-e', value])).flatMap(r => r.split('\0')).filter(Boolean)
+    if (paths.some(p => roleOf(p.slice(prefix.length)) !== 'test')) found.add(value)
+  }
+  return found
+}
+
+function toReasons(overlaps: Overlap[], level: Level, min: number): Reason[] {
+  const byTest = new Map<string, Overlap[]>()
+  for (const o of overlaps) {
+    const list = byTest.get(o.test.path)
+    if (list) list.push(o)
+    else byTest.set(o.test.path, [o])
+  }
+  const reasons: Reason[] = []
+  for (const [path, list] of [...byTest].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    list.sort((a, b) => a.test.line - b.test.line)
+    const shown = list
+      .slice(0, LIST_CAP)
+      .map(
+        o =>
+          `${quote(o.production.value)} (test line ${o.test.line}; ${o.production.path}:${o.production.line})`
+      )
+    const more = list.length > LIST_CAP ? `, and ${list.length - LIST_CAP} more` : ''
+    reasons.push({
+      rule: 'literal-overlap',
+      level,
+      path,
+      line: (list[0] as Overlap).test.line,
+      message:
+        `${path} repeats ${list.length} string literal(s) that this patch adds to production code: ` +
+        `${shown.join('; ')}${more}. A test that restates the patch's own strings checks the code ` +
+        `against a copy of itself: derive the expected value independently (a spec, a fixture, a ` +
+        `property), or list a deliberate shared constant in lints.literal_allow ` +
+        `(literals shorter than ${min} characters are ignored).`
+    })
+  }
+  return reasons
+}
+
+function quote(value: string): string {
+  const shown = value.length > 60 ? `${value.slice(0, 57)}...` : value
+  return JSON.stringify(shown)
+}
