@@ -1,108 +1,176 @@
-// The action's run(): inputs → event → judge → report. Issue 7 extends this with the REST
-// API (PR files, check runs, report mode); everything here must fail closed.
+// The action's run(): inputs → event → (check run pending) → judge → publish. Every path
+// ends in a card: a failure anywhere is the verdict `error`, which never passes.
 import * as core from '@actions/core'
-import { readFile, writeFile } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { check, reasonFromError, utcToday } from '../gate.js'
-import { GateError } from '../errors.js'
-import { renderMarkdown } from '../report/markdown.js'
-import type { Logger, Scorecard } from '../types.js'
+import { GateError, errorMessage } from '../errors.js'
+import { Git } from '../git/git.js'
+import { parseEvent } from '../github/event.js'
+import type { NothingToJudge, PullRequestTarget } from '../github/event.js'
+import { apiChanges } from '../github/files.js'
+import { createClient, parseRepo } from '../github/octokit.js'
+import { DEFAULT_POLICY_PATH } from '../policy/load.js'
+import type { Scorecard } from '../types.js'
 import { emptyScorecard, finalize } from '../verdict/scorecard.js'
 import { VERSION } from '../version.js'
-
-export const actionsLogger: Logger = {
-  info: message => core.info(message),
-  warning: message => core.warning(message),
-  group: (name, fn) => core.group(name, fn)
-}
-
-interface PullRequestEvent {
-  pull_request?: { base?: { sha?: string }; head?: { sha?: string }; number?: number }
-}
+import { finishCheckRun, openCheckRun } from './checkrun.js'
+import type { CheckRunTarget } from './checkrun.js'
+import { ensureCommits } from './fetch.js'
+import { actionsLogger, detailsUrl, readInputs } from './inputs.js'
+import type { Inputs, Session } from './inputs.js'
+import { annotateStep, setOutputs, writeCardFiles, writeJobSummary } from './publish.js'
+import { report } from './report.js'
 
 export async function run(): Promise<void> {
+  const token = core.getInput('token')
+  if (token) core.setSecret(token)
+  const session: Session = {}
   const today = core.getInput('today') || utcToday()
-  const policyPath = core.getInput('policy') || '.github/oracle-gate.yml'
-  const workdir = resolve(
-    process.env.GITHUB_WORKSPACE ?? process.cwd(),
-    core.getInput('working-directory') || '.'
-  )
+  const policyPath = core.getInput('policy') || DEFAULT_POLICY_PATH
   let card: Scorecard
   try {
-    const token = core.getInput('token')
-    if (token) core.setSecret(token)
-    const { base, head } = await pullRequestShas()
-    card = await check({
-      repoDir: workdir,
-      base,
-      head,
-      policyPath,
-      today,
-      log: actionsLogger,
-      secrets: token ? [token] : []
-    })
+    const inputs = readInputs()
+    card = await decide(inputs, session)
   } catch (error) {
     card = finalize(emptyScorecard({ version: VERSION, today, policyPath }), [
       reasonFromError(error)
     ])
+    if (session.headSha) card.head = session.headSha
   }
-  await publish(card)
+  await finish(card, session)
 }
 
-async function pullRequestShas(): Promise<{ base: string; head: string }> {
-  const eventName = process.env.GITHUB_EVENT_NAME
-  const eventPath = process.env.GITHUB_EVENT_PATH
-  if (!eventName || !eventPath) {
-    throw new GateError(
-      'no GitHub event: GITHUB_EVENT_NAME and GITHUB_EVENT_PATH are not set (run the CLI outside Actions: oracle-gate check --base REF)',
-      {
-        rule: 'config-invalid'
-      }
-    )
+async function decide(inputs: Inputs, session: Session): Promise<Scorecard> {
+  const event = parseEvent(process.env.GITHUB_EVENT_NAME, await readPayload())
+  if (inputs.mode === 'report') return report(event, inputs, session, actionsLogger)
+  switch (event.kind) {
+    case 'nothing':
+      return nothingToJudge(event, inputs)
+    case 'workflow_run':
+      throw new GateError(
+        'a workflow_run event is only handled with mode: report (see docs/github.md, "forks")',
+        { rule: 'config-invalid' }
+      )
+    case 'pull_request':
+      return judge(event, inputs, session)
   }
-  if (eventName !== 'pull_request' && eventName !== 'pull_request_target') {
-    throw new GateError(
-      `event "${eventName}" has no pull request to judge; run on pull_request or pull_request_target`,
-      { rule: 'config-invalid' }
-    )
-  }
-  const payload = JSON.parse(await readFile(eventPath, 'utf8')) as PullRequestEvent
-  const base = payload.pull_request?.base?.sha
-  const head = payload.pull_request?.head?.sha
-  if (!base || !head)
-    throw new GateError(`event payload ${eventPath} has no pull_request.base.sha / head.sha`, {
+}
+
+async function readPayload(): Promise<unknown> {
+  const path = process.env.GITHUB_EVENT_PATH
+  if (!path)
+    throw new GateError('GITHUB_EVENT_PATH is not set: no event payload to read', {
       rule: 'config-invalid'
     })
-  return { base, head }
-}
-
-async function publish(card: Scorecard): Promise<void> {
-  const dir = process.env.RUNNER_TEMP ?? tmpdir()
-  const path = join(
-    dir,
-    `oracle-gate-scorecard-${card.head ? card.head.slice(0, 12) : 'error'}.json`
-  )
   try {
-    await writeFile(path, JSON.stringify(card, null, 2) + '\n')
+    return JSON.parse(await readFile(path, 'utf8')) as unknown
   } catch (error) {
-    core.warning(`could not write the scorecard to ${path}: ${String(error)}`)
-  }
-  core.setOutput('verdict', card.verdict)
-  core.setOutput('merge', card.merge ? 'true' : 'false')
-  core.setOutput(
-    'oracle-hits',
-    String(card.seeds.oracle_hits + card.transitions.fail_to_pass.length)
-  )
-  core.setOutput('scorecard', path)
-  const markdown = renderMarkdown(card, { maxChars: 1_000_000, fullCardHint: path })
-  if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(markdown).write()
-  for (const r of card.reasons.filter(r => r.level === 'failure').slice(0, 10)) {
-    core.error(r.message, {
-      title: r.rule,
-      ...(r.path ? { file: r.path } : {}),
-      ...(r.line ? { startLine: r.line } : {})
+    throw new GateError(`cannot read the event payload ${path}: ${errorMessage(error)}`, {
+      rule: 'config-invalid',
+      path
     })
   }
-  if (!card.merge) core.setFailed(`oracle-gate verdict: ${card.verdict}`)
+}
+
+async function judge(
+  event: PullRequestTarget,
+  inputs: Inputs,
+  session: Session
+): Promise<Scorecard> {
+  const log = actionsLogger
+  session.headSha = event.headSha
+  const repo = parseRepo(process.env.GITHUB_REPOSITORY)
+  const client = createClient({
+    token: inputs.token,
+    log,
+    ...(process.env.GITHUB_API_URL ? { baseUrl: process.env.GITHUB_API_URL } : {})
+  })
+  const url = detailsUrl()
+  const target: CheckRunTarget = {
+    client,
+    repo,
+    name: inputs.checkName,
+    headSha: event.headSha,
+    log,
+    ...(url ? { detailsUrl: url } : {})
+  }
+  session.check = { target, posting: await openCheckRun(target) }
+  log.info(
+    `${event.event} #${event.number}: base ${event.baseSha.slice(0, 12)}, head ${event.headSha.slice(0, 12)}${event.headRepo ? ` (${event.headRepo})` : ''}`
+  )
+  await log.group('fetch commits', () =>
+    ensureCommits(
+      new Git(inputs.workdir),
+      { baseSha: event.baseSha, headSha: event.headSha, pullNumber: event.number },
+      log
+    )
+  )
+  return check({
+    repoDir: inputs.workdir,
+    base: event.baseSha,
+    head: event.headSha,
+    policyPath: inputs.policyPath,
+    today: inputs.today,
+    log,
+    secrets: inputs.token ? [inputs.token] : [],
+    changes: () =>
+      apiChanges(
+        client,
+        repo,
+        { number: event.number, baseSha: event.baseSha, headSha: event.headSha },
+        log
+      )
+  })
+}
+
+/** push / workflow_dispatch: no PR, so no verdict can be earned; the card says no-vote. */
+function nothingToJudge(event: NothingToJudge, inputs: Inputs): Scorecard {
+  core.notice(event.message, { title: 'oracle-gate: nothing to judge' })
+  return finalize(
+    emptyScorecard({ version: VERSION, today: inputs.today, policyPath: inputs.policyPath }),
+    [{ rule: 'empty-vote', message: event.message, level: 'failure' }]
+  )
+}
+
+async function finish(card: Scorecard, session: Session): Promise<void> {
+  const dir = join(process.env.RUNNER_TEMP || tmpdir(), 'oracle-gate')
+  let scorecardPath = join(dir, 'scorecard.json')
+  try {
+    scorecardPath = (await writeCardFiles(card, dir, process.env.GITHUB_EVENT_PATH)).scorecard
+  } catch (error) {
+    core.warning(`could not write the scorecard to ${dir}: ${errorMessage(error)}`)
+  }
+  let problem: string | null = null
+  let refused = false
+  if (session.check) {
+    const done = await finishCheckRun(session.check.target, session.check.posting, card)
+    problem = done.problem
+    refused = done.refused
+  }
+  const note = problem
+    ? refused
+      ? `The check run could not be posted (${problem}): this token is read-only. The verdict below stands; see docs/github.md for the workflow_run report mode.`
+      : `The check run could not be posted (${problem}); branch protection bound to it stays pending.`
+    : null
+  setOutputs(card, scorecardPath)
+  try {
+    await writeJobSummary(card, note, scorecardPath)
+  } catch (error) {
+    core.warning(`could not write the job summary: ${errorMessage(error)}`)
+  }
+  // Without a check run the step is the only place the reasons show up in the PR.
+  if (problem || !session.check) annotateStep(card)
+  const unposted =
+    problem && !refused
+      ? `the check run "${session.check?.target.name}" could not be posted: ${problem}`
+      : ''
+  if (!card.merge) {
+    const first = card.reasons[0] ? ` (${card.reasons[0].rule}: ${card.reasons[0].message})` : ''
+    core.setFailed(`oracle-gate verdict: ${card.verdict}${first}${unposted ? `; ${unposted}` : ''}`)
+  } else if (unposted) {
+    // Fail closed: a merge nobody can see on the commit must not look like a green step.
+    core.setFailed(`oracle-gate verdict: merge, but ${unposted}`)
+  }
 }

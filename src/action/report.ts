@@ -1,0 +1,113 @@
+// mode: report, the second half of the fork pattern. It runs on workflow_run in the base
+// repository with checks: write and never executes the patch. From GitHub it takes the
+// commit the test run judged (workflow_run.head_sha) and the PR (number from the artifact's
+// event file when workflow_run.pull_requests is empty, as it is for forks; verified against
+// the API). It re-derives policy, write set, instrument, ledger and lints from a checkout of
+// the base plus the fetched head objects, and takes only test results from the artifact.
+import { check } from '../gate.js'
+import { GateError } from '../errors.js'
+import { Git } from '../git/git.js'
+import { pullRequestFrom } from '../github/event.js'
+import type { GateEvent, WorkflowRunTarget } from '../github/event.js'
+import { apiChanges } from '../github/files.js'
+import { createClient, parseRepo } from '../github/octokit.js'
+import { getPull } from '../github/pulls.js'
+import type { Logger, Scorecard } from '../types.js'
+import { readArtifact, replayFromArtifact } from './artifact.js'
+import { openCheckRun } from './checkrun.js'
+import type { CheckRunTarget } from './checkrun.js'
+import { ensureCommits } from './fetch.js'
+import { detailsUrl } from './inputs.js'
+import type { Inputs, Session } from './inputs.js'
+
+export async function report(
+  event: GateEvent,
+  inputs: Inputs,
+  session: Session,
+  log: Logger
+): Promise<Scorecard> {
+  if (event.kind !== 'workflow_run') {
+    throw new GateError(
+      `mode: report runs on workflow_run events, not ${event.event} (see docs/github.md, "forks")`,
+      { rule: 'config-invalid' }
+    )
+  }
+  session.headSha = event.headSha
+  const repo = parseRepo(process.env.GITHUB_REPOSITORY)
+  const client = createClient({
+    token: inputs.token,
+    log,
+    ...(process.env.GITHUB_API_URL ? { baseUrl: process.env.GITHUB_API_URL } : {})
+  })
+  const url = detailsUrl()
+  // The commit comes from GitHub's own payload, so even a forged artifact can only ever
+  // put a verdict on the commit that was actually tested.
+  const target: CheckRunTarget = {
+    client,
+    repo,
+    name: inputs.checkName,
+    headSha: event.headSha,
+    log,
+    ...(url ? { detailsUrl: url } : {})
+  }
+  session.check = { target, posting: await openCheckRun(target) }
+
+  const artifact = await readArtifact(inputs.scorecard)
+  const number = pullNumber(event, artifact.event)
+  const pull = await getPull(client, repo, number)
+  // A forged PR number must not lend another PR's base (and policy) to this commit.
+  if (pull.headSha !== event.headSha) {
+    throw new GateError(
+      `PR #${number} is at ${pull.headSha.slice(0, 12)}, not at the tested commit ${event.headSha.slice(0, 12)}: the PR moved on (its newer run reports) or the artifact names another PR`
+    )
+  }
+  if (event.headRepo && pull.headRepo && pull.headRepo !== event.headRepo) {
+    throw new GateError(
+      `PR #${number} comes from ${pull.headRepo}, but the tested run came from ${event.headRepo}`
+    )
+  }
+  log.info(
+    `report for PR #${number}: base ${pull.baseRef} at ${pull.baseSha.slice(0, 12)}, head ${event.headSha.slice(0, 12)}`
+  )
+  await log.group('fetch commits', () =>
+    ensureCommits(
+      new Git(inputs.workdir),
+      { baseSha: pull.baseSha, headSha: event.headSha, pullNumber: number },
+      log
+    )
+  )
+  return check({
+    repoDir: inputs.workdir,
+    base: pull.baseSha,
+    head: event.headSha,
+    policyPath: inputs.policyPath,
+    today: inputs.today,
+    log,
+    secrets: inputs.token ? [inputs.token] : [],
+    changes: () =>
+      apiChanges(client, repo, { number, baseSha: pull.baseSha, headSha: event.headSha }, log),
+    replay: replayFromArtifact(artifact)
+  })
+}
+
+/** The PR number: GitHub's list when it has one, else the artifact's event file. */
+export function pullNumber(event: WorkflowRunTarget, artifactEvent: unknown): number {
+  const fromArtifact =
+    artifactEvent === null
+      ? undefined
+      : pullRequestFrom('artifact event.json', artifactEvent).number
+  const [fromGitHub] = event.pullNumbers
+  if (fromGitHub !== undefined && fromArtifact !== undefined && fromGitHub !== fromArtifact) {
+    throw new GateError(
+      `the workflow_run names PR #${fromGitHub} but the artifact's event file names #${fromArtifact}`
+    )
+  }
+  const number = fromGitHub ?? fromArtifact
+  if (number === undefined) {
+    throw new GateError(
+      'no PR to report on: workflow_run.pull_requests is empty and the artifact has no event.json',
+      { rule: 'config-invalid' }
+    )
+  }
+  return number
+}

@@ -1,0 +1,136 @@
+// What the triggering event asks the gate to do. Pure parsing of the webhook payload: which
+// commits to judge (pull_request*), nothing (push, workflow_dispatch), or which PR to report
+// on (workflow_run). Anything else is a configuration error, never a silent pass.
+import { GateError } from '../errors.js'
+
+export interface PullRequestTarget {
+  kind: 'pull_request'
+  event: string
+  number: number
+  /** Tip of the base branch when the event fired; the gate judges from its merge base. */
+  baseSha: string
+  headSha: string
+  /** owner/name the head commit lives in (a fork's name for fork PRs). */
+  headRepo?: string
+}
+
+export interface NothingToJudge {
+  kind: 'nothing'
+  event: string
+  message: string
+}
+
+export interface WorkflowRunTarget {
+  kind: 'workflow_run'
+  event: 'workflow_run'
+  runId: number
+  /** The head sha the triggering run judged: set by GitHub, not by the run's code. */
+  headSha: string
+  headRepo?: string
+  /** Event that triggered the judged run (pull_request for the fork pattern). */
+  triggeringEvent: string
+  /** Empty for fork PRs, which is why report mode also reads the artifact's event file. */
+  pullNumbers: number[]
+}
+
+export type GateEvent = PullRequestTarget | NothingToJudge | WorkflowRunTarget
+
+const NOTHING = new Set(['push', 'workflow_dispatch', 'schedule', 'merge_group'])
+
+type Json = Record<string, unknown>
+
+function obj(value: unknown): Json | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Json)
+    : undefined
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined
+}
+
+const SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/
+
+export function parseEvent(name: string | undefined, payload: unknown): GateEvent {
+  if (!name) {
+    throw new GateError(
+      'no GitHub event: GITHUB_EVENT_NAME is not set (outside Actions use the CLI: oracle-gate check --base REF)',
+      {
+        rule: 'config-invalid'
+      }
+    )
+  }
+  if (name === 'pull_request' || name === 'pull_request_target')
+    return pullRequestFrom(name, payload)
+  if (name === 'workflow_run') return workflowRunFrom(payload)
+  if (NOTHING.has(name)) {
+    return {
+      kind: 'nothing',
+      event: name,
+      message: `nothing to judge: a ${name} event carries no pull request. oracle-gate judges pull_request and pull_request_target events (or reports on workflow_run with mode: report); the verdict is no-vote and nothing is claimed mergeable`
+    }
+  }
+  throw new GateError(
+    `event "${name}" is not supported: run oracle-gate on pull_request or pull_request_target, or on workflow_run with mode: report`,
+    { rule: 'config-invalid' }
+  )
+}
+
+/** A pull_request-shaped payload (the live event, or the event file of a report artifact). */
+export function pullRequestFrom(event: string, payload: unknown): PullRequestTarget {
+  const pr = obj(obj(payload)?.pull_request)
+  const number = pr?.number
+  const baseSha = str(obj(pr?.base)?.sha)
+  const headSha = str(obj(pr?.head)?.sha)
+  if (
+    typeof number !== 'number' ||
+    !Number.isInteger(number) ||
+    number < 1 ||
+    !baseSha ||
+    !headSha
+  ) {
+    throw new GateError(`the ${event} payload has no pull_request.number / base.sha / head.sha`, {
+      rule: 'config-invalid'
+    })
+  }
+  if (!SHA.test(baseSha) || !SHA.test(headSha)) {
+    throw new GateError(
+      `the ${event} payload's base/head are not commit shas (${baseSha}, ${headSha})`,
+      { rule: 'config-invalid' }
+    )
+  }
+  const headRepo = str(obj(obj(obj(pr)?.head)?.repo)?.full_name)
+  return {
+    kind: 'pull_request',
+    event,
+    number,
+    baseSha,
+    headSha,
+    ...(headRepo ? { headRepo } : {})
+  }
+}
+
+function workflowRunFrom(payload: unknown): WorkflowRunTarget {
+  const run = obj(obj(payload)?.workflow_run)
+  const runId = run?.id
+  const headSha = str(run?.head_sha)
+  if (typeof runId !== 'number' || !headSha || !SHA.test(headSha)) {
+    throw new GateError('the workflow_run payload has no workflow_run.id / head_sha', {
+      rule: 'config-invalid'
+    })
+  }
+  const pulls = Array.isArray(run?.pull_requests) ? run.pull_requests : []
+  const pullNumbers = pulls
+    .map(p => obj(p)?.number)
+    .filter((n): n is number => typeof n === 'number')
+  const headRepo = str(obj(run?.head_repository)?.full_name)
+  return {
+    kind: 'workflow_run',
+    event: 'workflow_run',
+    runId,
+    headSha,
+    triggeringEvent: str(run?.event) ?? '',
+    pullNumbers,
+    ...(headRepo ? { headRepo } : {})
+  }
+}
