@@ -1,14 +1,15 @@
 // End to end on a generated TypeScript repository whose vitest suite needs node_modules:
-// real worktrees, the real setup and reuse code, and the real vitest run in each worktree.
-// No network: "installing" links vitest from this project's own node_modules.
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+// the whole gate (check()), real worktrees, the real vitest run in each of them. No
+// network: "installing" links vitest from this project's own node_modules.
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { runShell } from '../src/exec/process.js'
-import { cleanupWorktree, prepareWorktree, type SetupOutcome } from '../src/replay/setup.js'
+import { check } from '../src/gate.js'
 import { TestRepo } from './helpers/repo.js'
-import { addWorktree, contextFor, removeWorktree, tempParent } from './helpers/setup-fixture.js'
+import { memoryLogger } from './helpers/logger.js'
+import { cleanEnv, tempParent } from './helpers/setup-fixture.js'
 
 const VITEST_DIR = dirname(createRequire(import.meta.url).resolve('vitest/package.json'))
 
@@ -24,8 +25,9 @@ const LOCK = `{
  * ignored node_modules. `head` is a branch; the checkout stays on main with node_modules
  * "installed", as when the gate is run on a developer's machine or a base-branch checkout.
  */
-function typescriptRepo(): TestRepo {
+function typescriptRepo(policy?: string): TestRepo {
   const repo = new TestRepo('og-setup-e2e-')
+  if (policy !== undefined) repo.write({ '.github/oracle-gate.yml': policy })
   repo.write({
     '.gitignore': 'node_modules/\n',
     'package.json': JSON.stringify(
@@ -80,119 +82,104 @@ afterEach(() => {
   while (cleanups.length) cleanups.pop()?.()
 })
 
-interface SideResult {
-  outcome: SetupOutcome
-  passed: number
-  failed: number
-}
-
-/** Prepares a worktree of `sha`, runs the suite there when setup succeeded, removes it. */
-async function runSide(
-  repo: TestRepo,
-  ctx: ReturnType<typeof contextFor>,
-  side: 'base' | 'head',
-  sha: string,
-  parent: string
-): Promise<SideResult> {
-  const wt = addWorktree(repo, sha, parent, side)
-  try {
-    const outcome = await prepareWorktree(ctx, side, wt, join(parent, `${side}-setup.log`))
-    if (!outcome.ok) return { outcome, passed: 0, failed: 0 }
-    const junit = join(parent, `${side}.xml`)
-    const command = ctx.policy.suite.command.replace('{junit}', junit)
-    const run = await runShell({
-      command,
-      cwd: wt,
-      env: ctx.childEnv,
-      timeoutSec: 120,
-      logFile: join(parent, `${side}-suite.log`)
-    })
-    const xml = existsSync(junit) ? readFileSync(junit, 'utf8') : ''
-    expect(xml, `no JUnit report; suite exit ${run.exitCode}:\n${run.tail}`).toContain('<testcase')
-    const cases = xml.split('<testcase').length - 1
-    const failed = xml.split('<failure').length - 1
-    return { outcome, passed: cases - failed, failed }
-  } finally {
-    await cleanupWorktree(wt)
-    removeWorktree(repo, wt)
-  }
-}
-
-function scenario(change: Record<string, string>) {
-  const parent = tempParent('og-setup-e2e-wt-')
-  const marker = join(parent.dir, 'installs.txt')
-  const repo = typescriptRepo()
-  cleanups.push(
-    () => repo.cleanup(),
-    () => parent.cleanup()
-  )
-  const base = repo.sha()
-  repo.branch('feature').write(change)
-  const head = repo.commit('head')
-  repo.checkout('main')
-  const ctx = contextFor(repo, policyFor(marker), { mergeBase: base, head })
-  cleanups.push(() => rmSync(ctx.tempDir, { recursive: true, force: true }))
-  const installs = (): string[] =>
-    existsSync(marker) ? readFileSync(marker, 'utf8').trim().split('\n') : []
-  return { repo, parent: parent.dir, ctx, base, head, installs }
-}
-
 const FIX = {
   'src/add.ts': 'export function add(a: number, b: number): number {\n  return a + b\n}\n'
 }
 
-describe('a TypeScript vitest suite that needs node_modules', () => {
-  it('reuses the checkout node_modules on both sides when the lockfile is unchanged: no install runs', async () => {
-    const s = scenario(FIX)
-    const base = await runSide(s.repo, s.ctx, 'base', s.base, s.parent)
-    const head = await runSide(s.repo, s.ctx, 'head', s.head, s.parent)
-    expect(base.outcome.mode).toBe('reused')
-    expect(head.outcome.mode).toBe('reused')
-    expect(base.outcome.reason).toBe(
-      "reused node_modules from the checkout: package-lock.json identical to the checkout's"
+describe('a TypeScript vitest suite that needs node_modules, through check()', () => {
+  /**
+   * Runs the gate with base main and head feature. TMPDIR points at a fresh directory for
+   * the gate and its children, so the test can show nothing is left behind in it.
+   */
+  async function gate(change: Record<string, string>) {
+    const parent = tempParent('og-setup-gate-')
+    const marker = join(parent.dir, 'installs.txt')
+    const repo = typescriptRepo(policyFor(marker))
+    cleanups.push(
+      () => repo.cleanup(),
+      () => parent.cleanup()
     )
-    // The suite really ran with the borrowed dependencies: the bug on base, the fix on head.
-    expect(base).toMatchObject({ passed: 1, failed: 1 })
-    expect(head).toMatchObject({ passed: 2, failed: 0 })
-    expect(s.installs()).toEqual([])
-    // The worktrees are gone and the checkout's node_modules is whole.
-    expect(readdirSync(s.parent).filter(n => n === 'base' || n === 'head')).toEqual([])
-    expect(existsSync(join(s.repo.dir, 'node_modules/vitest/package.json'))).toBe(true)
-    expect(s.repo.git('worktree', 'list', '--porcelain').match(/^worktree /gm)).toHaveLength(1)
+    repo.branch('feature').write(change)
+    repo.commit('head')
+    repo.checkout('main')
+    const tmp = mkdtempSync(join(tmpdir(), 'og-setup-tmp-'))
+    cleanups.push(() => rmSync(tmp, { recursive: true, force: true }))
+    const saved = process.env.TMPDIR
+    process.env.TMPDIR = tmp
+    const log = memoryLogger()
+    try {
+      const card = await check({
+        repoDir: repo.dir,
+        base: 'main',
+        head: 'feature',
+        today: '2026-01-01',
+        log,
+        env: cleanEnv({ TMPDIR: tmp })
+      })
+      const installs = existsSync(marker) ? readFileSync(marker, 'utf8').trim().split('\n') : []
+      return { card, installs, log, leftInTmp: readdirSync(tmp), repo }
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR
+      else process.env.TMPDIR = saved
+    }
+  }
+
+  const run = (card: Awaited<ReturnType<typeof check>>, side: 'base' | 'head') =>
+    card.runs.find(r => r.side === side)
+
+  it('unchanged lockfile: both sides reuse node_modules, no install runs, the fix merges', async () => {
+    const g = await gate(FIX)
+    expect(g.card.reasons.filter(r => r.level === 'failure')).toEqual([])
+    expect(g.card.verdict).toBe('merge')
+    expect(g.card.transitions.fail_to_pass).toEqual([expect.stringContaining('adds small numbers')])
+    expect(run(g.card, 'base')).toMatchObject({
+      setup: 'reused',
+      setup_reason: expect.stringContaining('package-lock.json identical')
+    })
+    expect(run(g.card, 'head')).toMatchObject({ setup: 'reused' })
+    expect(g.installs).toEqual([])
+    expect(g.leftInTmp).toEqual([])
+    expect(existsSync(join(g.repo.dir, 'node_modules/vitest/package.json'))).toBe(true)
+    expect(g.repo.git('worktree', 'list', '--porcelain').match(/^worktree /gm)).toHaveLength(1)
   })
 
-  it('runs setup on the head when the head changes the lockfile, and still reuses on the base', async () => {
-    const s = scenario({
+  it('head changes the lockfile: the head runs setup, the base reuses', async () => {
+    const g = await gate({
       ...FIX,
       'package-lock.json': LOCK.replace('"4.1.12"', '"4.1.12", "dev": true')
     })
-    const base = await runSide(s.repo, s.ctx, 'base', s.base, s.parent)
-    const head = await runSide(s.repo, s.ctx, 'head', s.head, s.parent)
-    expect(base.outcome.mode).toBe('reused')
-    expect(head.outcome).toMatchObject({ mode: 'ran', ok: true })
-    expect(head.outcome.reason).toBe(
-      'ran setup (cannot reuse node_modules: package-lock.json differs between the checkout and the worktree): suite.setup succeeded'
-    )
-    expect(head).toMatchObject({ passed: 2, failed: 0 })
-    expect(s.installs()).toEqual(['head'])
-    expect(s.ctx.log.lines).toContainEqual(
+    expect(g.card.verdict).toBe('merge')
+    expect(run(g.card, 'base')).toMatchObject({ setup: 'reused' })
+    expect(run(g.card, 'head')).toMatchObject({
+      setup: 'ran',
+      setup_reason: expect.stringContaining(
+        'package-lock.json differs between the checkout and the worktree'
+      )
+    })
+    expect(g.installs).toEqual(['head'])
+    expect(g.log.lines).toContainEqual(
       expect.stringContaining('head: running suite.setup (cannot reuse node_modules')
     )
+    expect(g.leftInTmp).toEqual([])
   })
 
-  it('reports a head whose setup fails, with the reason and the install log tail', async () => {
-    const s = scenario({
+  it('a setup that fails on the head is a red vote with the reason and the install log', async () => {
+    const g = await gate({
       ...FIX,
       'package-lock.json': LOCK.replace(
         '"packages": {',
         '"packages": { "node_modules/left-pad": {},'
       )
     })
-    const head = await runSide(s.repo, s.ctx, 'head', s.head, s.parent)
-    expect(head.outcome).toMatchObject({ mode: 'ran', ok: false, exitCode: 1 })
-    expect(head.outcome.reason).toContain('package-lock.json differs')
-    expect(head.outcome.reason).toContain('suite.setup failed (exit 1)')
-    expect(head.outcome.tail).toContain('npm ERR! 404 left-pad is not in the offline cache')
-    expect(s.installs()).toEqual([])
+    expect(g.card.verdict).toBe('product')
+    const reason = g.card.reasons.find(r => r.rule === 'setup-failed')
+    expect(reason?.level).toBe('failure')
+    expect(reason?.message).toContain('npm ERR! 404 left-pad is not in the offline cache')
+    expect(run(g.card, 'head')).toMatchObject({
+      setup: 'ran',
+      setup_reason: expect.stringContaining('suite.setup failed (exit 1)')
+    })
+    expect(g.installs).toEqual([])
+    expect(g.leftInTmp).toEqual([])
   })
 })
