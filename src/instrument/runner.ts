@@ -2,9 +2,8 @@
 // without being tests themselves. One table, documented in docs/instrument.md; a change to
 // an entry is `runner-tampered`, and the head worktree gets the base's version before its
 // suite runs (see overlay.ts).
-import picomatch from 'picomatch'
 import type { Policy } from '../policy/types.js'
-import { normalisePath } from '../writeset/planes.js'
+import { compileGlobs, normalisePath } from '../writeset/planes.js'
 import { goModTestDirectives, iniSections, packageTestFields, tomlSections } from './sections.js'
 
 /**
@@ -115,30 +114,31 @@ export interface RunnerMatcher {
  */
 export function compileRunnerMatcher(policy: Policy, votingPaths: Iterable<string>): RunnerMatcher {
   const fold = (s: string): string => (policy.case_insensitive ? s.toLowerCase() : s)
-  const options = { dot: true, nocase: policy.case_insensitive }
   const ancestors = new Set<string>([''])
   for (const path of votingPaths) {
     const parts = fold(normalisePath(path)).split('/')
     for (let i = 1; i < parts.length; i++) ancestors.add(parts.slice(0, i).join('/'))
   }
-  const compiled = RUNNER_TABLE.map(entry => ({
-    entry,
-    match: picomatch(entry.names as string[], options)
-  }))
+  const nocase = policy.case_insensitive
+  const compiled = RUNNER_TABLE.map(entry => ({ entry, match: compileGlobs(entry.names, nocase) }))
+  // Most changed paths are no runner file at all: one union test turns them away.
+  const anyName = compileGlobs(
+    RUNNER_TABLE.flatMap(e => e.names),
+    nocase
+  )
   const policyEntry: RunnerEntry = {
     names: policy.runner_config,
     scope: 'anywhere',
     why: 'listed under runner_config in the policy'
   }
-  const policyMatch = policy.runner_config.length
-    ? picomatch(policy.runner_config.map(normalisePath), options)
-    : null
+  const policyMatch = compileGlobs(policy.runner_config, nocase)
   return {
     entryFor(path: string): RunnerEntry | null {
       const p = normalisePath(path)
-      if (policyMatch?.(p)) return policyEntry
+      if (policyMatch(p)) return policyEntry
       const slash = p.lastIndexOf('/')
       const base = p.slice(slash + 1)
+      if (!anyName(base)) return null
       const dir = fold(slash < 0 ? '' : p.slice(0, slash))
       for (const { entry, match } of compiled) {
         if (!match(base)) continue

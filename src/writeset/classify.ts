@@ -150,24 +150,20 @@ export function pathFacts(change: Change, ctx: ClassifierContext): PathFacts {
   const path = normalisePath(change.path)
   const previous =
     change.previous_path === undefined ? undefined : normalisePath(change.previous_path)
-  const names = previous === undefined ? [path] : [path, previous]
-  const facts: PathFacts = {
-    path,
-    status: change.status,
-    linkHitsInstrument: false,
-    plane: ctx.planes.planeOf(path)
+  const plane = ctx.planes.planeOf(path)
+  const facts: PathFacts = { path, status: change.status, linkHitsInstrument: false, plane }
+  const named: [string, Plane][] = [[path, plane]]
+  if (previous !== undefined) {
+    facts.previous = previous
+    // The previous name first, so "renamed out of" is named by its protected source.
+    named.unshift([previous, ctx.planes.planeOf(previous)])
   }
-  if (previous !== undefined) facts.previous = previous
-  const escaping = names.find(n => n === '..' || n.startsWith('../') || n === '')
-  if (escaping !== undefined) facts.escaping = escaping === '' ? '(empty path)' : escaping
-  // Judge the previous name first so "renamed out of" is named by its protected source.
-  for (const name of [...names].reverse()) {
-    const plane = ctx.planes.planeOf(name)
-    if (plane === 'protected' || plane === 'voting') {
-      facts.instrumentName = name
-      facts.instrumentPlane = plane
-      break
-    }
+  const escaping = named.find(([n]) => n === '..' || n.startsWith('../') || n === '')
+  if (escaping !== undefined) facts.escaping = escaping[0] === '' ? '(empty path)' : escaping[0]
+  const instrument = named.find(([, p]) => p === 'protected' || p === 'voting')
+  if (instrument !== undefined) {
+    facts.instrumentName = instrument[0]
+    facts.instrumentPlane = instrument[1]
   }
   if (
     change.new_kind === 'symlink' &&

@@ -20,9 +20,8 @@ export function alwaysProtected(policy: Policy): string[] {
 }
 
 export function compilePlanes(policy: Policy): PlaneMatcher {
-  const options = { dot: true, nocase: policy.case_insensitive }
   const compile = (globs: readonly string[]): ((path: string) => boolean) =>
-    globs.length === 0 ? () => false : picomatch(globs.map(normalisePath), options)
+    compileGlobs(globs, policy.case_insensitive)
   const fixed = new Set(
     alwaysProtected(policy).map(p => (policy.case_insensitive ? p.toLowerCase() : p))
   )
@@ -31,16 +30,16 @@ export function compilePlanes(policy: Policy): PlaneMatcher {
   const drafts = compile(policy.planes.drafts)
   const inDiff = compile(policy.planes.in_diff)
   const testLike = compile(policy.test_patterns)
-  const isProtected = (path: string): boolean => {
-    const p = normalisePath(path)
-    return fixed.has(policy.case_insensitive ? p.toLowerCase() : p) || protectedGlob(p)
-  }
+  // Internal checks take an already normalised path: a 20,000-path write set should pay
+  // for normalisation once per path, not once per glob list.
+  const protectedNormal = (p: string): boolean =>
+    fixed.has(policy.case_insensitive ? p.toLowerCase() : p) || protectedGlob(p)
   return {
-    isProtected,
+    isProtected: path => protectedNormal(normalisePath(path)),
     isTestLike: path => testLike(normalisePath(path)),
     planeOf: path => {
       const p = normalisePath(path)
-      if (isProtected(p)) return voting(p) ? 'voting' : 'protected'
+      if (protectedNormal(p)) return voting(p) ? 'voting' : 'protected'
       if (voting(p)) return 'voting'
       if (drafts(p)) return 'drafts'
       if (inDiff(p)) return 'in_diff'
@@ -55,6 +54,8 @@ export function compilePlanes(policy: Policy): PlaneMatcher {
  * caller can reject it.
  */
 export function normalisePath(path: string): string {
+  // Fast path: printable ASCII (NFC already) with nothing to collapse, the common case.
+  if (PLAIN_ASCII.test(path) && !NEEDS_WORK.test(path)) return path
   let p = path
     .normalize('NFC')
     .replace(/\\/g, '/')
@@ -71,4 +72,19 @@ export function normalisePath(path: string): string {
     parts.push(part)
   }
   return parts.join('/')
+}
+
+const PLAIN_ASCII = /^[\x20-\x7e]*$/
+const NEEDS_WORK = /\\|\/\/|(?:^|\/)\.\.?(?:\/|$)|^\/|\/$/
+
+/**
+ * One regular expression for a list of globs (picomatch's own array matcher tries each
+ * glob in turn; the union is one scan). `dot: true`: dot-files and dot-directories such
+ * as .github are ordinary paths to the gate.
+ */
+export function compileGlobs(globs: readonly string[], nocase: boolean): (path: string) => boolean {
+  if (globs.length === 0) return () => false
+  const sources = globs.map(g => picomatch.makeRe(normalisePath(g), { dot: true, nocase }).source)
+  const union = new RegExp(sources.map(source => `(?:${source})`).join('|'), nocase ? 'i' : '')
+  return path => union.test(path)
 }
