@@ -65,8 +65,12 @@ const SCRIPT_QUERY = `
 (expression_statement (string) @bare)
 (import_statement) @import
 (export_statement source: (string) @export_source)
-(ambient_declaration (module name: (string) @bare))
 (call_expression function: (_) @callee arguments: (arguments . [(string) (template_string)] @call_arg))
+`
+
+/** TypeScript only: `declare module 'name'` names a module, it is not a value. */
+const TYPESCRIPT_QUERY = `${SCRIPT_QUERY}
+(ambient_declaration (module name: (string) @bare))
 `
 
 const queries = new Map<LanguageId, Query>()
@@ -74,7 +78,13 @@ const queries = new Map<LanguageId, Query>()
 function queryFor(tree: Tree, language: LanguageId): Query {
   let query = queries.get(language)
   if (query === undefined) {
-    query = new Query(tree.language, language === 'python' ? PYTHON_QUERY : SCRIPT_QUERY)
+    const source =
+      language === 'python'
+        ? PYTHON_QUERY
+        : language === 'javascript'
+          ? SCRIPT_QUERY
+          : TYPESCRIPT_QUERY
+    query = new Query(tree.language, source)
     queries.set(language, query)
   }
   return query

@@ -1,0 +1,57 @@
+// Builds a real repository (base commit, head commit) and runs the contamination lints on it
+// with a GateContext assembled the way the pipeline does.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { GateContext } from '../src/context.js'
+import { Git } from '../src/git/git.js'
+import { runLints } from '../src/lints/index.js'
+import { parsePolicy } from '../src/policy/load.js'
+import type { Reason } from '../src/types.js'
+import { buildWriteSet } from '../src/writeset/index.js'
+import { memoryLogger } from './helpers/logger.js'
+import { policyYaml, TestRepo } from './helpers/repo.js'
+
+export interface Scenario {
+  base: Record<string, string>
+  head: Record<string, string>
+  /** Paths removed in the head commit. */
+  remove?: string[]
+  /** YAML appended to the test policy (e.g. a `lints:` block). */
+  policy?: string
+}
+
+export async function lintScenario(s: Scenario): Promise<{ reasons: Reason[]; log: string[] }> {
+  const repo = new TestRepo('og-lints-')
+  const tempDir = mkdtempSync(join(tmpdir(), 'og-lints-tmp-'))
+  try {
+    repo.write({ 'README.md': '# fixture\n', ...s.base })
+    const base = repo.commit('base')
+    repo.write(s.head)
+    if (s.remove) repo.remove(...s.remove)
+    const head = repo.commit('head')
+    const policy = parsePolicy(policyYaml(s.policy ?? ''), '.github/oracle-gate.yml')
+    const git = new Git(repo.dir)
+    const log = memoryLogger()
+    const ctx: GateContext = {
+      repoDir: repo.dir,
+      git,
+      policy,
+      mergeBase: base,
+      head,
+      today: '2026-11-30',
+      log,
+      writeSet: await buildWriteSet(git, base, head, policy, null),
+      childEnv: {},
+      tempDir
+    }
+    return { reasons: await runLints(ctx), log: log.lines }
+  } finally {
+    repo.cleanup()
+    rmSync(tempDir, { recursive: true, force: true })
+  }
+}
+
+export function byRule(reasons: Reason[], rule: Reason['rule']): Reason[] {
+  return reasons.filter(r => r.rule === rule)
+}
