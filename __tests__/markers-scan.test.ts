@@ -2,6 +2,8 @@
 import { describe, expect, it } from 'vitest'
 import { langOf, maskCode } from '../src/ledger/mask.js'
 import { scanFile } from '../src/ledger/scan.js'
+import { judge } from '../src/ledger/skip.js'
+import { ledgerFromText } from '../src/ledger/index.js'
 
 /** Lines of `head` that are not in `base` (by content): a stand-in for the diff's added lines. */
 function addedVs(base: string | null, head: string): number[] {
@@ -200,13 +202,13 @@ describe('cart', () => {
 xdescribe("other", () => {})
 `
     expect(scan('src/cart.test.ts', base, head)).toEqual([
-      { line: 4, label: 'it.skip', id: 'src/cart.test.ts::adds items', only: false },
-      { line: 8, label: 'it.only', id: 'src/cart.test.ts::totals', only: true },
-      { line: 11, label: 'xit', id: 'src/cart.test.ts::x one', only: false },
-      { line: 12, label: 'test.todo', id: 'src/cart.test.ts::later', only: false },
-      { line: 13, label: 'test.fails', id: 'src/cart.test.ts::known bug', only: false },
-      { line: 14, label: 'fit', id: 'src/cart.test.ts::focused', only: true },
-      { line: 15, label: 'it.skipIf', id: 'src/cart.test.ts::on ci', only: false },
+      { line: 4, label: 'it.skip', id: 'src/cart.test.ts::cart > adds items', only: false },
+      { line: 8, label: 'it.only', id: 'src/cart.test.ts::cart > totals', only: true },
+      { line: 11, label: 'xit', id: 'src/cart.test.ts::cart > x one', only: false },
+      { line: 12, label: 'test.todo', id: 'src/cart.test.ts::cart > later', only: false },
+      { line: 13, label: 'test.fails', id: 'src/cart.test.ts::cart > known bug', only: false },
+      { line: 14, label: 'fit', id: 'src/cart.test.ts::cart > focused', only: true },
+      { line: 15, label: 'it.skipIf', id: 'src/cart.test.ts::cart > on ci', only: false },
       { line: 17, label: 'xdescribe', id: 'src/cart.test.ts::other', only: false }
     ])
   })
@@ -217,7 +219,7 @@ xdescribe("other", () => {})
       '    expect(2).toBe(2)\n    if (flaky) ctx.skip()\n'
     )
     const [finding] = scanFile('a.spec.js', 'js', head, base, addedVs(base, head))
-    expect(finding!.unit.ids).toEqual(['a.spec.js::totals', 'a.spec.js::cart > totals'])
+    expect(finding!.unit.ids).toEqual(['a.spec.js::cart > totals', 'a.spec.js::totals'])
     expect(finding!.label).toBe('ctx.skip(')
   })
 
@@ -325,5 +327,95 @@ class CartTest {
     expect(
       scan('src/test/java/x/CartTest.java', head, head.replace('"all"', '"all of it"'))
     ).toEqual([])
+  })
+})
+
+describe('group markers: every test in the group needs a live row', () => {
+  const TODAY = '2026-03-10'
+  const ledgerFor = (...tests: string[]) =>
+    ledgerFromText(
+      `version: 1\nentries:\n${tests.map((t, i) => `  - {id: F-${i}, test: "${t}", cause: rng, reason: r, owner: o, first_seen: "2026-03-01", expires_on: "2026-03-20", max_runs: 1}\n`).join('')}`,
+      'l.yml',
+      TODAY,
+      30
+    )
+  const verdicts = (path: string, base: string | null, head: string, ...live: string[]) =>
+    scanFile(path, langOf(path)!, head, base, addedVs(base, head)).map(
+      f => judge(f, path, ledgerFor(...live), 'failure')?.message ?? 'covered'
+    )
+
+  it('Python: a class decorator or module pytestmark lists the tests it reaches', () => {
+    const base =
+      'class TestA:\n    def test_one(self):\n        pass\n\n    def helper(self):\n        pass\n\n    def test_two(self):\n        pass\n\ndef test_free():\n    pass\n'
+    const head = base.replace('class TestA:', '@pytest.mark.skip\nclass TestA:')
+    const [finding] = scanFile('t/test_g.py', 'python', head, base, [1])
+    expect(finding!.unit).toEqual({
+      ids: ['t/test_g.py::TestA'],
+      kind: 'group',
+      members: [['t/test_g.py::TestA::test_one'], ['t/test_g.py::TestA::test_two']]
+    })
+    expect(verdicts('t/test_g.py', base, head, 't/test_g.py::TestA::test_one')[0]).toMatch(
+      /reaches every test in t\/test_g.py::TestA, and 1 of its 2 test\(s\) have no live ledger row \(t\/test_g.py::TestA::test_two\)/
+    )
+    expect(
+      verdicts(
+        't/test_g.py',
+        base,
+        head,
+        't/test_g.py::TestA::test_one',
+        't/test_g.py::TestA::test_two'
+      )
+    ).toEqual(['covered'])
+    // A row for the class itself is not enough: the replay freezes test ids, not classes.
+    expect(verdicts('t/test_g.py', base, head, 't/test_g.py::TestA')[0]).toMatch(/2 of its 2/)
+
+    const moduleHead = 'import pytest\npytestmark = pytest.mark.skip\n' + base
+    const all = [
+      't/test_g.py::TestA::test_one',
+      't/test_g.py::TestA::test_two',
+      't/test_g.py::test_free'
+    ]
+    expect(verdicts('t/test_g.py', base, moduleHead, ...all.slice(0, 2))[0]).toMatch(
+      /every test in t\/test_g.py, and 1 of its 3/
+    )
+    expect(verdicts('t/test_g.py', base, moduleHead, ...all)).toEqual(['covered'])
+  })
+
+  it('JS: describe.skip and a top-level timeout reach the tests inside', () => {
+    const base =
+      "describe('cart', () => {\n  it('a', () => {})\n  it('b', () => {})\n})\ntest('c', () => {})\n"
+    const head = base.replace("describe('cart'", "describe.skip('cart'")
+    expect(verdicts('c.test.ts', base, head, 'c.test.ts::cart > a')[0]).toMatch(
+      /1 of its 2 test\(s\) have no live ledger row \(c.test.ts::cart > b\)/
+    )
+    expect(verdicts('c.test.ts', base, head, 'c.test.ts::cart > a', 'c.test.ts::b')).toEqual([
+      'covered'
+    ])
+    const timeout = 'jest.setTimeout(60000)\n' + base
+    expect(
+      verdicts('c.test.ts', base, timeout, 'c.test.ts::cart > a', 'c.test.ts::cart > b')[0]
+    ).toMatch(/every test in c.test.ts, and 1 of its 3/)
+  })
+
+  it('Java: a class-level @Disabled reaches its @Test methods', () => {
+    const base =
+      'class CartTest {\n    @Test\n    void total() {}\n\n    @ParameterizedTest\n    void each(int x) {}\n\n    void helper() {}\n}\n'
+    const head = '@Disabled\n' + base
+    const [finding] = scanFile('CartTest.java', 'java', head, base, [1])
+    expect(finding!.unit.members).toEqual([['CartTest.java::total'], ['CartTest.java::each']])
+    expect(
+      verdicts('CartTest.java', base, head, 'CartTest.java::total', 'CartTest.java::each')
+    ).toEqual(['covered'])
+  })
+
+  it('a group with no test found is never covered', () => {
+    expect(
+      verdicts(
+        't/test_e.py',
+        null,
+        'import pytest\npytestmark = pytest.mark.skip\n',
+        't/test_e.py'
+      )[0]
+    ).toMatch(/no test was found in it/)
   })
 })

@@ -45,7 +45,8 @@ export async function checkSkipMarkers(ctx: GateContext, ledger: LedgerState): P
   return reasons
 }
 
-function judge(
+/** Pure: the reason a finding gives against this ledger; undefined when live rows cover it. */
+export function judge(
   finding: Finding,
   path: string,
   ledger: LedgerState,
@@ -62,15 +63,35 @@ function judge(
       ...where
     }
   }
-  if (unit.ids.some(candidate => ledger.live.has(candidate))) return undefined
-  const expired = ledger.rows.find((row: LedgerRow) => unit.ids.includes(row.test))
-  const why = expired
-    ? `its ledger row "${expired.id}" expired on ${expired.expires_on}`
-    : `no live ledger row covers it`
+  const isLive = (ids: readonly string[]): boolean =>
+    ids.some(candidate => ledger.live.has(candidate))
+  if (unit.kind === 'test') {
+    if (isLive(unit.ids)) return undefined
+    const expired = ledger.rows.find((row: LedgerRow) => unit.ids.includes(row.test))
+    const why = expired
+      ? `its ledger row "${expired.id}" expired on ${expired.expires_on}`
+      : 'no live ledger row covers it'
+    return {
+      rule: 'skip-marker',
+      level,
+      message: `${path}:${finding.line}: adds ${finding.label} to ${id} and ${why}; fix the test, or freeze the flake in the ledger (test: ${id}) in a reviewed PR of its own`,
+      ...where
+    }
+  }
+  // A group marker silences every test in the group: each needs its own live row, since
+  // the replay freezes tests one id at a time.
+  const members = unit.members ?? []
+  const uncovered = members.filter(ids => !isLive(ids)).map(ids => ids[0]!)
+  if (members.length > 0 && uncovered.length === 0) return undefined
+  const scope = unit.kind === 'file' ? `every test in ${path}` : `every test in ${id}`
+  const gap =
+    members.length === 0
+      ? 'no test was found in it to freeze'
+      : `${uncovered.length} of its ${members.length} test(s) have no live ledger row (${uncovered.slice(0, 3).join(', ')}${uncovered.length > 3 ? ', …' : ''})`
   return {
     rule: 'skip-marker',
     level,
-    message: `${path}:${finding.line}: adds ${finding.label} to ${id} and ${why}; fix the test, or freeze the flake in the ledger (test: ${id}) in a reviewed PR of its own`,
+    message: `${path}:${finding.line}: adds ${finding.label}, which reaches ${scope}, and ${gap}; fix the tests, or freeze each flaky one in the ledger in a reviewed PR of its own`,
     ...where
   }
 }

@@ -1,16 +1,22 @@
 // Which test a line belongs to, and its canonical id (`path::name`), per language. Works on
 // masked code (mask.ts), so brackets and keywords inside strings and comments do not count.
+// The ids follow the replay's mapping of report names (src/replay/ids.ts), because a ledger
+// row only freezes a test when its id is the one the report gives:
 //   Python  decorated or enclosing `def`, with its classes: path::Class::test_x
-//   JS/TS   innermost it()/test()/describe() title: path::title (also path::A > B > title)
-//   Go      enclosing func, with t.Run subtests: path::TestX (path::TestX/sub)
-//   Java    annotated or enclosing method: path::method; an annotated class: path::Class
-// A line outside any test is the file itself: the canonical id is the path alone.
+//   JS/TS   it()/test() titles with their describe() titles: path::A > B > title
+//           (vitest, node:test); the bare title path::title is accepted too
+//   Go      enclosing func, with t.Run subtests: path::TestX/sub
+//   Java    annotated or enclosing method: path::method
+// A marker on a group (a class, a describe(), module-level pytestmark, a top-level
+// jest.setTimeout) silences every test in it: the unit lists them as members.
 import type { Lang } from './mask.js'
 
 export interface TestUnit {
   /** Canonical ids naming this unit; the first is the one messages suggest. */
   ids: string[]
   kind: 'test' | 'group' | 'file'
+  /** For groups and files: the tests inside, each by its candidate ids. */
+  members?: string[][]
 }
 
 /** Precomputed per file, then asked for any number of lines. */
@@ -29,7 +35,11 @@ export function unitFinder(path: string, text: string, masked: string, lang: Lan
   }
 }
 
-const fileUnit = (path: string): TestUnit => ({ ids: [path], kind: 'file' })
+const fileUnit = (path: string, members: string[][]): TestUnit => ({
+  ids: [path],
+  kind: 'file',
+  members
+})
 
 // ---------------------------------------------------------------- Python (indentation)
 
@@ -71,7 +81,7 @@ function pythonUnits(path: string, masked: string): UnitFinder {
     }
     return chain
   }
-  return line => {
+  const unitAt = (line: number): TestUnit => {
     let target = logicalStart(line - 1)
     if (lines[target]!.trim().startsWith('@')) {
       // A decorator: the unit is the def or class it decorates (after any other decorators).
@@ -90,8 +100,28 @@ function pythonUnits(path: string, masked: string): UnitFinder {
     const chain = [...enclosing(target), ...(own ? [own] : [])]
     const firstDef = chain.findIndex(h => h.type === 'def')
     const names = (firstDef === -1 ? chain : chain.slice(0, firstDef + 1)).map(h => h.name)
-    if (names.length === 0) return fileUnit(path)
+    if (names.length === 0) return { ids: [path], kind: 'file' }
     return { ids: [`${path}::${names.join('::')}`], kind: firstDef === -1 ? 'group' : 'test' }
+  }
+  // pytest collects functions named test* (at module level or in classes).
+  let tests: string[] | undefined
+  const allTests = (): string[] =>
+    (tests ??= lines.flatMap((_, i) => {
+      const h = start[i] ? header(i) : undefined
+      if (h?.type !== 'def' || !/^test/.test(h.name)) return []
+      const unit = unitAt(i + 1)
+      return unit.kind === 'test' && unit.ids[0]!.endsWith(`::${h.name}`) ? [unit.ids[0]!] : []
+    }))
+  return line => {
+    const unit = unitAt(line)
+    if (unit.kind === 'test') return unit
+    const prefix = unit.kind === 'file' ? `${path}::` : `${unit.ids[0]}::`
+    return {
+      ...unit,
+      members: allTests()
+        .filter(id => id.startsWith(prefix))
+        .map(id => [id])
+    }
   }
 }
 
@@ -133,14 +163,28 @@ function jsUnits(path: string, text: string, masked: string): UnitFinder {
     if (title === undefined) continue
     spans.push({ title, group: JS_GROUPS.has(m[1]!), from: lineOf(m.index), to: lineOf(close) })
   }
+  // Spans come in source order, so enclosing spans precede the spans they contain.
+  const idsOf = (span: Span): string[] => {
+    const chain = spans
+      .filter(s => s.from <= span.from && span.to <= s.to && s !== span && s.group)
+      .map(s => s.title)
+    const full = `${path}::${[...chain, span.title].join(' > ')}`
+    return chain.length === 0 ? [full] : [full, `${path}::${span.title}`]
+  }
+  const membersOf = (group?: Span): string[][] =>
+    spans
+      .filter(
+        s =>
+          !s.group &&
+          (group === undefined || (group.from <= s.from && s.to <= group.to && s !== group))
+      )
+      .map(idsOf)
   return line => {
     const around = spans.filter(s => s.from <= line && line <= s.to)
     const inner = around[around.length - 1]
-    if (inner === undefined) return fileUnit(path)
-    const chain = around.map(s => s.title)
-    const ids = [`${path}::${inner.title}`]
-    if (chain.length > 1) ids.push(`${path}::${chain.join(' > ')}`)
-    return { ids, kind: inner.group ? 'group' : 'test' }
+    if (inner === undefined) return fileUnit(path, membersOf())
+    if (!inner.group) return { ids: idsOf(inner), kind: 'test' }
+    return { ids: idsOf(inner), kind: 'group', members: membersOf(inner) }
   }
 }
 
@@ -185,7 +229,11 @@ function goUnits(path: string, text: string, masked: string): UnitFinder {
   }
   return line => {
     const fn = funcs.find(f => f.from <= line && line <= f.to)
-    if (fn === undefined) return fileUnit(path)
+    if (fn === undefined)
+      return fileUnit(
+        path,
+        funcs.filter(f => /^(?:Test|Fuzz)/.test(f.name)).map(f => [`${path}::${f.name}`])
+      )
     // `go test` names subtests Parent/sub with spaces turned into underscores.
     const subs = runs
       .filter(r => fn.from <= r.from && r.from <= line && line <= r.to)
@@ -255,12 +303,29 @@ function javaUnits(path: string, masked: string): UnitFinder {
     }
     return undefined
   }
+  // JUnit runs methods carrying one of these annotations.
+  let tests: string[][] | undefined
+  const allTests = (): string[][] => {
+    if (tests === undefined) {
+      tests = []
+      const TEST = /@\s*(?:Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate)\b/g
+      for (let m = TEST.exec(masked); m !== null; m = TEST.exec(masked)) {
+        const unit = declaration(m.index)
+        if (unit?.kind === 'test' && !tests.some(t => t[0] === unit.ids[0])) tests.push(unit.ids)
+      }
+    }
+    return tests
+  }
   return line => {
     let i = line - 1
     while (i > 0 && depthAt[i]! > 0) i--
     const start = offsets[i] ?? 0
-    if (lines[i]!.trim().startsWith('@')) return declaration(start) ?? fileUnit(path)
-    return enclosingMethod(start + lines[i]!.length) ?? fileUnit(path)
+    const unit = lines[i]!.trim().startsWith('@')
+      ? declaration(start)
+      : enclosingMethod(start + lines[i]!.length)
+    if (unit === undefined) return fileUnit(path, allTests())
+    // A class-level annotation covers the file's tests (nested classes are not told apart).
+    return unit.kind === 'test' ? unit : { ...unit, members: allTests() }
   }
 }
 
