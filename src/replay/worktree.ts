@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import type { GateContext } from '../context.js'
 import { GateError } from '../errors.js'
 import { normalisePath } from '../writeset/planes.js'
+import { cleanupWorktree } from './setup.js'
 
 export interface Worktrees {
   base: string
@@ -36,6 +37,8 @@ export async function withWorktrees<T>(
 
 async function removeWorktrees(ctx: GateContext, dirs: readonly string[]): Promise<void> {
   for (const dir of dirs) {
+    // Links setup made into the checkout go first, so removal cannot reach through them.
+    await cleanupWorktree(dir).catch(() => undefined)
     await ctx.git.exec(['worktree', 'remove', '--force', '--force', dir]).catch(() => undefined)
     await rm(dir, { recursive: true, force: true }).catch(() => undefined)
   }
