@@ -254,6 +254,32 @@ describe('protected-path and oracle-digest', () => {
   })
 })
 
+describe('instrument symlinks that point out of the oracle', () => {
+  it('make their target instrument: writing it fires, other source stays quiet', async () => {
+    const repo = baseRepo()
+    repo.write({ 'src/expected.json': '[1, 2]\n' })
+    repo.symlink('oracle/expected.json', '../src/expected.json')
+    repo.git('checkout', '-q', 'main')
+    repo.commit('oracle reads product data through a link')
+    repo.branch('pr')
+    repo.write({ 'src/app.py': 'def add(a, b):\n    return a + b + 0\n' })
+    repo.commit('quiet')
+    expect((await judge(repo)).reasons).toEqual([])
+    repo.write({ 'src/expected.json': '[2, 1]\n' })
+    repo.commit('rewrite what the oracle reads')
+    const j = await judge(repo)
+    expect(j.rows.find(r => r.path === 'src/expected.json')).toMatchObject({
+      plane: 'protected',
+      action: 'reject'
+    })
+    expect(only(j.reasons, 'protected-path')[0]?.message).toMatch(
+      /symlink oracle\/expected\.json points at it/
+    )
+    expect(j.rules).toEqual(['oracle-digest', 'protected-path'])
+    expect(j.overlay.restore).toEqual(['src/expected.json'])
+  })
+})
+
 describe('policy edited in head', () => {
   it('the base policy judges, and the edit itself is rejected', async () => {
     const repo = baseRepo()

@@ -69,6 +69,7 @@ async function writeSetReasons(ctx: GateContext, view: InstrumentView): Promise<
     planes: view.planes,
     ungovernedTest: ctx.policy.lints['ungoverned-test']
   }
+  if (view.linkedInstrument !== undefined) cctx.linkedInstrument = view.linkedInstrument
   if (ctx.writeSet.some(r => r.new_kind === 'symlink')) {
     cctx.links = await symlinkMap(ctx.git, view.head)
     cctx.containsInstrument = instrumentDirs(view.planes, [view.base, view.head])

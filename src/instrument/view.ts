@@ -5,6 +5,7 @@
 // (an API list, say) cannot hide an instrument change from these checks.
 import type { TreeEntry } from '../git/git.js'
 import type { GateContext } from '../context.js'
+import { linkedInstrument } from '../writeset/index.js'
 import { compilePlanes, type PlaneMatcher } from '../writeset/planes.js'
 import { readManifest, type FixtureEntry } from './fixtures.js'
 import { compileRunnerMatcher, type RunnerMatcher } from './runner.js'
@@ -18,7 +19,9 @@ export interface InstrumentView {
   fixturePaths: Set<string>
   /** Paths present on either side whose (mode, object id) differs, sorted. */
   changed: string[]
+  /** Protected or voting, or reached by an instrument symlink of the merge base. */
   isInstrument(path: string): boolean
+  linkedInstrument?: (path: string) => string | undefined
 }
 
 type ViewContext = Pick<GateContext, 'git' | 'policy' | 'mergeBase' | 'head'>
@@ -42,9 +45,21 @@ export async function instrumentView(ctx: ViewContext): Promise<InstrumentView> 
   for (const path of head.keys()) if (!base.has(path)) changed.push(path)
   changed.sort()
   const fixturePaths = new Set((fixtures ?? []).map(f => f.path))
+  const linked = await linkedInstrument(ctx.git, planes, base)
   const isInstrument = (path: string): boolean => {
     const plane = planes.planeOf(path)
-    return plane === 'protected' || plane === 'voting'
+    return plane === 'protected' || plane === 'voting' || linked?.(path) !== undefined
   }
-  return { base, head, planes, runner, fixtures, fixturePaths, changed, isInstrument }
+  const view: InstrumentView = {
+    base,
+    head,
+    planes,
+    runner,
+    fixtures,
+    fixturePaths,
+    changed,
+    isInstrument
+  }
+  if (linked !== undefined) view.linkedInstrument = linked
+  return view
 }

@@ -15,6 +15,11 @@ export interface ClassifierContext {
   links?: ReadonlyMap<string, string>
   /** True when an instrument file (protected or voting) lies under this directory ("" = root). */
   containsInstrument?: (dir: string) => boolean
+  /**
+   * For a path an instrument symlink at the merge base points at (or into), that link's
+   * path: `oracle/golden.json -> ../src/golden.json` makes src/golden.json instrument too.
+   */
+  linkedInstrument?: (path: string) => string | undefined
 }
 
 export interface Classification {
@@ -35,6 +40,8 @@ export interface PathFacts {
   /** The name (path or previous path) that is instrument, and its plane. */
   instrumentName?: string
   instrumentPlane?: Plane
+  /** The instrument symlink through which instrumentName is instrument, if that is why. */
+  viaLink?: string
   /** A name that leaves the repository after normalisation ("../x"). */
   escaping?: string
   /** For a symlink at head: where it resolves (null = outside the repository). */
@@ -120,7 +127,11 @@ export const CLASSIFICATION_TABLE: readonly TableRow[] = [
 function instrumentMessage(f: PathFacts): string {
   const name = f.instrumentName ?? f.path
   const what =
-    f.instrumentPlane === 'voting' ? 'a voting test (part of the instrument)' : 'protected'
+    f.viaLink !== undefined
+      ? `part of the instrument (the protected symlink ${f.viaLink} points at it)`
+      : f.instrumentPlane === 'voting'
+        ? 'a voting test (part of the instrument)'
+        : 'protected'
   if (f.status === 'renamed' || f.status === 'copied') {
     const into = name === f.path
     return into
@@ -164,6 +175,15 @@ export function pathFacts(change: Change, ctx: ClassifierContext): PathFacts {
   if (instrument !== undefined) {
     facts.instrumentName = instrument[0]
     facts.instrumentPlane = instrument[1]
+  } else if (ctx.linkedInstrument !== undefined) {
+    for (const [name] of named) {
+      const link = ctx.linkedInstrument(name)
+      if (link === undefined) continue
+      facts.instrumentName = name
+      facts.instrumentPlane = 'protected'
+      facts.viaLink = link
+      break
+    }
   }
   if (
     change.new_kind === 'symlink' &&

@@ -9,6 +9,7 @@ import { readBlobs } from './blobs.js'
 import { classifyChange, type ClassifierContext } from './classify.js'
 import { kindOfMode, parseRawDiff, sameType, type RawChange } from './diff.js'
 import { compilePlanes, normalisePath, type PlaneMatcher } from './planes.js'
+import { resolveSymlink } from './symlinks.js'
 
 export {
   classifyChange,
@@ -125,8 +126,11 @@ async function classifierContext(
   head: string
 ): Promise<ClassifierContext> {
   const ctx: ClassifierContext = { planes, ungovernedTest: policy.lints['ungoverned-test'] }
+  const baseTree = await trees.get(mergeBase)
+  const linked = await linkedInstrument(git, planes, baseTree)
+  if (linked !== undefined) ctx.linkedInstrument = linked
   if (!changes.some(c => c.new_kind === 'symlink')) return ctx
-  const [baseTree, headTree] = await Promise.all([trees.get(mergeBase), trees.get(head)])
+  const headTree = await trees.get(head)
   ctx.links = await symlinkMap(git, headTree)
   ctx.containsInstrument = instrumentDirs(planes, [baseTree, headTree])
   return ctx
@@ -145,6 +149,44 @@ export async function symlinkMap(
   const map = new Map<string, string>()
   for (const e of links) map.set(e.path, blobs.get(e.sha)?.toString('utf8') ?? '')
   return map
+}
+
+/**
+ * Where the instrument's own symlinks (at the merge base) point outside the instrument:
+ * the oracle reads those paths, so writing them is writing the oracle. Returns a lookup
+ * path → the instrument link that reaches it, or undefined when the base has no such link.
+ * A link that leaves the repository is not followed: there is nothing in the write set
+ * it could name.
+ */
+export async function linkedInstrument(
+  git: Git,
+  planes: PlaneMatcher,
+  baseTree: ReadonlyMap<string, TreeEntry>
+): Promise<((path: string) => string | undefined) | undefined> {
+  const isInstrument = (p: string): boolean => {
+    const plane = planes.planeOf(p)
+    return plane === 'protected' || plane === 'voting'
+  }
+  const links = [...baseTree.values()].filter(e => e.mode === '120000' && isInstrument(e.path))
+  if (links.length === 0) return undefined
+  const blobs = await readBlobs(
+    git,
+    links.map(e => e.sha)
+  )
+  const targets: [string, string][] = []
+  for (const e of links) {
+    const target = resolveSymlink(e.path, blobs.get(e.sha)?.toString('utf8') ?? '')
+    if (target !== null && !isInstrument(target))
+      targets.push([normalisePath(target), normalisePath(e.path)])
+  }
+  if (targets.length === 0) return undefined
+  return path => {
+    const p = normalisePath(path)
+    for (const [target, link] of targets) {
+      if (target === '' || p === target || p.startsWith(`${target}/`)) return link
+    }
+    return undefined
+  }
 }
 
 /** dir → "an instrument file lies under it", from the given trees. */
