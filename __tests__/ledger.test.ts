@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { GateContext } from '../src/context.js'
 import { Git } from '../src/git/git.js'
@@ -312,5 +314,24 @@ describe('loadLedger (from the merge base)', () => {
     expect(loose.reasons).toEqual([])
     const tight = await loadLedger(ctx(`ledger: ${FILE}\nledger_max_days: 14\n`, sha, sha))
     expect(tight.reasons.map(r => r.rule)).toEqual(['ledger-invalid'])
+  })
+})
+
+describe('docs/ledger.md', () => {
+  it('holds examples that validate, in YAML and in JSON', () => {
+    const doc = readFileSync(join(import.meta.dirname, '..', 'docs', 'ledger.md'), 'utf8')
+    const block = (lang: string, containing: string): string => {
+      const found = [...doc.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))]
+        .map(m => m[1]!)
+        .find(b => b.includes(containing))
+      if (found === undefined) throw new Error(`no ${lang} block with ${containing}`)
+      return found
+    }
+    const yamlState = load(block('yaml', 'entries:'), FILE, '2026-03-05')
+    expect(yamlState.reasons).toEqual([])
+    expect(yamlState.rows).toHaveLength(2)
+    const jsonState = load(block('json', '"entries"'), 'oracle/flake_ledger.json', '2026-03-05')
+    expect(jsonState.reasons).toEqual([])
+    expect(jsonState.rows).toHaveLength(1)
   })
 })
