@@ -1,7 +1,8 @@
 // The pure scanner: which added lines introduce a suppression, and which test it silences.
 import { describe, expect, it } from 'vitest'
-import { langOf, maskCode } from '../src/ledger/mask.js'
-import { scanFile } from '../src/ledger/scan.js'
+import { langOf, maskCode, type Lang } from '../src/ledger/mask.js'
+import { suppressionsIn, timeoutsIn } from '../src/ledger/markers.js'
+import { mayHoldMarker, scanFile } from '../src/ledger/scan.js'
 import { judge } from '../src/ledger/skip.js'
 import { ledgerFromText } from '../src/ledger/index.js'
 
@@ -417,5 +418,80 @@ describe('group markers: every test in the group needs a live row', () => {
         't/test_e.py'
       )[0]
     ).toMatch(/no test was found in it/)
+  })
+})
+
+describe('marker table', () => {
+  const samples: Array<[Lang, string]> = [
+    ['python', '@pytest.mark.skip(reason="x")'],
+    ['python', '@pytest.mark.skipif(sys.platform == "win32", reason="x")'],
+    ['python', '@pytest.mark.xfail(strict=False)'],
+    ['python', 'pytestmark = [pytest.mark.xfail]'],
+    ['python', '    pytest.skip("later")'],
+    ['python', '    pytest.xfail("known")'],
+    ['python', 'np = pytest.importorskip("numpy")'],
+    ['python', '@unittest.skip("x")'],
+    ['python', '@unittest.skipUnless(HAS_NET, "x")'],
+    ['python', '@skipIf(True, "x")'],
+    ['python', '@unittest.expectedFailure'],
+    ['python', '        self.skipTest("x")'],
+    ['python', '        raise unittest.SkipTest("x")'],
+    ['js', "test.skip('x', () => {})"],
+    ['js', "describe.skip('x', () => {})"],
+    ['js', "it.todo('x')"],
+    ['js', "test.concurrent.skip('x', async () => {})"],
+    ['js', "test.fails('x', () => {})"],
+    ['js', "describe.only('x', () => {})"],
+    ['js', "xtest('x', () => {})"],
+    ['js', "fdescribe('x', () => {})"],
+    ['js', '  this.skip()'],
+    ['js', "test('x', { skip: 'windows' }, () => {})"],
+    ['js', "test('x', { only: true }, () => {})"],
+    ['go', '\tt.Skip("x")'],
+    ['go', '\tb.SkipNow()'],
+    ['java', '@Disabled("x")'],
+    ['java', '@Ignore'],
+    ['java', '@DisabledIfEnvironmentVariable(named = "CI", matches = "true")']
+  ]
+  for (const [lang, line] of samples) {
+    it(`${lang}: ${line.trim()}`, () => {
+      const masked = maskCode(line, lang)
+      expect(suppressionsIn(masked, lang).length).toBeGreaterThan(0)
+      expect(mayHoldMarker([line])).toBe(true)
+    })
+  }
+
+  const timeouts: Array<[Lang, string, number]> = [
+    ['python', '@settings(max_examples=10, deadline=None)', Infinity],
+    ['python', '@pytest.mark.timeout(120)', 120],
+    ['python', 'r = run(cmd, timeout=30)', 30],
+    ['js', 'jest.setTimeout(30000)', 30000],
+    ['js', 'vi.setConfig({ testTimeout: 20_000 })', 20000],
+    ['js', '  this.timeout(0)', Infinity],
+    ['js', "it('x', { timeout: 9000 }, () => {})", 9000],
+    ['java', '@Test(timeout = 5000)', 5000],
+    ['java', '@Timeout(10)', 10]
+  ]
+  for (const [lang, line, value] of timeouts) {
+    it(`${lang}: ${line.trim()} → ${value}`, () => {
+      expect(timeoutsIn(maskCode(line, lang), lang).map(t => t.value)).toContain(value)
+      expect(mayHoldMarker([line])).toBe(true)
+    })
+  }
+
+  it('finds nothing in ordinary test code', () => {
+    const lines: Array<[Lang, string]> = [
+      ['python', 'def test_total(cart):'],
+      ['python', '    assert skip_list == []  # a variable, not a marker'],
+      ['js', "it('totals', () => expect(total()).toBe(3))"],
+      ['js', "const onlyOnce = /x/.test('y')"],
+      ['go', '\tif got := Total(); got != 3 {'],
+      ['java', '@Test void total() {}']
+    ]
+    for (const [lang, line] of lines) {
+      expect(suppressionsIn(maskCode(line, lang), lang)).toEqual([])
+      expect(timeoutsIn(maskCode(line, lang), lang)).toEqual([])
+    }
+    expect(mayHoldMarker(['def test_total(cart):', '    assert total() == 3'])).toBe(false)
   })
 })

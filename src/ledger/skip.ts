@@ -6,7 +6,7 @@ import { addedLines } from '../git/hunks.js'
 import type { Level, Reason } from '../types.js'
 import { compilePlanes } from '../writeset/planes.js'
 import { langOf } from './mask.js'
-import { scanFile, type Finding } from './scan.js'
+import { mayHoldMarker, scanFile, type Finding } from './scan.js'
 import type { LedgerRow, LedgerState } from './types.js'
 
 const TEST_PLANES = new Set(['voting', 'drafts', 'in_diff'])
@@ -33,7 +33,7 @@ export async function checkSkipMarkers(ctx: GateContext, ledger: LedgerState): P
   for (const row of targets) {
     const lines = added.get(row.path)
     const lang = langOf(row.path)
-    if (lines === undefined || lines.size === 0 || lang === undefined) continue
+    if (lines === undefined || lang === undefined || !mayHoldMarker(lines.values())) continue
     const headText = await ctx.git.showText(ctx.head, row.path)
     if (headText === null) continue
     const baseText = await ctx.git.showText(ctx.mergeBase, row.previous_path ?? row.path)
