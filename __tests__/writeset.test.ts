@@ -75,6 +75,18 @@ describe('the classification table (pure)', () => {
       'protected',
       'reject'
     ],
+    [
+      'a copy out of the oracle (the source is untouched)',
+      { path: 'tests/test_a.py', previous_path: 'oracle/properties/test_a.py', status: 'copied' },
+      'in_diff',
+      'continue'
+    ],
+    [
+      'a copy into the oracle',
+      { path: 'oracle/t.py', previous_path: 'src/t.py', status: 'copied' },
+      'protected',
+      'reject'
+    ],
     ['an in_diff test', { path: 'tests/test_a.py', status: 'added' }, 'in_diff', 'continue'],
     ['a draft', { path: 'drafts/test_a.py', status: 'added' }, 'drafts', 'continue'],
     ['a stray Python test', { path: 'src/test_a.py', status: 'added' }, 'other', 'reject'],

@@ -164,9 +164,11 @@ export function pathFacts(change: Change, ctx: ClassifierContext): PathFacts {
   const plane = ctx.planes.planeOf(path)
   const facts: PathFacts = { path, status: change.status, linkHitsInstrument: false, plane }
   const named: [string, Plane][] = [[path, plane]]
-  if (previous !== undefined) {
-    facts.previous = previous
-    // The previous name first, so "renamed out of" is named by its protected source.
+  if (previous !== undefined) facts.previous = previous
+  // A rename writes both names (the source disappears); a copy leaves its source as it
+  // was, so only the new name is written. The previous name goes first, so "renamed out
+  // of" is named by its protected source.
+  if (previous !== undefined && change.status !== 'copied') {
     named.unshift([previous, ctx.planes.planeOf(previous)])
   }
   const escaping = named.find(([n]) => n === '..' || n.startsWith('../') || n === '')
