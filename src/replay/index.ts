@@ -39,6 +39,11 @@ export async function replay(ctx: GateContext, ledger: LedgerState): Promise<Rep
   const corpus: Seed[] | null = ctx.policy.seeds ? await loadCorpus(ctx, ctx.policy.seeds) : null
   const overlay = await instrumentOverlay(ctx)
 
+  // In-diff test files the patch wrote: run against the base's code for non-discriminating.
+  const probe = ctx.writeSet
+    .filter(r => r.status !== 'deleted' && r.plane === 'in_diff')
+    .map(r => r.path)
+
   const rerunnable = (o: Observation): boolean =>
     o.file !== null &&
     planes.planeOf(o.file) === 'voting' &&
@@ -57,7 +62,8 @@ export async function replay(ctx: GateContext, ledger: LedgerState): Promise<Rep
       worktree: side === 'base' ? wt.base : wt.head,
       rerunnable,
       planeOf: p => planes.planeOf(p),
-      seeds: corpus
+      seeds: corpus,
+      ...(side === 'base' ? { probe } : {})
     })
     if (!ctx.policy.suite.parallel)
       return [await runSide(ctx, options('base')), await runSide(ctx, options('head'))] as const
@@ -124,6 +130,7 @@ function combine(
       written
     }
     if (ledger.path !== undefined) input.ledgerPath = ledger.path
+    if (base.inDiffOnBase) input.inDiffOnBase = base.inDiffOnBase
     const scored = score(input)
     reasons.push(...scored.reasons)
     outcome.votes = scored.votes

@@ -23,6 +23,8 @@ export interface SideOutcome {
   failure?: Reason
   /** Seed answers, when a corpus is configured and setup succeeded. */
   seeds?: Map<string, boolean>
+  /** Base only: the head's in-diff tests run against the base's code (see probeInDiff). */
+  inDiffOnBase?: Map<string, Observation>
 }
 
 export interface SideOptions {
@@ -32,6 +34,8 @@ export interface SideOptions {
   rerunnable: (o: Observation) => boolean
   planeOf: (path: string) => Plane
   seeds: readonly Seed[] | null
+  /** Base only: in-diff test files the patch wrote, to probe against the base's code. */
+  probe?: readonly string[]
 }
 
 export async function runSide(ctx: GateContext, opts: SideOptions): Promise<SideOutcome> {
@@ -134,7 +138,58 @@ export async function runSide(ctx: GateContext, opts: SideOptions): Promise<Side
     }
   })
   if (reruns > 0) ctx.log.info(`${side}: ${reruns} rerun(s)`)
-  return finish(withSeeds({ results }))
+  const probed =
+    opts.probe && opts.probe.length > 0
+      ? await probeInDiff(ctx, worktree, opts.probe, opts.planeOf, logFile)
+      : null
+  return finish(withSeeds(probed ? { results, inDiffOnBase: probed } : { results }))
+}
+
+/**
+ * Would the patch's own tests have failed without the patch? After the base has been
+ * measured, the in-diff test files the patch wrote are copied into the base worktree and
+ * the suite runs once more. Only in-diff results are read from this run (a notice at most),
+ * so nothing the patch's tests do here can reach a vote.
+ */
+async function probeInDiff(
+  ctx: GateContext,
+  worktree: string,
+  files: readonly string[],
+  planeOf: (path: string) => Plane,
+  logFile: string
+): Promise<Map<string, Observation> | null> {
+  ctx.log.info(
+    `base: probing ${files.length} in-diff test file(s) of the patch against the base's code`
+  )
+  await ctx.git.run([
+    '-C',
+    worktree,
+    'checkout',
+    ctx.head,
+    '--',
+    ...files.map(f => `:(literal)${f}`)
+  ])
+  const probe = await runSuite(ctx, {
+    side: 'base',
+    worktree,
+    attempt: 1000,
+    command: ctx.policy.suite.command,
+    logFile
+  })
+  if (probe.report === null) {
+    ctx.log.info(`base: the in-diff probe gave no report (${probe.reportError ?? 'unknown'})`)
+    return null
+  }
+  const ids = worktreeIdContext(
+    worktree,
+    await worktreeFiles(ctx, worktree),
+    planeOf,
+    ctx.policy.suite.report
+  )
+  const observed = observe(probe.report, ids)
+  for (const [id, o] of observed)
+    if (o.file === null || planeOf(o.file) !== 'in_diff') observed.delete(id)
+  return observed
 }
 
 async function seedAnswers(
