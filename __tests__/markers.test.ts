@@ -145,6 +145,37 @@ describe('checkSkipMarkers', () => {
     expect(new Set(warned.map(r => r.level))).toEqual(new Set(['warning']))
   })
 
+  it('stays quiet, in every language, when the markers are unchanged or removed', async () => {
+    // From the head (markers present) to a commit that only appends ordinary lines.
+    repo.checkout(head)
+    repo.write({
+      'tests/test_cart.py':
+        HEAD_FILES['tests/test_cart.py'] + '\n\ndef test_more():\n    assert 3\n',
+      'web/cart.test.ts': HEAD_FILES['web/cart.test.ts'] + "\nit('more', () => {})\n",
+      'cart/cart_test.go': HEAD_FILES['cart/cart_test.go'] + '\nfunc TestMore(t *testing.T) {\n}\n',
+      'src/test/java/CartTest.java': HEAD_FILES['src/test/java/CartTest.java'].replace(
+        '}\n',
+        '    @Test\n    void more() {}\n}\n'
+      ),
+      'drafts/check.py': HEAD_FILES['drafts/check.py'] + '\ndef check_more():\n    return 2\n'
+    })
+    const unchanged = repo.commit('more tests, markers untouched')
+    expect(
+      await checkSkipMarkers({ ...ctx(), mergeBase: head, head: unchanged }, ledger([]))
+    ).toEqual([])
+    // Back to the base files, minus the base's own marker (restoring it would add it): every
+    // marker removed.
+    repo.write({
+      ...BASE_FILES,
+      'tests/test_cart.py': BASE_FILES['tests/test_cart.py'].replace('@pytest.mark.skip\n', '')
+    })
+    const removed = repo.commit('markers removed')
+    expect(
+      await checkSkipMarkers({ ...ctx(), mergeBase: unchanged, head: removed }, ledger([]))
+    ).toEqual([])
+    repo.checkout(head)
+  })
+
   it('never lets a row cover .only, which silences the other tests', async () => {
     repo.checkout(head)
     repo.write({
