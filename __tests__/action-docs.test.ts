@@ -1,0 +1,90 @@
+// The example workflows in docs/workflows are what users copy: they must parse, pin every
+// action by a full commit sha, grant least privilege, and use only inputs action.yml has.
+import { readFileSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { parse } from 'yaml'
+
+const root = join(import.meta.dirname, '..')
+const dir = join(root, 'docs/workflows')
+const files = readdirSync(dir).filter(f => f.endsWith('.yml'))
+const action = parse(readFileSync(join(root, 'action.yml'), 'utf8')) as {
+  inputs: Record<string, unknown>
+}
+
+interface Step {
+  uses?: string
+  with?: Record<string, unknown>
+}
+interface Job {
+  permissions?: Record<string, string>
+  steps: Step[]
+}
+interface Workflow {
+  on: Record<string, unknown>
+  permissions?: Record<string, string>
+  jobs: Record<string, Job>
+}
+
+const load = (file: string): { text: string; wf: Workflow } => {
+  const text = readFileSync(join(dir, file), 'utf8')
+  return { text, wf: parse(text) as Workflow }
+}
+const isGate = (s: Step): boolean => (s.uses ?? '').includes('/oracle-gate@')
+
+describe('example workflows', () => {
+  it('exist for the same-repo and the fork patterns and are linked from docs/github.md', () => {
+    expect(files.sort()).toEqual([
+      'oracle-gate-fork-report.yml',
+      'oracle-gate-fork-test.yml',
+      'oracle-gate-same-repo.yml'
+    ])
+    const doc = readFileSync(join(root, 'docs/github.md'), 'utf8')
+    for (const f of files) expect(doc).toContain(`workflows/${f}`)
+  })
+
+  it.each(files)('%s pins every action by a 40-hex commit sha', file => {
+    const { wf } = load(file)
+    const uses = Object.values(wf.jobs).flatMap(j =>
+      j.steps.map(s => s.uses).filter((u): u is string => !!u)
+    )
+    expect(uses.length).toBeGreaterThan(1)
+    for (const u of uses) expect(u).toMatch(/^[\w.-]+\/[\w.-]+@[0-9a-f]{40}$/)
+  })
+
+  it.each(files)('%s drops all default permissions and grants per job', file => {
+    const { wf } = load(file)
+    expect(wf.permissions).toEqual({})
+    for (const job of Object.values(wf.jobs)) {
+      expect(job.permissions?.contents).toBe('read')
+      for (const [scope, level] of Object.entries(job.permissions ?? {})) {
+        if (level === 'write') expect(scope).toBe('checks')
+      }
+    }
+  })
+
+  it.each(files)('%s passes only inputs that action.yml declares', file => {
+    const { wf } = load(file)
+    for (const step of Object.values(wf.jobs)
+      .flatMap(j => j.steps)
+      .filter(isGate)) {
+      for (const key of Object.keys(step.with ?? {}))
+        expect(Object.keys(action.inputs)).toContain(key)
+    }
+  })
+
+  it('only the jobs that never run the patch can write checks; patch-running checkouts keep no token', () => {
+    const test = load('oracle-gate-fork-test.yml').wf
+    expect(Object.keys(test.on)).toEqual(['pull_request'])
+    expect(test.jobs.gate?.permissions?.checks).toBeUndefined()
+    for (const file of ['oracle-gate-fork-test.yml', 'oracle-gate-same-repo.yml']) {
+      const checkout = Object.values(load(file).wf.jobs)[0]?.steps[0]
+      expect(checkout?.with).toMatchObject({ 'persist-credentials': false, 'fetch-depth': 0 })
+    }
+    const report = load('oracle-gate-fork-report.yml').wf
+    expect(Object.keys(report.on)).toEqual(['workflow_run'])
+    const gate = report.jobs.report?.steps.find(isGate)
+    expect(gate?.with).toMatchObject({ mode: 'report' })
+    expect(report.jobs.report?.permissions).toMatchObject({ checks: 'write', actions: 'read' })
+  })
+})
