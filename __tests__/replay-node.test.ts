@@ -6,7 +6,7 @@ import type { Scorecard } from '../src/types.js'
 import { memoryLogger } from './helpers/logger.js'
 import { TestRepo } from './helpers/repo.js'
 
-const POLICY = `version: 1
+const policy = (parallel: boolean): string => `version: 1
 protected:
   - oracle/**
 planes:
@@ -16,6 +16,7 @@ suite:
   command: ${process.execPath} --test --test-reporter=junit --test-reporter-destination={junit} oracle/props/ test/
   timeout: 120
   reruns: 0
+  parallel: ${parallel}
 `
 
 const SLUG_BUGGY = `export function slugify(text) {
@@ -47,11 +48,11 @@ afterEach(() => {
   for (const r of repos.splice(0)) r.cleanup()
 })
 
-async function judge(head: Record<string, string>): Promise<Scorecard> {
+async function judge(head: Record<string, string>, parallel = false): Promise<Scorecard> {
   const repo = new TestRepo()
   repos.push(repo)
   repo.write({
-    '.github/oracle-gate.yml': POLICY,
+    '.github/oracle-gate.yml': policy(parallel),
     'package.json': '{"type": "module"}\n',
     'lib/slug.mjs': SLUG_BUGGY,
     'oracle/props/slug.test.mjs': PROPS,
@@ -104,10 +105,12 @@ describe('replay with node:test', () => {
     ])
   })
 
-  it('a regression in a top-level test is caught', async () => {
-    const card = await judge({ 'lib/slug.mjs': SLUG_FIXED.replace('.length', '.length + 1') })
+  it('a regression in a top-level test is caught, with base and head run in parallel', async () => {
+    const card = await judge({ 'lib/slug.mjs': SLUG_FIXED.replace('.length', '.length + 1') }, true)
     expect(card.verdict).toBe('product')
     expect(failing(card)).toEqual(['regression'])
     expect(card.transitions.pass_to_fail).toEqual([`${F}::words counts words`])
+    expect(card.transitions.fail_to_pass).toEqual([`${F}::slugify > lowercases [A-Z] → [a-z]`])
+    expect(card.runs.map(r => r.side)).toEqual(['base', 'head'])
   })
 })
