@@ -3,7 +3,7 @@
 // clone of the PR's merge commit as the workspace, and GITHUB_API_URL pointing at the fake
 // GitHub server on 127.0.0.1, which validates every request against GitHub's OpenAPI schemas.
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -121,9 +121,11 @@ function scenario(head: Record<string, string>, extraBase: Record<string, string
   // refs/pull/1/merge, which actions/checkout checks out at depth 1 on pull_request.
   origin.git('checkout', '-q', '--detach', 'main')
   origin.git('merge', '-q', '--no-ff', '-m', 'merge agent into main', 'agent')
-  origin.git('branch', '-q', 'pull-1-merge', 'HEAD')
+  origin.git('update-ref', 'refs/pull/1/merge', 'HEAD')
   origin.git('update-ref', 'refs/pull/1/head', headSha)
   origin.checkout('main')
+  // The agent's branch lives in a fork: the base repository only has refs/pull/1/*.
+  origin.git('branch', '-q', '-D', 'agent')
   return { origin, base, head: headSha, mergeBase, files: apiFiles(origin, mergeBase, headSha) }
 }
 
@@ -155,11 +157,18 @@ function apiFiles(repo: TestRepo, from: string, to: string): FakeFile[] {
 function shallowWorkspace(s: Scenario): string {
   const dir = mkdtempSync(join(tmpdir(), 'og-ws-'))
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }))
-  execFileSync(
-    'git',
-    ['clone', '-q', '--depth=1', '--branch', 'pull-1-merge', `file://${s.origin.dir}`, dir],
-    { stdio: 'pipe' }
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'pipe' })
+  git('init', '-q')
+  git('remote', 'add', 'origin', `file://${s.origin.dir}`)
+  git(
+    'fetch',
+    '-q',
+    '--no-tags',
+    '--depth=1',
+    'origin',
+    '+refs/pull/1/merge:refs/remotes/pull/1/merge'
   )
+  git('checkout', '-q', '--detach', 'refs/remotes/pull/1/merge')
   return dir
 }
 
@@ -316,20 +325,22 @@ describe('the bundled action on pull_request', () => {
     expect(card(run).write_set).toHaveLength(3006)
     expect(f.checkRuns[0]?.annotations.map(a => a.path)).toContain('oracle/properties/test_calc.py')
     expect(f.calls(FILES)).toHaveLength(31)
+    // list runs + create + get PR + 31 pages + complete
+    expect(f.calls()).toHaveLength(35)
     expect(f.invalid).toEqual([])
   })
 
   it('a 502 from the API is retried and the run goes on to its verdict', async () => {
-    const s = scenario({ 'app/calc.py': CALC_FIXED })
+    const s = scenario({ 'oracle/properties/test_calc.py': PROPERTIES.replace('>= 0', '>= -1000') })
     const f = await startFake(s, {
       faults: [{ method: 'GET', path: /\/pulls\/1\/files$/, status: 502, times: 1 }]
     })
     const run = await runAction(s, f)
 
     expect(f.calls(FILES).map(r => r.status)).toEqual([502, 200])
-    expect(run.outputs.verdict).toBe('merge')
+    expect(run.outputs.verdict).toBe('policy')
     expect(run.stdout).toMatch(/from the PR files API/)
-    expect(f.checkRuns[0]?.conclusion).toBe('success')
+    expect(f.checkRuns[0]?.conclusion).toBe('failure')
   })
 
   it('an API that stays down is a gate error, never a pass', async () => {
@@ -409,6 +420,8 @@ describe('the bundled action on pull_request', () => {
     expect(checkRun?.output.summary?.length).toBeLessThanOrEqual(65_535)
     expect(checkRun?.output.summary).toMatch(/more annotation\(s\) not posted/)
     expect(f.calls(FILES)).toHaveLength(10)
+    // list runs + create + get PR + 10 pages + complete with 50 + 9 follow-ups of 50
+    expect(f.calls()).toHaveLength(23)
     expect(f.invalid).toEqual([])
   }, 90_000)
 })
@@ -464,93 +477,111 @@ describe('the fork pattern: pull_request run without checks, workflow_run in rep
     return dir
   }
 
-  async function forkThenReport(s: Scenario, tamper?: (card: Scorecard) => void) {
-    const fork = await startFake(s, {
-      refuseCheckRuns: true,
-      pulls: [
-        {
-          number: 1,
-          baseSha: s.base,
-          headSha: s.head,
-          headRepo: 'contributor/widget',
-          files: s.files
-        }
-      ]
-    })
+  const forkPull = (s: Scenario, number = 1, headSha = s.head) => ({
+    number,
+    baseSha: s.base,
+    headSha,
+    headRepo: 'contributor/widget',
+    files: s.files
+  })
+
+  /** Part 1: the fork's pull_request run, whose token cannot post check runs. */
+  async function forkRun(s: Scenario): Promise<{ first: ActionRun; artifact: string }> {
+    const fork = await startFake(s, { refuseCheckRuns: true, pulls: [forkPull(s)] })
     const first = await runAction(s, fork, { payload: prPayload(s, 'contributor/widget') })
     await fork.close()
-    const artifact = dirname(first.outputs.scorecard ?? '')
-    if (tamper) {
-      const c = card(first)
-      tamper(c)
-      writeFileSync(join(artifact, 'scorecard.json'), JSON.stringify(c))
+    return { first, artifact: dirname(first.outputs.scorecard ?? '') }
+  }
+
+  /** Part 2: report mode on workflow_run, from a copy of the artifact (optionally forged). */
+  async function reportRun(
+    s: Scenario,
+    artifact: string,
+    options: { tamper?: (card: Scorecard) => void; fake?: FakeGitHubOptions } = {}
+  ) {
+    const copy = mkdtempSync(join(tmpdir(), 'og-artifact-'))
+    cleanups.push(() => rmSync(copy, { recursive: true, force: true }))
+    cpSync(artifact, copy, { recursive: true })
+    if (options.tamper) {
+      const c = JSON.parse(readFileSync(join(copy, 'scorecard.json'), 'utf8')) as Scorecard
+      options.tamper(c)
+      writeFileSync(join(copy, 'scorecard.json'), JSON.stringify(c))
     }
-    const f = await startFake(s, {
-      pulls: [
-        {
-          number: 1,
-          baseSha: s.base,
-          headSha: s.head,
-          headRepo: 'contributor/widget',
-          files: s.files
-        }
-      ]
-    })
+    const f = await startFake(s, { pulls: [forkPull(s)], ...(options.fake ?? {}) })
     const second = await runAction(s, f, {
       workspace: baseCheckout(s),
       eventName: 'workflow_run',
       payload: workflowRun(s),
-      inputs: { mode: 'report', scorecard: artifact }
+      inputs: { mode: 'report', scorecard: copy }
     })
-    return { first, second, f }
+    return { second, f }
   }
 
-  it('posts the check run on the fork head with the tested results', async () => {
+  it('posts the tested results on the fork head, and refuses results for other commits or that contradict a pass', async () => {
     const s = scenario({ 'app/calc.py': CALC_FIXED })
-    const { first, second, f } = await forkThenReport(s)
-
+    const { first, artifact } = await forkRun(s)
     expect(first.outputs.verdict).toBe('merge')
-    expect(second.code).toBe(0)
-    expect(second.outputs).toMatchObject({ verdict: 'merge', merge: 'true' })
-    expect(f.checkRuns).toEqual([
+
+    const honest = await reportRun(s, artifact)
+    expect(honest.second.code).toBe(0)
+    expect(honest.second.outputs).toMatchObject({ verdict: 'merge', merge: 'true' })
+    expect(honest.f.checkRuns).toEqual([
       expect.objectContaining({ head_sha: s.head, conclusion: 'success', name: 'oracle-gate' })
     ])
-    expect(card(second).transitions.fail_to_pass).toEqual([
+    expect(card(honest.second).transitions.fail_to_pass).toEqual([
       'oracle/properties/test_calc.py::test_abs_non_negative'
     ])
-    expect(card(second).runs).toEqual(card(first).runs)
-    expect(second.stdout).toMatch(/test results from the artifact/)
-    expect(f.invalid).toEqual([])
+    expect(card(honest.second).runs).toEqual(card(first).runs)
+    expect(honest.second.stdout).toMatch(/test results from the artifact/)
+    expect(honest.second.stdout).toMatch(/the checkout lacks [0-9a-f]{12}: fetching it from origin/)
+    expect(honest.f.invalid).toEqual([])
+
+    const other = await reportRun(s, artifact, { tamper: c => void (c.head = 'f'.repeat(40)) })
+    expect(other.second.outputs.verdict).toBe('error')
+    expect(card(other.second).reasons[0]?.message).toMatch(/the artifact judged head ffffffffffff/)
+    expect(other.f.checkRuns[0]).toMatchObject({ head_sha: s.head, conclusion: 'failure' })
+
+    const contradicted = await reportRun(s, artifact, {
+      tamper: c => {
+        c.reasons = []
+        c.transitions.pass_to_fail = ['oracle/properties/test_calc.py::test_add_commutes']
+      }
+    })
+    expect(contradicted.second.outputs.verdict).toBe('product')
+    expect(card(contradicted.second).reasons.map(r => r.rule)).toContain('regression')
+
+    // The artifact's event file names PR #2, whose head is not the tested commit.
+    const eventFile = join(artifact, 'event.json')
+    const event = JSON.parse(readFileSync(eventFile, 'utf8')) as {
+      pull_request: { number: number }
+    }
+    event.pull_request.number = 2
+    writeFileSync(eventFile, JSON.stringify(event))
+    const wrongPr = await reportRun(s, artifact, {
+      fake: { pulls: [forkPull(s), forkPull(s, 2, 'e'.repeat(40))] }
+    })
+    expect(wrongPr.second.outputs.verdict).toBe('error')
+    expect(card(wrongPr.second).reasons[0]?.message).toMatch(
+      /PR #2 is at eeeeeeeeeeee, not at the tested commit/
+    )
+    expect(wrongPr.f.checkRuns[0]).toMatchObject({ head_sha: s.head, conclusion: 'failure' })
   })
 
   it('re-derives the instrument: a forged "merge" artifact for a protected edit still fails', async () => {
     const s = scenario({ 'oracle/properties/test_calc.py': PROPERTIES.replace('>= 0', '>= -1000') })
-    const { second, f } = await forkThenReport(s, c => {
-      c.reasons = []
-      c.verdict = 'merge'
-      c.merge = true
-      c.votes = { passed: 2, failed: 0, frozen: 0, drafts: 0, by_class: {} }
+    const { artifact } = await forkRun(s)
+    const { second, f } = await reportRun(s, artifact, {
+      tamper: c => {
+        c.reasons = []
+        c.verdict = 'merge'
+        c.merge = true
+        c.votes = { passed: 2, failed: 0, frozen: 0, drafts: 0, by_class: {} }
+      }
     })
     expect(second.outputs.verdict).toBe('policy')
     expect(f.checkRuns[0]).toMatchObject({ head_sha: s.head, conclusion: 'failure' })
     expect(new Set(f.checkRuns[0]?.annotations.map(a => a.path))).toEqual(
       new Set(['oracle/properties/test_calc.py'])
     )
-  })
-
-  it('refuses test results for other commits, and figures that contradict a pass', async () => {
-    const s = scenario({ 'app/calc.py': CALC_FIXED })
-    const other = await forkThenReport(s, c => {
-      c.head = 'f'.repeat(40)
-    })
-    expect(other.second.outputs.verdict).toBe('error')
-    expect(card(other.second).reasons[0]?.message).toMatch(/the artifact judged head ffffffffffff/)
-
-    const contradicted = await forkThenReport(s, c => {
-      c.reasons = []
-      c.transitions.pass_to_fail = ['oracle/properties/test_calc.py::test_add_commutes']
-    })
-    expect(contradicted.second.outputs.verdict).toBe('product')
-    expect(card(contradicted.second).reasons.map(r => r.rule)).toContain('regression')
   })
 })
