@@ -11,7 +11,8 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
-const source = process.argv[2] ?? join(root, 'node_modules/@octokit/openapi/generated/api.github.com.json')
+const source =
+  process.argv[2] ?? join(root, 'node_modules/@octokit/openapi/generated/api.github.com.json')
 const out = join(root, '__tests__/fixtures/openapi/requests.json')
 
 const OPERATIONS = [
@@ -47,7 +48,10 @@ function inline(node, seen = []) {
   for (const [key, value] of Object.entries(node)) {
     if (DROP.has(key) || key.startsWith('x-')) continue
     // `properties` maps names to schemas: a property may well be called "description".
-    out[key] = key === 'properties' ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, inline(v, seen)])) : inline(value, seen)
+    out[key] =
+      key === 'properties'
+        ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, inline(v, seen)]))
+        : inline(value, seen)
   }
   return out
 }
@@ -59,7 +63,9 @@ for (const [method, path] of OPERATIONS) {
   const entry = { operationId: op.operationId }
   const body = op.requestBody?.content?.['application/json']?.schema
   if (body) entry.body = inline(body)
-  const params = [...(spec.paths[path].parameters ?? []), ...(op.parameters ?? [])].map(p => inline(p))
+  const params = [...(spec.paths[path].parameters ?? []), ...(op.parameters ?? [])].map(p =>
+    inline(p)
+  )
   const query = params.filter(p => p.in === 'query')
   entry.query = {
     type: 'object',
@@ -79,6 +85,13 @@ try {
 mkdirSync(dirname(out), { recursive: true })
 writeFileSync(
   out,
-  JSON.stringify({ source: `@octokit/openapi ${version}, generated/api.github.com.json (openapi ${spec.openapi})`, operations }, null, 2) + '\n'
+  JSON.stringify(
+    {
+      source: `@octokit/openapi ${version}, generated/api.github.com.json (openapi ${spec.openapi})`,
+      operations
+    },
+    null,
+    2
+  ) + '\n'
 )
 console.log(`wrote ${Object.keys(operations).length} operation(s) to ${out}`)
