@@ -43,7 +43,9 @@ export async function run(): Promise<void> {
 }
 
 async function decide(inputs: Inputs, session: Session): Promise<Scorecard> {
-  const event = parseEvent(process.env.GITHUB_EVENT_NAME, await readPayload())
+  // The event's name first: without one there is no GitHub event at all, whatever the path.
+  const name = process.env.GITHUB_EVENT_NAME
+  const event = parseEvent(name, name ? await readPayload() : undefined)
   if (inputs.mode === 'report') return report(event, inputs, session, actionsLogger)
   switch (event.kind) {
     case 'nothing':
