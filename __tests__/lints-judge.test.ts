@@ -113,6 +113,20 @@ describe('judge-import on what the base already had', () => {
     expect(found[0]?.message).toContain('already did at the merge base')
   })
 
+  it('follows a rename: the judge the old path held is a warning, not a failure', async () => {
+    const old =
+      'import openai\n\n\ndef test_one():\n    assert 1 + 1 == 2\n\n\ndef test_two():\n    assert 2 * 2 == 4\n'
+    const run = await lintScenario({
+      base: { ...base, 'tests/test_old_name.py': old },
+      head: { 'tests/test_new_name.py': old + '\n\ndef test_three():\n    assert 3 == 3\n' },
+      remove: ['tests/test_old_name.py']
+    })
+    const found = byRule(run.reasons, 'judge-import')
+    expect(found.map(r => [r.path, r.line, r.level])).toEqual([
+      ['tests/test_new_name.py', 1, 'warning']
+    ])
+  })
+
   it('an unchanged base test with a judge is a warning about the base', async () => {
     const run = await lintScenario({
       base: {

@@ -183,6 +183,15 @@ describe('literal-overlap details', () => {
     expect(byRule(reasons, 'literal-overlap')).toEqual([])
   })
 
+  it('stays quiet when the literal moved out of a production file the patch deletes', async () => {
+    const { reasons } = await lintScenario({
+      base: { 'src/old_cart.py': python.code(MESSAGE), 'src/cart.py': 'X = 1\n' },
+      head: { 'src/cart.py': python.code(MESSAGE), 'tests/test_cart.py': python.spec(MESSAGE) },
+      remove: ['src/old_cart.py']
+    })
+    expect(byRule(reasons, 'literal-overlap')).toEqual([])
+  })
+
   it('still fires when the base only had the literal in a test file', async () => {
     const { reasons } = await lintScenario({
       base: { 'tests/test_old.py': `OLD = "${MESSAGE}"\n`, 'src/cart.py': 'X = 1\n' },

@@ -24,12 +24,13 @@ export async function runLints(ctx: GateContext): Promise<Reason[]> {
   const started = Date.now()
   const reasons: Reason[] = []
   if (judgeLevel !== undefined) reasons.push(...(await judgeImport(ctx, files, facts, judgeLevel)))
+  const judged = Date.now()
   if (overlapLevel !== undefined)
     reasons.push(...(await literalOverlap(ctx, files, facts, overlapLevel)))
 
   ctx.log.info(
     `contamination lints: ${files.tests.length} test and ${files.production.length} production file(s) written; ` +
-      `${facts.parsed} parsed in ${Date.now() - started} ms`
+      `${facts.parsed} parsed; judge-import ${judged - started} ms, literal-overlap ${Date.now() - judged} ms`
   )
   if (facts.skipped.length > 0) {
     ctx.log.info(

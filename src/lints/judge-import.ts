@@ -62,11 +62,11 @@ export async function judgeImport(
             path,
             hit,
             'warning',
-            `${describe(path, hit)}, as it already did at the merge base (not introduced by this patch)${more}: ${ADVICE}`
+            `${describe(hit)}, as it already did at the merge base (not introduced by this patch)${more}: ${ADVICE}`
           )
         )
       } else {
-        reasons.push(reason(path, hit, level, `${describe(path, hit)}${more}: ${ADVICE}`))
+        reasons.push(reason(path, hit, level, `${describe(hit)}${more}: ${ADVICE}`))
       }
     })
   }
@@ -108,7 +108,7 @@ async function unchangedBaseTests(
         path,
         hit,
         'warning',
-        `${describe(path, hit)} at the merge base (a test this patch does not change; not counted against it): ${ADVICE}`
+        `${describe(hit)} at the merge base (a test this patch does not change; not counted against it): ${ADVICE}`
       )
     )
   if (flagged.length > BASE_FILE_CAP) {
@@ -142,10 +142,11 @@ async function grepFiles(
     .map(p => (p.startsWith(prefix) ? p.slice(prefix.length) : p))
 }
 
-function describe(path: string, hit: JudgeHit): string {
+/** The reason carries path and line; the message says what and why. */
+function describe(hit: JudgeHit): string {
   return hit.kind === 'import'
-    ? `${path}:${hit.line} imports ${hit.what}, an LLM client (judge list entry "${hit.entry}")`
-    : `${path}:${hit.line} names the LLM API host ${hit.what}`
+    ? `test imports ${hit.what}, an LLM client (judge list entry "${hit.entry}")`
+    : `test names the LLM API host ${hit.what}`
 }
 
 function reason(path: string, hit: JudgeHit, level: Level, message: string): Reason {

@@ -14,13 +14,18 @@ import type { Level, Reason } from '../types.js'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { basePath, type LintFiles, type Role } from './files.js'
-import { eligible, findOverlaps, type Located, type Overlap } from './overlap.js'
+import { eligible, findOverlaps, valuesFoundIn, type Located, type Overlap } from './overlap.js'
+import { readBlobs } from './blobs.js'
 import type { SourceFacts } from './source.js'
 
 /** Shared literals listed per test file; the rest are counted. */
 export const LIST_CAP = 5
-/** Literals that git grep -o found nowhere are checked one by one, up to this many. */
-const RECHECK_CAP = 40
+/**
+ * Candidate literals searched in the whole merge base. git grep tries its fixed strings
+ * one by one (3,000 of them over 5,000 files take seconds), so past this many the rest
+ * count as new: a patch with that many copied literals is rarely a false alarm.
+ */
+const GREP_CAP = 100
 
 export async function literalOverlap(
   ctx: GateContext,
@@ -72,15 +77,50 @@ export async function literalOverlap(
   )
   overlaps = await dropBaseValues(overlaps, o => o.test, files.tests, ctx.mergeBase, facts, 'test')
   if (overlaps.length === 0) return []
+  const changed = await foundInChangedBaseFiles(ctx, files.roleOf, productionValues(overlaps), min)
+  overlaps = overlaps.filter(o => !changed.has(o.production.value))
+  if (overlaps.length === 0) return []
+  const values = productionValues(overlaps)
+  if (values.length > GREP_CAP) {
+    ctx.log.info(
+      `literal-overlap: ${values.length} candidate literals; only the first ${GREP_CAP} are searched in the whole merge base (git grep slows down per pattern)`
+    )
+  }
   const inBase = await foundInBase(
     ctx.git,
     ctx.mergeBase,
-    [...new Set(overlaps.map(o => o.production.value))],
+    values.slice(0, GREP_CAP),
     files.roleOf,
-    ctx.tempDir
+    ctx.tempDir,
+    min
   )
   overlaps = overlaps.filter(o => !inBase.has(o.production.value))
   return toReasons(overlaps, level, min)
+}
+
+function productionValues(overlaps: Overlap[]): string[] {
+  return [...new Set(overlaps.map(o => o.production.value))]
+}
+
+/**
+ * The values present, as raw text, in the merge-base version of any non-test file the
+ * patch changes, deletes or renames: a literal moved from one file to another is not new.
+ * One batch read and one linear scan, whatever the number of files.
+ */
+async function foundInChangedBaseFiles(
+  ctx: GateContext,
+  roleOf: (path: string) => Role,
+  values: string[],
+  min: number
+): Promise<Set<string>> {
+  const paths = new Set<string>()
+  for (const row of ctx.writeSet) {
+    const old = basePath(row)
+    if (old !== undefined && roleOf(old) !== 'test') paths.add(old)
+  }
+  const blobs = await readBlobs(ctx.git, ctx.mergeBase, [...paths])
+  const texts = [...blobs.values()].filter(b => !b.includes(0)).map(b => b.toString('utf8'))
+  return valuesFoundIn(values, texts, min)
 }
 
 /** Drops overlaps whose literal (taken by `side`) the base version of its own file holds. */
@@ -108,16 +148,18 @@ async function dropBaseValues(
 }
 
 /**
- * The values found verbatim in any non-test file of the merge base. One `git grep -o` for
- * all of them; a value it reports nowhere is searched again alone, because -o reports only
- * the leftmost of overlapping matches and would hide a value inside a longer one.
+ * The values found verbatim in any non-test file of the merge base (a literal that code
+ * and test both took from a spec, a README, another module). One `git grep` prints
+ * the lines holding any of them (not -o: that reports only the leftmost of overlapping
+ * matches); which values each line holds is then decided here, with the same index.
  */
 async function foundInBase(
   git: Git,
   rev: string,
   values: string[],
   roleOf: (path: string) => Role,
-  tempDir: string
+  tempDir: string,
+  min: number
 ): Promise<Set<string>> {
   const found = new Set<string>()
   // A line-oriented search cannot find a multi-line value; such a value counts as new.
@@ -125,23 +167,19 @@ async function foundInBase(
   if (searchable.length === 0) return found
   const patterns = join(tempDir, 'literal-overlap.patterns')
   await writeFile(patterns, searchable.join('\n') + '\n')
+  const args = ['grep', '--no-color', '-F', '-I', '-z', '-f', patterns, rev]
+  const result = await git.exec(args)
+  if (result.code === 1) return found
+  if (result.code !== 0) throw git.failure(args, result)
   const prefix = `${rev}:`
-  const grep = async (args: string[]): Promise<string[]> => {
-    const result = await git.exec(['grep', '--no-color', '-F', '-I', '-z', ...args, rev])
-    if (result.code === 1) return []
-    if (result.code !== 0) throw git.failure(['grep', ...args, rev], result)
-    return result.stdout.toString('utf8').split('\n').filter(Boolean)
-  }
-  for (const record of await grep(['-o', '-f', patterns])) {
+  const lines: string[] = []
+  for (const record of result.stdout.toString('utf8').split('\n')) {
     const nul = record.indexOf('\0')
+    if (nul < 0) continue
     const path = record.slice(prefix.length, nul)
-    if (roleOf(path) !== 'test') found.add(record.slice(nul + 1))
+    if (roleOf(path) !== 'test') lines.push(record.slice(nul + 1))
   }
-  for (const value of searchable.filter(v => !found.has(v)).slice(0, RECHECK_CAP)) {
-    const paths = (await grep(['-l', '-e', value])).flatMap(r => r.split('\0')).filter(Boolean)
-    if (paths.some(p => roleOf(p.slice(prefix.length)) !== 'test')) found.add(value)
-  }
-  return found
+  return valuesFoundIn(searchable, lines, min)
 }
 
 function toReasons(overlaps: Overlap[], level: Level, min: number): Reason[] {
@@ -167,7 +205,7 @@ function toReasons(overlaps: Overlap[], level: Level, min: number): Reason[] {
       path,
       line: (list[0] as Overlap).test.line,
       message:
-        `${path} repeats ${list.length} string literal(s) that this patch adds to production code: ` +
+        `test repeats ${list.length} string literal(s) that this patch adds to production code: ` +
         `${shown.join('; ')}${more}. A test that restates the patch's own strings checks the code ` +
         `against a copy of itself: derive the expected value independently (a spec, a fixture, a ` +
         `property), or list a deliberate shared constant in lints.literal_allow ` +
