@@ -87,6 +87,10 @@ describe('judge-import stays quiet', () => {
       'tests/quiet.test.ts':
         "// import OpenAI from 'openai'\nconst provider = 'anthropic'\nimport { fake } from './openai'\nconst url = 'https://api.openai.com.example.org/'\n",
       'src/llm.py': 'import openai\n',
+      'tests/quiet.test.js':
+        "/* require('openai') */\nconst name = 'ollama'\nconst local = require('./anthropic-fixtures.json')\nit.todo('@anthropic-ai/sdk')\n",
+      'src/Quiet.test.tsx':
+        '// import { generateText } from \'ai\'\nit(\'x\', () => <a title="openai" href="/ai">ai</a>)\n',
       'src/llm.ts': "import OpenAI from 'openai'\n"
     })
     expect(found).toEqual([])
@@ -111,6 +115,31 @@ describe('judge-import on what the base already had', () => {
       [2, 'failure']
     ])
     expect(found[0]?.message).toContain('already did at the merge base')
+  })
+
+  it('caps the reasons per file without ever dropping a new judge', async () => {
+    const old = [
+      'openai',
+      'anthropic',
+      'cohere',
+      'mistralai',
+      'litellm',
+      'groq',
+      'ollama',
+      'vertexai',
+      'llama_index',
+      'langchain',
+      'langchain_core'
+    ]
+      .map(m => `import ${m}\n`)
+      .join('')
+    const found = await judge(
+      { 'tests/test_many.py': `${old}import google.genai\n` },
+      { base: { 'tests/test_many.py': old } }
+    )
+    expect(found).toHaveLength(10)
+    expect(found.filter(r => r.level === 'failure').map(r => r.line)).toEqual([12])
+    expect(found[9]?.message).toContain('2 more in this file')
   })
 
   it('follows a rename: the judge the old path held is a warning, not a failure', async () => {

@@ -51,20 +51,22 @@ export async function judgeImport(
     const old = baseOf.get(path)
     const baseFacts = old === undefined ? undefined : base.get(old)
     const before = new Set(baseFacts ? judgeHits(baseFacts, list).map(hitKey) : [])
-    hits.slice(0, PER_FILE_CAP).forEach((hit, i) => {
+    // New judges are kept first, so the cap can only ever drop warnings or extra
+    // failures, never the file's only failure; the kept ones are reported in line order.
+    const kept = [
+      ...hits.filter(h => !before.has(hitKey(h))),
+      ...hits.filter(h => before.has(hitKey(h)))
+    ]
+      .slice(0, PER_FILE_CAP)
+      .sort((a, b) => a.line - b.line)
+    kept.forEach((hit, i) => {
       const more =
-        i === PER_FILE_CAP - 1 && hits.length > PER_FILE_CAP
-          ? ` (${hits.length - PER_FILE_CAP} more in this file)`
+        i === kept.length - 1 && hits.length > kept.length
+          ? ` (${hits.length - kept.length} more in this file)`
           : ''
       if (before.has(hitKey(hit))) {
-        reasons.push(
-          reason(
-            path,
-            hit,
-            'warning',
-            `${describe(hit)}, as it already did at the merge base (not introduced by this patch)${more}: ${ADVICE}`
-          )
-        )
+        const message = `${describe(hit)}, as it already did at the merge base (not introduced by this patch)${more}: ${ADVICE}`
+        reasons.push(reason(path, hit, 'warning', message))
       } else {
         reasons.push(reason(path, hit, level, `${describe(hit)}${more}: ${ADVICE}`))
       }

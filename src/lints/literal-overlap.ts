@@ -4,8 +4,10 @@
 //
 // "Added by the patch" means: in a changed production file at head, in none of
 // - the merge-base version of that file (parsed, so escapes and quoting do not matter),
-// - any non-test file of the merge base (a fixed-string `git grep`, which also catches a
-//   literal moved from another file, or one both code and test took from a spec or README).
+// - the merge-base text of any non-test file the patch changes, deletes or renames (a
+//   literal moved from one file to another),
+// - any non-test file of the merge base (a fixed-string `git grep`: a literal both code and
+//   test took from a spec, a README or an untouched module).
 // "In a test the patch adds or changes" means: a literal of a changed test file at head
 // that the merge-base version of that test file did not already hold.
 import type { GateContext } from '../context.js'
