@@ -79,8 +79,9 @@ export async function judgeImport(
 
 /**
  * Warnings about test files the patch leaves alone that already hold a judge at the merge
- * base. A fixed-string git grep picks the candidates so the whole suite is not parsed on
- * every run; the parser then decides, as for the patch's own files.
+ * base. The base tree is listed once; a fixed-string git grep over its untouched test files
+ * (only those: a monorepo's sources can be gigabytes) picks the candidates so the whole
+ * suite is not parsed on every run; the parser then decides, as for the patch's own files.
  */
 async function unchangedBaseTests(
   ctx: GateContext,
@@ -93,9 +94,17 @@ async function unchangedBaseTests(
     touched.add(row.path)
     if (row.previous_path !== undefined) touched.add(row.previous_path)
   }
-  const candidates = (
-    await grepFiles(ctx.git, ctx.mergeBase, prefilterStrings(list), ctx.tempDir)
-  ).filter(p => !touched.has(p) && languageOf(p) !== undefined && files.roleOf(p) === 'test')
+  const tests = (await ctx.git.lsTree(ctx.mergeBase))
+    .filter(e => e.type === 'blob' && !touched.has(e.path))
+    .map(e => e.path)
+    .filter(p => languageOf(p) !== undefined && files.roleOf(p) === 'test')
+  const candidates = await grepFiles(
+    ctx.git,
+    ctx.mergeBase,
+    tests,
+    prefilterStrings(list),
+    ctx.tempDir
+  )
   if (candidates.length === 0) return []
   const base = await facts.at(ctx.mergeBase, candidates, 'test')
   const flagged: Array<[string, JudgeHit]> = []
@@ -123,25 +132,45 @@ async function unchangedBaseTests(
   return reasons
 }
 
+/** Paths per git grep call: keeps the command line well under any OS limit. */
+const PATHS_PER_GREP = 1000
+
+/** Which of `paths` at `rev` contain any of `strings` (case-insensitive, fixed strings). */
 async function grepFiles(
   git: Git,
   rev: string,
+  paths: string[],
   strings: string[],
   tempDir: string
 ): Promise<string[]> {
-  if (strings.length === 0) return []
+  if (strings.length === 0 || paths.length === 0) return []
   const patterns = join(tempDir, 'judge-import.patterns')
   await writeFile(patterns, strings.join('\n') + '\n')
-  const args = ['grep', '--no-color', '-l', '-z', '-F', '-I', '-i', '-f', patterns, rev]
-  const result = await git.exec(args)
-  if (result.code === 1) return []
-  if (result.code !== 0) throw git.failure(args, result)
   const prefix = `${rev}:`
-  return result.stdout
-    .toString('utf8')
-    .split('\0')
-    .filter(Boolean)
-    .map(p => (p.startsWith(prefix) ? p.slice(prefix.length) : p))
+  const found: string[] = []
+  for (let i = 0; i < paths.length; i += PATHS_PER_GREP) {
+    const args = [
+      '--literal-pathspecs',
+      'grep',
+      '--no-color',
+      '-l',
+      '-z',
+      '-F',
+      '-I',
+      '-i',
+      '-f',
+      patterns,
+      rev,
+      '--'
+    ]
+    const result = await git.exec([...args, ...paths.slice(i, i + PATHS_PER_GREP)])
+    if (result.code === 1) continue
+    if (result.code !== 0) throw git.failure(args, result)
+    for (const p of result.stdout.toString('utf8').split('\0')) {
+      if (p !== '') found.push(p.startsWith(prefix) ? p.slice(prefix.length) : p)
+    }
+  }
+  return found
 }
 
 /** The reason carries path and line; the message says what and why. */
