@@ -3,12 +3,11 @@
 // clone of the PR's merge commit as the workspace, and GITHUB_API_URL pointing at the fake
 // GitHub server on 127.0.0.1, which validates every request against GitHub's OpenAPI schemas.
 import { execFileSync } from 'node:child_process'
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { build } from 'esbuild'
-import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import type { Scorecard } from '../src/types.js'
 import { FakeGitHub, runBundledAction } from './helpers/fake-github.js'
 import type { ActionRun, FakeFile, FakeGitHubOptions } from './helpers/fake-github.js'
@@ -77,28 +76,7 @@ afterEach(async () => {
   for (const c of cleanups.splice(0)) c()
 })
 
-// dist/ is committed and kept fresh by CI's check-dist job; other test files run it too,
-// so it is only rebuilt (scripts/bundle.mjs removes dist/ first) when it differs from what
-// the sources bundle to now: a local edit not yet bundled.
-beforeAll(async () => {
-  const fresh = await build({
-    entryPoints: [join(ROOT, 'src/index.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    banner: {
-      js: "import { createRequire as __oracleGateCreateRequire } from 'module'; const require = __oracleGateCreateRequire(import.meta.url);"
-    },
-    legalComments: 'none',
-    logLevel: 'silent',
-    write: false
-  })
-  const current = existsSync(ENTRY) ? readFileSync(ENTRY, 'utf8') : ''
-  if (fresh.outputFiles[0]?.text !== current) {
-    execFileSync(process.execPath, [join(ROOT, 'scripts/bundle.mjs')], { cwd: ROOT, stdio: 'pipe' })
-  }
-}, 120_000)
+// dist/ is bundled from the current sources once before any test (__tests__/global-setup.ts).
 
 /** origin: base on main, the agent's branch, main moving on, and the PR's refs. */
 function scenario(head: Record<string, string>, extraBase: Record<string, string> = {}): Scenario {

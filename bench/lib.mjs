@@ -72,8 +72,16 @@ export function median(values) {
 
 /** A directory with python/python3 pointing at an interpreter that has pytest+hypothesis. */
 export function pythonShims() {
-  for (const candidate of [process.env.ORACLE_GATE_TEST_PYTHON, 'python3', '/usr/bin/python3'].filter(Boolean)) {
-    const r = spawnSync(candidate, ['-c', 'import pytest, hypothesis, sys; print(sys.executable)'], { encoding: 'utf8' })
+  for (const candidate of [
+    process.env.ORACLE_GATE_TEST_PYTHON,
+    'python3',
+    '/usr/bin/python3'
+  ].filter(Boolean)) {
+    const r = spawnSync(
+      candidate,
+      ['-c', 'import pytest, hypothesis, sys; print(sys.executable)'],
+      { encoding: 'utf8' }
+    )
     if (r.status === 0) {
       const dir = tempDir('og-bench-bin-')
       symlinkSync(r.stdout.trim(), join(dir, 'python3'))

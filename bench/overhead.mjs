@@ -2,7 +2,16 @@
 // on a generated repo with a real pytest + hypothesis suite of a few seconds.
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { commitAll, git, initRepo, median, pythonShims, tempDir, timeCommand, writeFiles } from './lib.mjs'
+import {
+  commitAll,
+  git,
+  initRepo,
+  median,
+  pythonShims,
+  tempDir,
+  timeCommand,
+  writeFiles
+} from './lib.mjs'
 
 const CLI = join(import.meta.dirname, '..', 'dist', 'cli.js')
 const SUITE = 'python3 -m pytest oracle/properties -q -p no:cacheprovider --junitxml={junit}'
@@ -52,13 +61,19 @@ export async function overhead() {
     commitAll(dir, 'base (serial policy)')
     git(dir, 'branch', 'base-parallel')
     git(dir, 'checkout', '-q', '-b', 'head-serial')
-    writeFiles(dir, { 'src/calc.py': 'def total(xs):\n    result = 0\n    for x in xs:\n        result += x\n    return result\n' })
+    writeFiles(dir, {
+      'src/calc.py':
+        'def total(xs):\n    result = 0\n    for x in xs:\n        result += x\n    return result\n'
+    })
     commitAll(dir, 'head')
     git(dir, 'checkout', '-q', 'base-parallel')
     writeFiles(dir, { '.github/oracle-gate.yml': policy(true) })
     commitAll(dir, 'base (parallel policy)')
     git(dir, 'checkout', '-q', '-b', 'head-parallel')
-    writeFiles(dir, { 'src/calc.py': 'def total(xs):\n    result = 0\n    for x in xs:\n        result += x\n    return result\n' })
+    writeFiles(dir, {
+      'src/calc.py':
+        'def total(xs):\n    result = 0\n    for x in xs:\n        result += x\n    return result\n'
+    })
     commitAll(dir, 'head')
 
     const direct = [],
@@ -71,21 +86,41 @@ export async function overhead() {
       const a = timeCommand('bash', ['-c', suite], { cwd: dir, env })
       git(dir, 'checkout', '-q', 'head-serial')
       const b = timeCommand('bash', ['-c', suite], { cwd: dir, env })
-      if (a.status !== 0 || b.status !== 0) throw new Error(`direct suite failed: ${a.stdout}${b.stdout}`)
+      if (a.status !== 0 || b.status !== 0)
+        throw new Error(`direct suite failed: ${a.stdout}${b.stdout}`)
       direct.push(a.seconds + b.seconds)
-      const s = timeCommand(process.execPath, [CLI, 'check', '--base', 'main', '--head', 'head-serial', '--quiet'], { cwd: dir, env })
+      const s = timeCommand(
+        process.execPath,
+        [CLI, 'check', '--base', 'main', '--head', 'head-serial', '--quiet'],
+        { cwd: dir, env }
+      )
       if (s.status !== 0) throw new Error(`gate (serial) exit ${s.status}: ${s.stderr.slice(-800)}`)
       serial.push(s.seconds)
-      const p = timeCommand(process.execPath, [CLI, 'check', '--base', 'base-parallel', '--head', 'head-parallel', '--quiet'], { cwd: dir, env })
-      if (p.status !== 0) throw new Error(`gate (parallel) exit ${p.status}: ${p.stderr.slice(-800)}`)
+      const p = timeCommand(
+        process.execPath,
+        [CLI, 'check', '--base', 'base-parallel', '--head', 'head-parallel', '--quiet'],
+        { cwd: dir, env }
+      )
+      if (p.status !== 0)
+        throw new Error(`gate (parallel) exit ${p.status}: ${p.stderr.slice(-800)}`)
       parallel.push(p.seconds)
     }
     rmSync(junit, { force: true })
     const d = median(direct)
     return [
       { measure: 'base+head suite run directly (s)', value: d, digits: 2, goal: '' },
-      { measure: 'gate serial ÷ direct', value: median(serial) / d, goal: '≤ 1.15', ok: median(serial) / d <= 1.15 },
-      { measure: 'gate parallel ÷ direct', value: median(parallel) / d, goal: '≤ 0.65', ok: median(parallel) / d <= 0.65 }
+      {
+        measure: 'gate serial ÷ direct',
+        value: median(serial) / d,
+        goal: '≤ 1.15',
+        ok: median(serial) / d <= 1.15
+      },
+      {
+        measure: 'gate parallel ÷ direct',
+        value: median(parallel) / d,
+        goal: '≤ 0.65',
+        ok: median(parallel) / d <= 0.65
+      }
     ]
   } finally {
     rmSync(dir, { recursive: true, force: true })

@@ -11,7 +11,11 @@ export async function policyOnly() {
   const dir = tempDir('og-bench-20k-')
   try {
     initRepo(dir)
-    const base = { '.github/oracle-gate.yml': 'version: 1\nprotected: [oracle/**]\nplanes:\n  voting: [oracle/properties/**]\nsuite:\n  command: "false"\n', 'oracle/properties/test_a.py': 'def test_a():\n    pass\n' }
+    const base = {
+      '.github/oracle-gate.yml':
+        'version: 1\nprotected: [oracle/**]\nplanes:\n  voting: [oracle/properties/**]\nsuite:\n  command: "false"\n',
+      'oracle/properties/test_a.py': 'def test_a():\n    pass\n'
+    }
     for (let i = 0; i < N; i++) base[`src/pkg${i % 100}/mod_${i}.py`] = `VALUE = ${i}\n`
     writeFiles(dir, base)
     commitAll(dir, 'base')
@@ -23,12 +27,24 @@ export async function policyOnly() {
     const times = []
     let verdict = ''
     for (let i = 0; i < 3; i++) {
-      const r = timeCommand(process.execPath, [CLI, 'check', '--base', 'main', '--head', 'agent', '--quiet'], { cwd: dir })
+      const r = timeCommand(
+        process.execPath,
+        [CLI, 'check', '--base', 'main', '--head', 'agent', '--quiet'],
+        { cwd: dir }
+      )
       verdict = JSON.parse(r.stdout).verdict
       times.push(r.seconds)
     }
     const t = median(times)
-    return [{ measure: `policy-only verdict, 20,000 files (s) [${verdict}]`, value: t, digits: 2, goal: '< 2 s', ok: t < 2 && verdict === 'policy' }]
+    return [
+      {
+        measure: `policy-only verdict, 20,000 files (s) [${verdict}]`,
+        value: t,
+        digits: 2,
+        goal: '< 2 s',
+        ok: t < 2 && verdict === 'policy'
+      }
+    ]
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

@@ -30,18 +30,36 @@ for (const [name, fn] of figures) {
   try {
     for (const row of await fn()) rows.push({ figure: name, ...row })
   } catch (error) {
-    rows.push({ figure: name, measure: 'failed', value: String(error?.message ?? error), goal: '', ok: false })
+    rows.push({
+      figure: name,
+      measure: 'failed',
+      value: String(error?.message ?? error),
+      goal: '',
+      ok: false
+    })
   }
 }
 
-const machine = { cores: cpus().length, cpu: cpus()[0]?.model ?? '?', node: process.version, platform: process.platform }
+const machine = {
+  cores: cpus().length,
+  cpu: cpus()[0]?.model ?? '?',
+  node: process.version,
+  platform: process.platform
+}
 const width = Math.max(...rows.map(r => r.measure.length))
-console.log(`oracle-gate benchmarks — ${machine.cores} cores, ${machine.cpu}, Node ${machine.node}\n`)
+console.log(
+  `oracle-gate benchmarks — ${machine.cores} cores, ${machine.cpu}, Node ${machine.node}\n`
+)
 console.log(`${'figure'.padEnd(12)} ${'measure'.padEnd(width)}  ${'value'.padStart(12)}  goal`)
 for (const r of rows) {
   const value = typeof r.value === 'number' ? r.value.toFixed(r.digits ?? 3) : String(r.value)
-  console.log(`${r.figure.padEnd(12)} ${r.measure.padEnd(width)}  ${value.padStart(12)}  ${r.goal}${r.goal ? (r.ok ? '  ✓' : '  ✗') : ''}`)
+  console.log(
+    `${r.figure.padEnd(12)} ${r.measure.padEnd(width)}  ${value.padStart(12)}  ${r.goal}${r.goal ? (r.ok ? '  ✓' : '  ✗') : ''}`
+  )
 }
 mkdirSync(join(here, 'results'), { recursive: true })
-writeFileSync(join(here, 'results', 'latest.json'), JSON.stringify({ machine, when: new Date().toISOString(), rows }, null, 2) + '\n')
+writeFileSync(
+  join(here, 'results', 'latest.json'),
+  JSON.stringify({ machine, when: new Date().toISOString(), rows }, null, 2) + '\n'
+)
 console.log(`\nwritten: bench/results/latest.json`)

@@ -7,19 +7,16 @@
 import { Ajv } from 'ajv'
 import type { ValidateFunction } from 'ajv'
 import { execFile } from 'node:child_process'
-import { readFileSync } from 'node:fs'
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:http'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
+import REQUEST_SCHEMAS from '../fixtures/openapi/requests.json' with { type: 'json' }
 
-const here = dirname(fileURLToPath(import.meta.url))
-const SCHEMAS = JSON.parse(
-  readFileSync(join(here, '../fixtures/openapi/requests.json'), 'utf8')
-) as {
+// Imported (not read at run time) so that bundles of this helper (bench/) carry the schemas.
+const SCHEMAS = REQUEST_SCHEMAS as unknown as {
   source: string
   operations: Record<string, { operationId: string; body?: Schema; query: Schema }>
 }
