@@ -21,9 +21,9 @@ var __commonJS = (cb, mod) => function __require2() {
 };
 var __copyProps = (to, from, except, desc) => {
   if (from && typeof from === "object" || typeof from === "function") {
-    for (let key of __getOwnPropNames(from))
-      if (!__hasOwnProp.call(to, key) && key !== except)
-        __defProp(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc(from, key)) || desc.enumerable });
+    for (let key2 of __getOwnPropNames(from))
+      if (!__hasOwnProp.call(to, key2) && key2 !== except)
+        __defProp(to, key2, { get: () => from[key2], enumerable: !(desc = __getOwnPropDesc(from, key2)) || desc.enumerable });
   }
   return to;
 };
@@ -35,6 +35,1782 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
   isNodeMode || !mod || !mod.__esModule ? __defProp(target, "default", { value: mod, enumerable: true }) : target,
   mod
 ));
+
+// node_modules/picomatch/lib/constants.js
+var require_constants = __commonJS({
+  "node_modules/picomatch/lib/constants.js"(exports, module2) {
+    "use strict";
+    var WIN_SLASH = "\\\\/";
+    var WIN_NO_SLASH = `[^${WIN_SLASH}]`;
+    var DEFAULT_MAX_EXTGLOB_RECURSION = 0;
+    var DOT_LITERAL = "\\.";
+    var PLUS_LITERAL = "\\+";
+    var QMARK_LITERAL = "\\?";
+    var SLASH_LITERAL = "\\/";
+    var ONE_CHAR = "(?=.)";
+    var QMARK = "[^/]";
+    var END_ANCHOR = `(?:${SLASH_LITERAL}|$)`;
+    var START_ANCHOR = `(?:^|${SLASH_LITERAL})`;
+    var DOTS_SLASH = `${DOT_LITERAL}{1,2}${END_ANCHOR}`;
+    var NO_DOT = `(?!${DOT_LITERAL})`;
+    var NO_DOTS = `(?!${START_ANCHOR}${DOTS_SLASH})`;
+    var NO_DOT_SLASH = `(?!${DOT_LITERAL}{0,1}${END_ANCHOR})`;
+    var NO_DOTS_SLASH = `(?!${DOTS_SLASH})`;
+    var QMARK_NO_DOT = `[^.${SLASH_LITERAL}]`;
+    var STAR = `${QMARK}*?`;
+    var SEP = "/";
+    var POSIX_CHARS = {
+      DOT_LITERAL,
+      PLUS_LITERAL,
+      QMARK_LITERAL,
+      SLASH_LITERAL,
+      ONE_CHAR,
+      QMARK,
+      END_ANCHOR,
+      DOTS_SLASH,
+      NO_DOT,
+      NO_DOTS,
+      NO_DOT_SLASH,
+      NO_DOTS_SLASH,
+      QMARK_NO_DOT,
+      STAR,
+      START_ANCHOR,
+      SEP
+    };
+    var WINDOWS_CHARS = {
+      ...POSIX_CHARS,
+      SLASH_LITERAL: `[${WIN_SLASH}]`,
+      QMARK: WIN_NO_SLASH,
+      STAR: `${WIN_NO_SLASH}*?`,
+      DOTS_SLASH: `${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$)`,
+      NO_DOT: `(?!${DOT_LITERAL})`,
+      NO_DOTS: `(?!(?:^|[${WIN_SLASH}])${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
+      NO_DOT_SLASH: `(?!${DOT_LITERAL}{0,1}(?:[${WIN_SLASH}]|$))`,
+      NO_DOTS_SLASH: `(?!${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
+      QMARK_NO_DOT: `[^.${WIN_SLASH}]`,
+      START_ANCHOR: `(?:^|[${WIN_SLASH}])`,
+      END_ANCHOR: `(?:[${WIN_SLASH}]|$)`,
+      SEP: "\\"
+    };
+    var POSIX_REGEX_SOURCE = {
+      __proto__: null,
+      alnum: "a-zA-Z0-9",
+      alpha: "a-zA-Z",
+      ascii: "\\x00-\\x7F",
+      blank: " \\t",
+      cntrl: "\\x00-\\x1F\\x7F",
+      digit: "0-9",
+      graph: "\\x21-\\x7E",
+      lower: "a-z",
+      print: "\\x20-\\x7E ",
+      punct: "\\-!\"#$%&'()\\*+,./:;<=>?@[\\]^_`{|}~",
+      space: " \\t\\r\\n\\v\\f",
+      upper: "A-Z",
+      word: "A-Za-z0-9_",
+      xdigit: "A-Fa-f0-9"
+    };
+    module2.exports = {
+      DEFAULT_MAX_EXTGLOB_RECURSION,
+      MAX_LENGTH: 1024 * 64,
+      POSIX_REGEX_SOURCE,
+      // regular expressions
+      REGEX_BACKSLASH: /\\(?![*+?^${}(|)[\]])/g,
+      REGEX_NON_SPECIAL_CHARS: /^[^@![\].,$*+?^{}()|\\/]+/,
+      REGEX_SPECIAL_CHARS: /[-*+?.^${}(|)[\]]/,
+      REGEX_SPECIAL_CHARS_BACKREF: /(\\?)((\W)(\3*))/g,
+      REGEX_SPECIAL_CHARS_GLOBAL: /([-*+?.^${}(|)[\]])/g,
+      REGEX_REMOVE_BACKSLASH: /(?:\[.*?[^\\]\]|\\(?=.))/g,
+      // Replace globs with equivalent patterns to reduce parsing time.
+      REPLACEMENTS: {
+        __proto__: null,
+        "***": "*",
+        "**/**": "**",
+        "**/**/**": "**"
+      },
+      // Digits
+      CHAR_0: 48,
+      /* 0 */
+      CHAR_9: 57,
+      /* 9 */
+      // Alphabet chars.
+      CHAR_UPPERCASE_A: 65,
+      /* A */
+      CHAR_LOWERCASE_A: 97,
+      /* a */
+      CHAR_UPPERCASE_Z: 90,
+      /* Z */
+      CHAR_LOWERCASE_Z: 122,
+      /* z */
+      CHAR_LEFT_PARENTHESES: 40,
+      /* ( */
+      CHAR_RIGHT_PARENTHESES: 41,
+      /* ) */
+      CHAR_ASTERISK: 42,
+      /* * */
+      // Non-alphabetic chars.
+      CHAR_AMPERSAND: 38,
+      /* & */
+      CHAR_AT: 64,
+      /* @ */
+      CHAR_BACKWARD_SLASH: 92,
+      /* \ */
+      CHAR_CARRIAGE_RETURN: 13,
+      /* \r */
+      CHAR_CIRCUMFLEX_ACCENT: 94,
+      /* ^ */
+      CHAR_COLON: 58,
+      /* : */
+      CHAR_COMMA: 44,
+      /* , */
+      CHAR_DOT: 46,
+      /* . */
+      CHAR_DOUBLE_QUOTE: 34,
+      /* " */
+      CHAR_EQUAL: 61,
+      /* = */
+      CHAR_EXCLAMATION_MARK: 33,
+      /* ! */
+      CHAR_FORM_FEED: 12,
+      /* \f */
+      CHAR_FORWARD_SLASH: 47,
+      /* / */
+      CHAR_GRAVE_ACCENT: 96,
+      /* ` */
+      CHAR_HASH: 35,
+      /* # */
+      CHAR_HYPHEN_MINUS: 45,
+      /* - */
+      CHAR_LEFT_ANGLE_BRACKET: 60,
+      /* < */
+      CHAR_LEFT_CURLY_BRACE: 123,
+      /* { */
+      CHAR_LEFT_SQUARE_BRACKET: 91,
+      /* [ */
+      CHAR_LINE_FEED: 10,
+      /* \n */
+      CHAR_NO_BREAK_SPACE: 160,
+      /* \u00A0 */
+      CHAR_PERCENT: 37,
+      /* % */
+      CHAR_PLUS: 43,
+      /* + */
+      CHAR_QUESTION_MARK: 63,
+      /* ? */
+      CHAR_RIGHT_ANGLE_BRACKET: 62,
+      /* > */
+      CHAR_RIGHT_CURLY_BRACE: 125,
+      /* } */
+      CHAR_RIGHT_SQUARE_BRACKET: 93,
+      /* ] */
+      CHAR_SEMICOLON: 59,
+      /* ; */
+      CHAR_SINGLE_QUOTE: 39,
+      /* ' */
+      CHAR_SPACE: 32,
+      /*   */
+      CHAR_TAB: 9,
+      /* \t */
+      CHAR_UNDERSCORE: 95,
+      /* _ */
+      CHAR_VERTICAL_LINE: 124,
+      /* | */
+      CHAR_ZERO_WIDTH_NOBREAK_SPACE: 65279,
+      /* \uFEFF */
+      /**
+       * Create EXTGLOB_CHARS
+       */
+      extglobChars(chars) {
+        return {
+          "!": { type: "negate", open: "(?:(?!(?:", close: `))${chars.STAR})` },
+          "?": { type: "qmark", open: "(?:", close: ")?" },
+          "+": { type: "plus", open: "(?:", close: ")+" },
+          "*": { type: "star", open: "(?:", close: ")*" },
+          "@": { type: "at", open: "(?:", close: ")" }
+        };
+      },
+      /**
+       * Create GLOB_CHARS
+       */
+      globChars(win32) {
+        return win32 === true ? WINDOWS_CHARS : POSIX_CHARS;
+      }
+    };
+  }
+});
+
+// node_modules/picomatch/lib/utils.js
+var require_utils = __commonJS({
+  "node_modules/picomatch/lib/utils.js"(exports) {
+    "use strict";
+    var {
+      REGEX_BACKSLASH,
+      REGEX_REMOVE_BACKSLASH,
+      REGEX_SPECIAL_CHARS,
+      REGEX_SPECIAL_CHARS_GLOBAL
+    } = require_constants();
+    exports.isObject = (val) => val !== null && typeof val === "object" && !Array.isArray(val);
+    exports.hasRegexChars = (str) => REGEX_SPECIAL_CHARS.test(str);
+    exports.isRegexChar = (str) => str.length === 1 && exports.hasRegexChars(str);
+    exports.escapeRegex = (str) => str.replace(REGEX_SPECIAL_CHARS_GLOBAL, "\\$1");
+    exports.toPosixSlashes = (str) => str.replace(REGEX_BACKSLASH, "/");
+    exports.isWindows = () => {
+      if (typeof navigator !== "undefined" && navigator.platform) {
+        const platform = navigator.platform.toLowerCase();
+        return platform === "win32" || platform === "windows";
+      }
+      if (typeof process !== "undefined" && process.platform) {
+        return process.platform === "win32";
+      }
+      return false;
+    };
+    exports.removeBackslashes = (str) => {
+      return str.replace(REGEX_REMOVE_BACKSLASH, (match) => {
+        return match === "\\" ? "" : match;
+      });
+    };
+    exports.escapeLast = (input, char, lastIdx) => {
+      const idx = input.lastIndexOf(char, lastIdx);
+      if (idx === -1) return input;
+      if (input[idx - 1] === "\\") return exports.escapeLast(input, char, idx - 1);
+      return `${input.slice(0, idx)}\\${input.slice(idx)}`;
+    };
+    exports.removePrefix = (input, state = {}) => {
+      let output = input;
+      if (output.startsWith("./")) {
+        output = output.slice(2);
+        state.prefix = "./";
+      }
+      return output;
+    };
+    exports.wrapOutput = (input, state = {}, options = {}) => {
+      const prepend = options.contains ? "" : "^";
+      const append = options.contains ? "" : "$";
+      let output = `${prepend}(?:${input})${append}`;
+      if (state.negated === true) {
+        output = `(?:^(?!${output}).*$)`;
+      }
+      return output;
+    };
+    exports.basename = (path, { windows } = {}) => {
+      const segs = path.split(windows ? /[\\/]/ : "/");
+      const last = segs[segs.length - 1];
+      if (last === "") {
+        return segs[segs.length - 2];
+      }
+      return last;
+    };
+  }
+});
+
+// node_modules/picomatch/lib/scan.js
+var require_scan = __commonJS({
+  "node_modules/picomatch/lib/scan.js"(exports, module2) {
+    "use strict";
+    var utils = require_utils();
+    var {
+      CHAR_ASTERISK,
+      /* * */
+      CHAR_AT,
+      /* @ */
+      CHAR_BACKWARD_SLASH,
+      /* \ */
+      CHAR_COMMA,
+      /* , */
+      CHAR_DOT,
+      /* . */
+      CHAR_EXCLAMATION_MARK,
+      /* ! */
+      CHAR_FORWARD_SLASH,
+      /* / */
+      CHAR_LEFT_CURLY_BRACE,
+      /* { */
+      CHAR_LEFT_PARENTHESES,
+      /* ( */
+      CHAR_LEFT_SQUARE_BRACKET,
+      /* [ */
+      CHAR_PLUS,
+      /* + */
+      CHAR_QUESTION_MARK,
+      /* ? */
+      CHAR_RIGHT_CURLY_BRACE,
+      /* } */
+      CHAR_RIGHT_PARENTHESES,
+      /* ) */
+      CHAR_RIGHT_SQUARE_BRACKET
+      /* ] */
+    } = require_constants();
+    var isPathSeparator = (code) => {
+      return code === CHAR_FORWARD_SLASH || code === CHAR_BACKWARD_SLASH;
+    };
+    var depth = (token) => {
+      if (token.isPrefix !== true) {
+        token.depth = token.isGlobstar ? Infinity : 1;
+      }
+    };
+    var scan = (input, options) => {
+      const opts = options || {};
+      const length = input.length - 1;
+      const scanToEnd = opts.parts === true || opts.tokens === true || opts.scanToEnd === true;
+      const slashes = [];
+      const tokens = [];
+      const parts2 = [];
+      let str = input;
+      let index = -1;
+      let start2 = 0;
+      let lastIndex = 0;
+      let isBrace = false;
+      let isBracket = false;
+      let isGlob = false;
+      let isExtglob = false;
+      let isGlobstar = false;
+      let braceEscaped = false;
+      let backslashes = false;
+      let negated = false;
+      let negatedExtglob = false;
+      let finished = false;
+      let braces = 0;
+      let prev;
+      let code;
+      let token = { value: "", depth: 0, isGlob: false };
+      const eos = () => index >= length;
+      const peek = () => str.charCodeAt(index + 1);
+      const advance = () => {
+        prev = code;
+        return str.charCodeAt(++index);
+      };
+      while (index < length) {
+        code = advance();
+        let next;
+        if (code === CHAR_BACKWARD_SLASH) {
+          backslashes = token.backslashes = true;
+          code = advance();
+          if (code === CHAR_LEFT_CURLY_BRACE) {
+            braceEscaped = true;
+          }
+          continue;
+        }
+        if (braceEscaped === true || code === CHAR_LEFT_CURLY_BRACE) {
+          braces++;
+          while (eos() !== true && (code = advance())) {
+            if (code === CHAR_BACKWARD_SLASH) {
+              backslashes = token.backslashes = true;
+              advance();
+              continue;
+            }
+            if (code === CHAR_LEFT_CURLY_BRACE) {
+              braces++;
+              continue;
+            }
+            if (braceEscaped !== true && code === CHAR_DOT && (code = advance()) === CHAR_DOT) {
+              isBrace = token.isBrace = true;
+              isGlob = token.isGlob = true;
+              finished = true;
+              if (scanToEnd === true) {
+                continue;
+              }
+              break;
+            }
+            if (braceEscaped !== true && code === CHAR_COMMA) {
+              isBrace = token.isBrace = true;
+              isGlob = token.isGlob = true;
+              finished = true;
+              if (scanToEnd === true) {
+                continue;
+              }
+              break;
+            }
+            if (code === CHAR_RIGHT_CURLY_BRACE) {
+              braces--;
+              if (braces === 0) {
+                braceEscaped = false;
+                isBrace = token.isBrace = true;
+                finished = true;
+                break;
+              }
+            }
+          }
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+        if (code === CHAR_FORWARD_SLASH) {
+          slashes.push(index);
+          tokens.push(token);
+          token = { value: "", depth: 0, isGlob: false };
+          if (finished === true) continue;
+          if (prev === CHAR_DOT && index === start2 + 1) {
+            start2 += 2;
+            continue;
+          }
+          lastIndex = index + 1;
+          continue;
+        }
+        if (opts.noext !== true) {
+          const isExtglobChar = code === CHAR_PLUS || code === CHAR_AT || code === CHAR_ASTERISK || code === CHAR_QUESTION_MARK || code === CHAR_EXCLAMATION_MARK;
+          if (isExtglobChar === true && peek() === CHAR_LEFT_PARENTHESES) {
+            isGlob = token.isGlob = true;
+            isExtglob = token.isExtglob = true;
+            finished = true;
+            if (code === CHAR_EXCLAMATION_MARK && index === start2) {
+              negatedExtglob = true;
+            }
+            if (scanToEnd === true) {
+              let parens = 0;
+              while (eos() !== true && (code = advance())) {
+                if (code === CHAR_BACKWARD_SLASH) {
+                  backslashes = token.backslashes = true;
+                  advance();
+                  continue;
+                }
+                if (code === CHAR_LEFT_PARENTHESES) {
+                  parens++;
+                  continue;
+                }
+                if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
+                  finished = true;
+                  break;
+                }
+              }
+              continue;
+            }
+            break;
+          }
+        }
+        if (code === CHAR_ASTERISK) {
+          if (prev === CHAR_ASTERISK) isGlobstar = token.isGlobstar = true;
+          isGlob = token.isGlob = true;
+          finished = true;
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+        if (code === CHAR_QUESTION_MARK) {
+          isGlob = token.isGlob = true;
+          finished = true;
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+        if (code === CHAR_LEFT_SQUARE_BRACKET) {
+          while (eos() !== true && (next = advance())) {
+            if (next === CHAR_BACKWARD_SLASH) {
+              backslashes = token.backslashes = true;
+              advance();
+              continue;
+            }
+            if (next === CHAR_RIGHT_SQUARE_BRACKET) {
+              isBracket = token.isBracket = true;
+              isGlob = token.isGlob = true;
+              finished = true;
+              break;
+            }
+          }
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+        if (opts.nonegate !== true && code === CHAR_EXCLAMATION_MARK && index === start2) {
+          negated = token.negated = true;
+          start2++;
+          continue;
+        }
+        if (opts.noparen !== true && code === CHAR_LEFT_PARENTHESES) {
+          isGlob = token.isGlob = true;
+          if (scanToEnd === true) {
+            let parens = 1;
+            while (eos() !== true && (code = advance())) {
+              if (code === CHAR_BACKWARD_SLASH) {
+                backslashes = token.backslashes = true;
+                advance();
+                continue;
+              }
+              if (code === CHAR_LEFT_PARENTHESES) {
+                parens++;
+                continue;
+              }
+              if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
+                finished = true;
+                break;
+              }
+            }
+            continue;
+          }
+          break;
+        }
+        if (isGlob === true) {
+          finished = true;
+          if (scanToEnd === true) {
+            continue;
+          }
+          break;
+        }
+      }
+      if (opts.noext === true) {
+        isExtglob = false;
+        isGlob = false;
+      }
+      let base = str;
+      let prefix = "";
+      let glob = "";
+      if (start2 > 0) {
+        prefix = str.slice(0, start2);
+        str = str.slice(start2);
+        lastIndex -= start2;
+      }
+      if (base && isGlob === true && lastIndex > 0) {
+        base = str.slice(0, lastIndex);
+        glob = str.slice(lastIndex);
+      } else if (isGlob === true) {
+        base = "";
+        glob = str;
+      } else {
+        base = str;
+      }
+      if (base && base !== "" && base !== "/" && base !== str) {
+        if (isPathSeparator(base.charCodeAt(base.length - 1))) {
+          base = base.slice(0, -1);
+        }
+      }
+      if (opts.unescape === true) {
+        if (glob) glob = utils.removeBackslashes(glob);
+        if (base && backslashes === true) {
+          base = utils.removeBackslashes(base);
+        }
+      }
+      const state = {
+        prefix,
+        input,
+        start: start2,
+        base,
+        glob,
+        isBrace,
+        isBracket,
+        isGlob,
+        isExtglob,
+        isGlobstar,
+        negated,
+        negatedExtglob
+      };
+      if (opts.tokens === true) {
+        state.maxDepth = 0;
+        if (!isPathSeparator(code)) {
+          tokens.push(token);
+        }
+        state.tokens = tokens;
+      }
+      if (opts.parts === true || opts.tokens === true) {
+        let prevIndex;
+        for (let idx = 0; idx < slashes.length; idx++) {
+          const n2 = prevIndex !== void 0 ? prevIndex + 1 : start2;
+          const i2 = slashes[idx];
+          const value2 = input.slice(n2, i2);
+          if (opts.tokens) {
+            if (idx === 0 && start2 !== 0) {
+              tokens[idx].isPrefix = true;
+              tokens[idx].value = prefix;
+            } else {
+              tokens[idx].value = value2;
+            }
+            depth(tokens[idx]);
+            state.maxDepth += tokens[idx].depth;
+          }
+          if (i2 >= start2) {
+            parts2.push(value2);
+            prevIndex = i2;
+          }
+        }
+        const n = prevIndex !== void 0 ? prevIndex + 1 : start2;
+        const value = input.slice(n);
+        parts2.push(value);
+        if (opts.tokens && prevIndex && prevIndex + 1 < input.length) {
+          tokens[tokens.length - 1].value = value;
+          depth(tokens[tokens.length - 1]);
+          state.maxDepth += tokens[tokens.length - 1].depth;
+        }
+        state.slashes = slashes;
+        state.parts = parts2;
+      }
+      return state;
+    };
+    module2.exports = scan;
+  }
+});
+
+// node_modules/picomatch/lib/parse.js
+var require_parse = __commonJS({
+  "node_modules/picomatch/lib/parse.js"(exports, module2) {
+    "use strict";
+    var constants = require_constants();
+    var utils = require_utils();
+    var {
+      MAX_LENGTH,
+      POSIX_REGEX_SOURCE,
+      REGEX_NON_SPECIAL_CHARS,
+      REGEX_SPECIAL_CHARS_BACKREF,
+      REPLACEMENTS
+    } = constants;
+    var expandRange = (args2, options) => {
+      if (typeof options.expandRange === "function") {
+        return options.expandRange(...args2, options);
+      }
+      args2.sort();
+      const value = `[${args2.join("-")}]`;
+      try {
+        new RegExp(value);
+      } catch (ex) {
+        return args2.map((v) => utils.escapeRegex(v)).join("..");
+      }
+      return value;
+    };
+    var syntaxError = (type, char) => {
+      return `Missing ${type}: "${char}" - use "\\\\${char}" to match literal characters`;
+    };
+    var splitTopLevel = (input) => {
+      const parts2 = [];
+      let bracket = 0;
+      let paren = 0;
+      let quote2 = 0;
+      let value = "";
+      let escaped = false;
+      for (const ch of input) {
+        if (escaped === true) {
+          value += ch;
+          escaped = false;
+          continue;
+        }
+        if (ch === "\\") {
+          value += ch;
+          escaped = true;
+          continue;
+        }
+        if (ch === '"') {
+          quote2 = quote2 === 1 ? 0 : 1;
+          value += ch;
+          continue;
+        }
+        if (quote2 === 0) {
+          if (ch === "[") {
+            bracket++;
+          } else if (ch === "]" && bracket > 0) {
+            bracket--;
+          } else if (bracket === 0) {
+            if (ch === "(") {
+              paren++;
+            } else if (ch === ")" && paren > 0) {
+              paren--;
+            } else if (ch === "|" && paren === 0) {
+              parts2.push(value);
+              value = "";
+              continue;
+            }
+          }
+        }
+        value += ch;
+      }
+      parts2.push(value);
+      return parts2;
+    };
+    var isPlainBranch = (branch) => {
+      let escaped = false;
+      for (const ch of branch) {
+        if (escaped === true) {
+          escaped = false;
+          continue;
+        }
+        if (ch === "\\") {
+          escaped = true;
+          continue;
+        }
+        if (/[?*+@!()[\]{}]/.test(ch)) {
+          return false;
+        }
+      }
+      return true;
+    };
+    var normalizeSimpleBranch = (branch) => {
+      let value = branch.trim();
+      let changed = true;
+      while (changed === true) {
+        changed = false;
+        if (/^@\([^\\()[\]{}|]+\)$/.test(value)) {
+          value = value.slice(2, -1);
+          changed = true;
+        }
+      }
+      if (!isPlainBranch(value)) {
+        return;
+      }
+      return value.replace(/\\(.)/g, "$1");
+    };
+    var hasRepeatedCharPrefixOverlap = (branches) => {
+      const values = branches.map(normalizeSimpleBranch).filter(Boolean);
+      for (let i2 = 0; i2 < values.length; i2++) {
+        for (let j = i2 + 1; j < values.length; j++) {
+          const a = values[i2];
+          const b = values[j];
+          const char = a[0];
+          if (!char || a !== char.repeat(a.length) || b !== char.repeat(b.length)) {
+            continue;
+          }
+          if (a === b || a.startsWith(b) || b.startsWith(a)) {
+            return true;
+          }
+        }
+      }
+      return false;
+    };
+    var parseRepeatedExtglob = (pattern, requireEnd = true) => {
+      if (pattern[0] !== "+" && pattern[0] !== "*" || pattern[1] !== "(") {
+        return;
+      }
+      let bracket = 0;
+      let paren = 0;
+      let quote2 = 0;
+      let escaped = false;
+      for (let i2 = 1; i2 < pattern.length; i2++) {
+        const ch = pattern[i2];
+        if (escaped === true) {
+          escaped = false;
+          continue;
+        }
+        if (ch === "\\") {
+          escaped = true;
+          continue;
+        }
+        if (ch === '"') {
+          quote2 = quote2 === 1 ? 0 : 1;
+          continue;
+        }
+        if (quote2 === 1) {
+          continue;
+        }
+        if (ch === "[") {
+          bracket++;
+          continue;
+        }
+        if (ch === "]" && bracket > 0) {
+          bracket--;
+          continue;
+        }
+        if (bracket > 0) {
+          continue;
+        }
+        if (ch === "(") {
+          paren++;
+          continue;
+        }
+        if (ch === ")") {
+          paren--;
+          if (paren === 0) {
+            if (requireEnd === true && i2 !== pattern.length - 1) {
+              return;
+            }
+            return {
+              type: pattern[0],
+              body: pattern.slice(2, i2),
+              end: i2
+            };
+          }
+        }
+      }
+    };
+    var buildCharClassStar = (chars) => {
+      const source = chars.length === 1 ? utils.escapeRegex(chars[0]) : `[${chars.map((ch) => utils.escapeRegex(ch)).join("")}]`;
+      return `${source}*`;
+    };
+    var getStarExtglobSequenceChars = (pattern) => {
+      let index = 0;
+      const chars = [];
+      while (index < pattern.length) {
+        const match = parseRepeatedExtglob(pattern.slice(index), false);
+        if (!match || match.type !== "*") {
+          return;
+        }
+        const branches = splitTopLevel(match.body).map((branch2) => branch2.trim());
+        if (branches.length !== 1) {
+          return;
+        }
+        const branch = normalizeSimpleBranch(branches[0]);
+        if (!branch || branch.length !== 1) {
+          return;
+        }
+        chars.push(branch);
+        index += match.end + 1;
+      }
+      if (chars.length < 1) {
+        return;
+      }
+      return chars;
+    };
+    var repeatedExtglobRecursion = (pattern) => {
+      let depth = 0;
+      let value = pattern.trim();
+      let match = parseRepeatedExtglob(value);
+      while (match) {
+        depth++;
+        value = match.body.trim();
+        match = parseRepeatedExtglob(value);
+      }
+      return depth;
+    };
+    var analyzeRepeatedExtglob = (body2, options) => {
+      if (options.maxExtglobRecursion === false) {
+        return { risky: false };
+      }
+      const max = typeof options.maxExtglobRecursion === "number" ? options.maxExtglobRecursion : constants.DEFAULT_MAX_EXTGLOB_RECURSION;
+      const branches = splitTopLevel(body2).map((branch) => branch.trim());
+      if (branches.length > 1) {
+        if (branches.some((branch) => branch === "") || branches.some((branch) => /^[*?]+$/.test(branch)) || hasRepeatedCharPrefixOverlap(branches)) {
+          return { risky: true };
+        }
+      }
+      const safeChars = [];
+      let sawStarSequence = false;
+      let combinable = true;
+      for (const branch of branches) {
+        const chars = getStarExtglobSequenceChars(branch);
+        if (chars) {
+          sawStarSequence = true;
+          safeChars.push(...chars);
+          continue;
+        }
+        const literal = normalizeSimpleBranch(branch);
+        if (literal && literal.length === 1) {
+          safeChars.push(literal);
+          continue;
+        }
+        combinable = false;
+        if (repeatedExtglobRecursion(branch) > max) {
+          return { risky: true };
+        }
+      }
+      if (sawStarSequence) {
+        return combinable ? { risky: true, safeOutput: buildCharClassStar([...new Set(safeChars)]) } : { risky: true };
+      }
+      return { risky: false };
+    };
+    var parse2 = (input, options) => {
+      if (typeof input !== "string") {
+        throw new TypeError("Expected a string");
+      }
+      input = REPLACEMENTS[input] || input;
+      const opts = { ...options };
+      const max = typeof opts.maxLength === "number" ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
+      let len = input.length;
+      if (len > max) {
+        throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
+      }
+      const bos = { type: "bos", value: "", output: opts.prepend || "" };
+      const tokens = [bos];
+      const capture = opts.capture ? "" : "?:";
+      const PLATFORM_CHARS = constants.globChars(opts.windows);
+      const EXTGLOB_CHARS = constants.extglobChars(PLATFORM_CHARS);
+      const {
+        DOT_LITERAL,
+        PLUS_LITERAL,
+        SLASH_LITERAL,
+        ONE_CHAR,
+        DOTS_SLASH,
+        NO_DOT,
+        NO_DOT_SLASH,
+        NO_DOTS_SLASH,
+        QMARK,
+        QMARK_NO_DOT,
+        STAR,
+        START_ANCHOR
+      } = PLATFORM_CHARS;
+      const globstar = (opts2) => {
+        return `(${capture}(?:(?!${START_ANCHOR}${opts2.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
+      };
+      const nodot = opts.dot ? "" : NO_DOT;
+      const qmarkNoDot = opts.dot ? QMARK : QMARK_NO_DOT;
+      let star = opts.bash === true ? globstar(opts) : STAR;
+      if (opts.capture) {
+        star = `(${star})`;
+      }
+      if (typeof opts.noext === "boolean") {
+        opts.noextglob = opts.noext;
+      }
+      const state = {
+        input,
+        index: -1,
+        start: 0,
+        dot: opts.dot === true,
+        consumed: "",
+        output: "",
+        prefix: "",
+        backtrack: false,
+        negated: false,
+        brackets: 0,
+        braces: 0,
+        parens: 0,
+        quotes: 0,
+        globstar: false,
+        tokens
+      };
+      input = utils.removePrefix(input, state);
+      len = input.length;
+      const extglobs = [];
+      const braces = [];
+      const stack = [];
+      let prev = bos;
+      let value;
+      const eos = () => state.index === len - 1;
+      const peek = state.peek = (n = 1) => input[state.index + n];
+      const advance = state.advance = () => input[++state.index] || "";
+      const remaining = () => input.slice(state.index + 1);
+      const consume = (value2 = "", num = 0) => {
+        state.consumed += value2;
+        state.index += num;
+      };
+      const append = (token) => {
+        state.output += token.output != null ? token.output : token.value;
+        consume(token.value);
+      };
+      const negate = () => {
+        let count = 1;
+        while (peek() === "!" && (peek(2) !== "(" || peek(3) === "?")) {
+          advance();
+          state.start++;
+          count++;
+        }
+        if (count % 2 === 0) {
+          return false;
+        }
+        state.negated = true;
+        state.start++;
+        return true;
+      };
+      const increment = (type) => {
+        state[type]++;
+        stack.push(type);
+      };
+      const decrement = (type) => {
+        state[type]--;
+        stack.pop();
+      };
+      const push = (tok) => {
+        if (prev.type === "globstar") {
+          const isBrace = state.braces > 0 && (tok.type === "comma" || tok.type === "brace");
+          const isExtglob = tok.extglob === true || extglobs.length && (tok.type === "pipe" || tok.type === "paren");
+          if (tok.type !== "slash" && tok.type !== "paren" && !isBrace && !isExtglob) {
+            state.output = state.output.slice(0, -prev.output.length);
+            prev.type = "star";
+            prev.value = "*";
+            prev.output = star;
+            state.output += prev.output;
+          }
+        }
+        if (extglobs.length && tok.type !== "paren") {
+          extglobs[extglobs.length - 1].inner += tok.value;
+        }
+        if (tok.value || tok.output) append(tok);
+        if (prev && prev.type === "text" && tok.type === "text") {
+          prev.output = (prev.output || prev.value) + tok.value;
+          prev.value += tok.value;
+          return;
+        }
+        tok.prev = prev;
+        tokens.push(tok);
+        prev = tok;
+      };
+      const extglobOpen = (type, value2) => {
+        const token = { ...EXTGLOB_CHARS[value2], conditions: 1, inner: "" };
+        token.prev = prev;
+        token.parens = state.parens;
+        token.output = state.output;
+        token.startIndex = state.index;
+        token.tokensIndex = tokens.length;
+        const output = (opts.capture ? "(" : "") + token.open;
+        increment("parens");
+        push({ type, value: value2, output: state.output ? "" : ONE_CHAR });
+        push({ type: "paren", extglob: true, value: advance(), output });
+        extglobs.push(token);
+      };
+      const extglobClose = (token) => {
+        const literal = input.slice(token.startIndex, state.index + 1);
+        const body2 = input.slice(token.startIndex + 2, state.index);
+        const analysis = analyzeRepeatedExtglob(body2, opts);
+        if ((token.type === "plus" || token.type === "star") && analysis.risky) {
+          const safeOutput = analysis.safeOutput ? (token.output ? "" : ONE_CHAR) + (opts.capture ? `(${analysis.safeOutput})` : analysis.safeOutput) : void 0;
+          const open = tokens[token.tokensIndex];
+          open.type = "text";
+          open.value = literal;
+          open.output = safeOutput || utils.escapeRegex(literal);
+          for (let i2 = token.tokensIndex + 1; i2 < tokens.length; i2++) {
+            tokens[i2].value = "";
+            tokens[i2].output = "";
+            delete tokens[i2].suffix;
+          }
+          state.output = token.output + open.output;
+          state.backtrack = true;
+          push({ type: "paren", extglob: true, value, output: "" });
+          decrement("parens");
+          return;
+        }
+        let output = token.close + (opts.capture ? ")" : "");
+        let rest;
+        if (token.type === "negate") {
+          let extglobStar = star;
+          if (token.inner && token.inner.length > 1 && token.inner.includes("/")) {
+            extglobStar = globstar(opts);
+          }
+          if (extglobStar !== star || eos() || /^\)+$/.test(remaining())) {
+            output = token.close = `)$))${extglobStar}`;
+          }
+          if (token.inner.includes("*") && (rest = remaining()) && /^\.[^\\/.]+$/.test(rest)) {
+            const expression = parse2(rest, { ...options, fastpaths: false }).output;
+            output = token.close = `)${expression})${extglobStar})`;
+          }
+          if (token.prev.type === "bos") {
+            state.negatedExtglob = true;
+          }
+        }
+        push({ type: "paren", extglob: true, value, output });
+        decrement("parens");
+      };
+      if (opts.fastpaths !== false && !/(^[*!]|[/()[\]{}"])/.test(input)) {
+        let backslashes = false;
+        let output = input.replace(REGEX_SPECIAL_CHARS_BACKREF, (m, esc, chars, first, rest, index) => {
+          if (first === "\\") {
+            backslashes = true;
+            return m;
+          }
+          if (first === "?") {
+            if (esc) {
+              return esc + first + (rest ? QMARK.repeat(rest.length) : "");
+            }
+            if (index === 0) {
+              return qmarkNoDot + (rest ? QMARK.repeat(rest.length) : "");
+            }
+            return QMARK.repeat(chars.length);
+          }
+          if (first === ".") {
+            return DOT_LITERAL.repeat(chars.length);
+          }
+          if (first === "*") {
+            if (esc) {
+              return esc + first + (rest ? star : "");
+            }
+            return star;
+          }
+          return esc ? m : `\\${m}`;
+        });
+        if (backslashes === true) {
+          if (opts.unescape === true) {
+            output = output.replace(/\\/g, "");
+          } else {
+            output = output.replace(/\\+/g, (m) => {
+              return m.length % 2 === 0 ? "\\\\" : m ? "\\" : "";
+            });
+          }
+        }
+        if (output === input && opts.contains === true) {
+          state.output = input;
+          return state;
+        }
+        state.output = utils.wrapOutput(output, state, options);
+        return state;
+      }
+      while (!eos()) {
+        value = advance();
+        if (value === "\0") {
+          continue;
+        }
+        if (value === "\\") {
+          const next = peek();
+          if (next === "/" && opts.bash !== true) {
+            continue;
+          }
+          if (next === "." || next === ";") {
+            continue;
+          }
+          if (!next) {
+            value += "\\";
+            push({ type: "text", value });
+            continue;
+          }
+          const match = /^\\+/.exec(remaining());
+          let slashes = 0;
+          if (match && match[0].length > 2) {
+            slashes = match[0].length;
+            state.index += slashes;
+            if (slashes % 2 !== 0) {
+              value += "\\";
+            }
+          }
+          if (opts.unescape === true) {
+            value = advance();
+          } else {
+            value += advance();
+          }
+          if (state.brackets === 0) {
+            push({ type: "text", value });
+            continue;
+          }
+        }
+        if (state.brackets > 0 && (value !== "]" || prev.value === "[" || prev.value === "[^")) {
+          if (opts.posix !== false && value === ":") {
+            const inner = prev.value.slice(1);
+            if (inner.includes("[")) {
+              prev.posix = true;
+              if (inner.includes(":")) {
+                const idx = prev.value.lastIndexOf("[");
+                const pre = prev.value.slice(0, idx);
+                const rest2 = prev.value.slice(idx + 2);
+                const posix3 = POSIX_REGEX_SOURCE[rest2];
+                if (posix3) {
+                  prev.value = pre + posix3;
+                  state.backtrack = true;
+                  advance();
+                  if (!bos.output && tokens.indexOf(prev) === 1) {
+                    bos.output = ONE_CHAR;
+                  }
+                  continue;
+                }
+              }
+            }
+          }
+          if (value === "[" && peek() !== ":" || value === "-" && peek() === "]") {
+            value = `\\${value}`;
+          }
+          if (value === "]" && (prev.value === "[" || prev.value === "[^")) {
+            value = `\\${value}`;
+          }
+          if (opts.posix === true && value === "!" && prev.value === "[") {
+            value = "^";
+          }
+          prev.value += value;
+          append({ value });
+          continue;
+        }
+        if (state.quotes === 1 && value !== '"') {
+          value = utils.escapeRegex(value);
+          prev.value += value;
+          append({ value });
+          continue;
+        }
+        if (value === '"') {
+          state.quotes = state.quotes === 1 ? 0 : 1;
+          if (opts.keepQuotes === true) {
+            push({ type: "text", value });
+          }
+          continue;
+        }
+        if (value === "(") {
+          increment("parens");
+          push({ type: "paren", value });
+          continue;
+        }
+        if (value === ")") {
+          if (state.parens === 0 && opts.strictBrackets === true) {
+            throw new SyntaxError(syntaxError("opening", "("));
+          }
+          const extglob = extglobs[extglobs.length - 1];
+          if (extglob && state.parens === extglob.parens + 1) {
+            extglobClose(extglobs.pop());
+            continue;
+          }
+          push({ type: "paren", value, output: state.parens ? ")" : "\\)" });
+          decrement("parens");
+          continue;
+        }
+        if (value === "[") {
+          if (opts.nobracket === true || !remaining().includes("]")) {
+            if (opts.nobracket !== true && opts.strictBrackets === true) {
+              throw new SyntaxError(syntaxError("closing", "]"));
+            }
+            value = `\\${value}`;
+          } else {
+            increment("brackets");
+          }
+          push({ type: "bracket", value });
+          continue;
+        }
+        if (value === "]") {
+          if (opts.nobracket === true || prev && prev.type === "bracket" && prev.value.length === 1) {
+            push({ type: "text", value, output: `\\${value}` });
+            continue;
+          }
+          if (state.brackets === 0) {
+            if (opts.strictBrackets === true) {
+              throw new SyntaxError(syntaxError("opening", "["));
+            }
+            push({ type: "text", value, output: `\\${value}` });
+            continue;
+          }
+          decrement("brackets");
+          const prevValue = prev.value.slice(1);
+          if (prev.posix !== true && prevValue[0] === "^" && !prevValue.includes("/")) {
+            value = `/${value}`;
+          }
+          prev.value += value;
+          append({ value });
+          if (opts.literalBrackets === false || utils.hasRegexChars(prevValue)) {
+            continue;
+          }
+          const escaped = utils.escapeRegex(prev.value);
+          state.output = state.output.slice(0, -prev.value.length);
+          if (opts.literalBrackets === true) {
+            state.output += escaped;
+            prev.value = escaped;
+            continue;
+          }
+          prev.value = `(${capture}${escaped}|${prev.value})`;
+          state.output += prev.value;
+          continue;
+        }
+        if (value === "{" && opts.nobrace !== true) {
+          increment("braces");
+          const open = {
+            type: "brace",
+            value,
+            output: "(",
+            outputIndex: state.output.length,
+            tokensIndex: state.tokens.length
+          };
+          braces.push(open);
+          push(open);
+          continue;
+        }
+        if (value === "}") {
+          const brace = braces[braces.length - 1];
+          if (opts.nobrace === true || !brace) {
+            push({ type: "text", value, output: value });
+            continue;
+          }
+          let output = ")";
+          if (brace.dots === true) {
+            const arr = tokens.slice();
+            const range = [];
+            for (let i2 = arr.length - 1; i2 >= 0; i2--) {
+              tokens.pop();
+              if (arr[i2].type === "brace") {
+                break;
+              }
+              if (arr[i2].type !== "dots") {
+                range.unshift(arr[i2].value);
+              }
+            }
+            output = expandRange(range, opts);
+            state.backtrack = true;
+          }
+          if (brace.comma !== true && brace.dots !== true) {
+            const out2 = state.output.slice(0, brace.outputIndex);
+            const toks = state.tokens.slice(brace.tokensIndex);
+            brace.value = brace.output = "\\{";
+            value = output = "\\}";
+            state.output = out2;
+            for (const t of toks) {
+              state.output += t.output || t.value;
+            }
+          }
+          push({ type: "brace", value, output });
+          decrement("braces");
+          braces.pop();
+          continue;
+        }
+        if (value === "|") {
+          if (extglobs.length > 0) {
+            extglobs[extglobs.length - 1].conditions++;
+          }
+          push({ type: "text", value });
+          continue;
+        }
+        if (value === ",") {
+          let output = value;
+          const brace = braces[braces.length - 1];
+          if (brace && stack[stack.length - 1] === "braces") {
+            brace.comma = true;
+            output = "|";
+          }
+          push({ type: "comma", value, output });
+          continue;
+        }
+        if (value === "/") {
+          if (prev.type === "dot" && state.index === state.start + 1) {
+            state.start = state.index + 1;
+            state.consumed = "";
+            state.output = "";
+            tokens.pop();
+            prev = bos;
+            continue;
+          }
+          push({ type: "slash", value, output: SLASH_LITERAL });
+          continue;
+        }
+        if (value === ".") {
+          if (state.braces > 0 && prev.type === "dot") {
+            if (prev.value === ".") prev.output = DOT_LITERAL;
+            const brace = braces[braces.length - 1];
+            prev.type = "dots";
+            prev.output += value;
+            prev.value += value;
+            brace.dots = true;
+            continue;
+          }
+          if (state.braces + state.parens === 0 && prev.type !== "bos" && prev.type !== "slash") {
+            push({ type: "text", value, output: DOT_LITERAL });
+            continue;
+          }
+          push({ type: "dot", value, output: DOT_LITERAL });
+          continue;
+        }
+        if (value === "?") {
+          const isGroup = prev && prev.value === "(";
+          if (!isGroup && opts.noextglob !== true && peek() === "(" && peek(2) !== "?") {
+            extglobOpen("qmark", value);
+            continue;
+          }
+          if (prev && prev.type === "paren") {
+            const next = peek();
+            let output = value;
+            if (prev.value === "(" && !/[!=<:]/.test(next) || next === "<" && !/<([!=]|\w+>)/.test(remaining())) {
+              output = `\\${value}`;
+            }
+            push({ type: "text", value, output });
+            continue;
+          }
+          if (opts.dot !== true && (prev.type === "slash" || prev.type === "bos")) {
+            push({ type: "qmark", value, output: QMARK_NO_DOT });
+            continue;
+          }
+          push({ type: "qmark", value, output: QMARK });
+          continue;
+        }
+        if (value === "!") {
+          if (opts.noextglob !== true && peek() === "(") {
+            if (peek(2) !== "?" || !/[!=<:]/.test(peek(3))) {
+              extglobOpen("negate", value);
+              continue;
+            }
+          }
+          if (opts.nonegate !== true && state.index === 0) {
+            negate();
+            continue;
+          }
+        }
+        if (value === "+") {
+          if (opts.noextglob !== true && peek() === "(" && peek(2) !== "?") {
+            extglobOpen("plus", value);
+            continue;
+          }
+          if (prev && prev.value === "(" || opts.regex === false) {
+            push({ type: "plus", value, output: PLUS_LITERAL });
+            continue;
+          }
+          if (prev && (prev.type === "bracket" || prev.type === "paren" || prev.type === "brace") || state.parens > 0) {
+            push({ type: "plus", value });
+            continue;
+          }
+          push({ type: "plus", value: PLUS_LITERAL });
+          continue;
+        }
+        if (value === "@") {
+          if (opts.noextglob !== true && peek() === "(" && peek(2) !== "?") {
+            push({ type: "at", extglob: true, value, output: "" });
+            continue;
+          }
+          push({ type: "text", value });
+          continue;
+        }
+        if (value !== "*") {
+          if (value === "$" || value === "^") {
+            value = `\\${value}`;
+          }
+          const match = REGEX_NON_SPECIAL_CHARS.exec(remaining());
+          if (match) {
+            value += match[0];
+            state.index += match[0].length;
+          }
+          push({ type: "text", value });
+          continue;
+        }
+        if (prev && (prev.type === "globstar" || prev.star === true)) {
+          prev.type = "star";
+          prev.star = true;
+          prev.value += value;
+          prev.output = star;
+          state.backtrack = true;
+          state.globstar = true;
+          consume(value);
+          continue;
+        }
+        let rest = remaining();
+        if (opts.noextglob !== true && /^\([^?]/.test(rest)) {
+          extglobOpen("star", value);
+          continue;
+        }
+        if (prev.type === "star") {
+          if (opts.noglobstar === true) {
+            consume(value);
+            continue;
+          }
+          const prior = prev.prev;
+          const before = prior.prev;
+          const isStart = prior.type === "slash" || prior.type === "bos";
+          const afterStar = before && (before.type === "star" || before.type === "globstar");
+          if (opts.bash === true && (!isStart || rest[0] && rest[0] !== "/")) {
+            push({ type: "star", value, output: "" });
+            continue;
+          }
+          const isBrace = state.braces > 0 && (prior.type === "comma" || prior.type === "brace");
+          const isExtglob = extglobs.length && (prior.type === "pipe" || prior.type === "paren");
+          if (!isStart && prior.type !== "paren" && !isBrace && !isExtglob) {
+            push({ type: "star", value, output: "" });
+            continue;
+          }
+          while (rest.slice(0, 3) === "/**") {
+            const after = input[state.index + 4];
+            if (after && after !== "/") {
+              break;
+            }
+            rest = rest.slice(3);
+            consume("/**", 3);
+          }
+          const isEnd = eos() || state.parens > 0 && rest === ")".repeat(state.parens) && !extglobs.some((extglob) => extglob.type === "negate");
+          if (prior.type === "bos" && eos()) {
+            prev.type = "globstar";
+            prev.value += value;
+            prev.output = globstar(opts);
+            state.output = prev.output;
+            state.globstar = true;
+            consume(value);
+            continue;
+          }
+          if (prior.type === "slash" && prior.prev.type !== "bos" && !afterStar && isEnd) {
+            state.output = state.output.slice(0, -(prior.output + prev.output).length);
+            prior.output = `(?:${prior.output}`;
+            prev.type = "globstar";
+            prev.output = globstar(opts) + (opts.strictSlashes ? ")" : "|$)");
+            prev.value += value;
+            state.globstar = true;
+            state.output += prior.output + prev.output;
+            consume(value);
+            continue;
+          }
+          if (prior.type === "slash" && prior.prev.type !== "bos" && rest[0] === "/") {
+            const end = rest[1] !== void 0 ? "|$" : "";
+            state.output = state.output.slice(0, -(prior.output + prev.output).length);
+            prior.output = `(?:${prior.output}`;
+            prev.type = "globstar";
+            prev.output = `${globstar(opts)}${SLASH_LITERAL}|${SLASH_LITERAL}${end})`;
+            prev.value += value;
+            state.output += prior.output + prev.output;
+            state.globstar = true;
+            consume(value + advance());
+            push({ type: "slash", value: "/", output: "" });
+            continue;
+          }
+          if (prior.type === "bos" && rest[0] === "/") {
+            prev.type = "globstar";
+            prev.value += value;
+            prev.output = `(?:^|${SLASH_LITERAL}|${globstar(opts)}${SLASH_LITERAL})`;
+            state.output = prev.output;
+            state.globstar = true;
+            consume(value + advance());
+            push({ type: "slash", value: "/", output: "" });
+            continue;
+          }
+          state.output = state.output.slice(0, -prev.output.length);
+          prev.type = "globstar";
+          prev.output = globstar(opts);
+          prev.value += value;
+          state.output += prev.output;
+          state.globstar = true;
+          consume(value);
+          continue;
+        }
+        const token = { type: "star", value, output: star };
+        if (opts.bash === true) {
+          token.output = ".*?";
+          if (prev.type === "bos" || prev.type === "slash") {
+            token.output = nodot + token.output;
+          }
+          push(token);
+          continue;
+        }
+        if (prev && (prev.type === "bracket" || prev.type === "paren") && opts.regex === true) {
+          token.output = value;
+          push(token);
+          continue;
+        }
+        if (state.index === state.start || prev.type === "slash" || prev.type === "dot") {
+          if (prev.type === "dot") {
+            state.output += NO_DOT_SLASH;
+            prev.output += NO_DOT_SLASH;
+          } else if (opts.dot === true) {
+            state.output += NO_DOTS_SLASH;
+            prev.output += NO_DOTS_SLASH;
+          } else {
+            state.output += nodot;
+            prev.output += nodot;
+          }
+          if (peek() !== "*") {
+            state.output += ONE_CHAR;
+            prev.output += ONE_CHAR;
+          }
+        }
+        push(token);
+      }
+      while (state.brackets > 0) {
+        if (opts.strictBrackets === true) throw new SyntaxError(syntaxError("closing", "]"));
+        state.output = utils.escapeLast(state.output, "[");
+        decrement("brackets");
+      }
+      while (state.parens > 0) {
+        if (opts.strictBrackets === true) throw new SyntaxError(syntaxError("closing", ")"));
+        state.output = utils.escapeLast(state.output, "(");
+        decrement("parens");
+      }
+      while (state.braces > 0) {
+        if (opts.strictBrackets === true) throw new SyntaxError(syntaxError("closing", "}"));
+        state.output = utils.escapeLast(state.output, "{");
+        decrement("braces");
+      }
+      if (opts.strictSlashes !== true && (prev.type === "star" || prev.type === "bracket")) {
+        push({ type: "maybe_slash", value: "", output: `${SLASH_LITERAL}?` });
+      }
+      if (state.backtrack === true) {
+        state.output = "";
+        for (const token of state.tokens) {
+          state.output += token.output != null ? token.output : token.value;
+          if (token.suffix) {
+            state.output += token.suffix;
+          }
+        }
+      }
+      return state;
+    };
+    parse2.fastpaths = (input, options) => {
+      const opts = { ...options };
+      const max = typeof opts.maxLength === "number" ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
+      const len = input.length;
+      if (len > max) {
+        throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
+      }
+      input = REPLACEMENTS[input] || input;
+      const {
+        DOT_LITERAL,
+        SLASH_LITERAL,
+        ONE_CHAR,
+        DOTS_SLASH,
+        NO_DOT,
+        NO_DOTS,
+        NO_DOTS_SLASH,
+        STAR,
+        START_ANCHOR
+      } = constants.globChars(opts.windows);
+      const nodot = opts.dot ? NO_DOTS : NO_DOT;
+      const slashDot = opts.dot ? NO_DOTS_SLASH : NO_DOT;
+      const capture = opts.capture ? "" : "?:";
+      const state = { negated: false, prefix: "" };
+      let star = opts.bash === true ? ".*?" : STAR;
+      if (opts.capture) {
+        star = `(${star})`;
+      }
+      const globstar = (opts2) => {
+        if (opts2.noglobstar === true) return star;
+        return `(${capture}(?:(?!${START_ANCHOR}${opts2.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
+      };
+      const create = (str) => {
+        switch (str) {
+          case "*":
+            return `${nodot}${ONE_CHAR}${star}`;
+          case ".*":
+            return `${DOT_LITERAL}${ONE_CHAR}${star}`;
+          case "*.*":
+            return `${nodot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
+          case "*/*":
+            return `${nodot}${star}${SLASH_LITERAL}${ONE_CHAR}${slashDot}${star}`;
+          case "**":
+            return nodot + globstar(opts);
+          case "**/*":
+            return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${ONE_CHAR}${star}`;
+          case "**/*.*":
+            return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
+          case "**/.*":
+            return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${DOT_LITERAL}${ONE_CHAR}${star}`;
+          default: {
+            const match = /^(.*?)\.(\w+)$/.exec(str);
+            if (!match) return;
+            const source2 = create(match[1]);
+            if (!source2) return;
+            return source2 + DOT_LITERAL + match[2];
+          }
+        }
+      };
+      const output = utils.removePrefix(input, state);
+      let source = create(output);
+      if (source && opts.strictSlashes !== true) {
+        source += `${SLASH_LITERAL}?`;
+      }
+      return source;
+    };
+    module2.exports = parse2;
+  }
+});
+
+// node_modules/picomatch/lib/picomatch.js
+var require_picomatch = __commonJS({
+  "node_modules/picomatch/lib/picomatch.js"(exports, module2) {
+    "use strict";
+    var scan = require_scan();
+    var parse2 = require_parse();
+    var utils = require_utils();
+    var constants = require_constants();
+    var isObject = (val) => val && typeof val === "object" && !Array.isArray(val);
+    var picomatch3 = (glob, options, returnState = false) => {
+      if (Array.isArray(glob)) {
+        const fns = glob.map((input) => picomatch3(input, options, returnState));
+        const arrayMatcher = (str) => {
+          for (const isMatch of fns) {
+            const state2 = isMatch(str);
+            if (state2) return state2;
+          }
+          return false;
+        };
+        return arrayMatcher;
+      }
+      const isState = isObject(glob) && glob.tokens && glob.input;
+      if (glob === "" || typeof glob !== "string" && !isState) {
+        throw new TypeError("Expected pattern to be a non-empty string");
+      }
+      const opts = options || {};
+      const posix3 = opts.windows;
+      const regex = isState ? picomatch3.compileRe(glob, options) : picomatch3.makeRe(glob, options, false, true);
+      const state = regex.state;
+      delete regex.state;
+      let isIgnored = () => false;
+      if (opts.ignore) {
+        const ignoreOpts = { ...options, ignore: null, onMatch: null, onResult: null };
+        isIgnored = picomatch3(opts.ignore, ignoreOpts, returnState);
+      }
+      const matcher = (input, returnObject = false) => {
+        const { isMatch, match, output } = picomatch3.test(input, regex, options, { glob, posix: posix3 });
+        const result = { glob, state, regex, posix: posix3, input, output, match, isMatch };
+        if (typeof opts.onResult === "function") {
+          opts.onResult(result);
+        }
+        if (isMatch === false) {
+          result.isMatch = false;
+          return returnObject ? result : false;
+        }
+        if (isIgnored(input)) {
+          if (typeof opts.onIgnore === "function") {
+            opts.onIgnore(result);
+          }
+          result.isMatch = false;
+          return returnObject ? result : false;
+        }
+        if (typeof opts.onMatch === "function") {
+          opts.onMatch(result);
+        }
+        return returnObject ? result : true;
+      };
+      if (returnState) {
+        matcher.state = state;
+      }
+      return matcher;
+    };
+    picomatch3.test = (input, regex, options, { glob, posix: posix3 } = {}) => {
+      if (typeof input !== "string") {
+        throw new TypeError("Expected input to be a string");
+      }
+      if (input === "") {
+        return { isMatch: false, output: "" };
+      }
+      const opts = options || {};
+      const format = opts.format || (posix3 ? utils.toPosixSlashes : null);
+      let match = input === glob;
+      let output = match && format ? format(input) : input;
+      if (match === false) {
+        output = format ? format(input) : input;
+        match = output === glob;
+      }
+      if (match === false || opts.capture === true) {
+        if (opts.matchBase === true || opts.basename === true) {
+          match = picomatch3.matchBase(input, regex, options, posix3);
+        } else {
+          match = regex.exec(output);
+        }
+      }
+      return { isMatch: Boolean(match), match, output };
+    };
+    picomatch3.matchBase = (input, glob, options, posix3 = options && options.windows) => {
+      const regex = glob instanceof RegExp ? glob : picomatch3.makeRe(glob, options);
+      return regex.test(utils.basename(input, { windows: posix3 }));
+    };
+    picomatch3.isMatch = (str, patterns, options) => picomatch3(patterns, options)(str);
+    picomatch3.parse = (pattern, options) => {
+      if (Array.isArray(pattern)) return pattern.map((p) => picomatch3.parse(p, options));
+      return parse2(pattern, { ...options, fastpaths: false });
+    };
+    picomatch3.scan = (input, options) => scan(input, options);
+    picomatch3.compileRe = (state, options, returnOutput = false, returnState = false) => {
+      if (returnOutput === true) {
+        return state.output;
+      }
+      const opts = options || {};
+      const prepend = opts.contains ? "" : "^";
+      const append = opts.contains ? "" : "$";
+      let source = `${prepend}(?:${state.output})${append}`;
+      if (state && state.negated === true) {
+        source = `^(?!${source}).*$`;
+      }
+      const regex = picomatch3.toRegex(source, options);
+      if (returnState === true) {
+        regex.state = state;
+      }
+      return regex;
+    };
+    picomatch3.makeRe = (input, options = {}, returnOutput = false, returnState = false) => {
+      if (!input || typeof input !== "string") {
+        throw new TypeError("Expected a non-empty string");
+      }
+      let parsed = { negated: false, fastpaths: true };
+      if (options.fastpaths !== false && (input[0] === "." || input[0] === "*")) {
+        parsed.output = parse2.fastpaths(input, options);
+      }
+      if (!parsed.output) {
+        parsed = parse2(input, options);
+      }
+      return picomatch3.compileRe(parsed, options, returnOutput, returnState);
+    };
+    picomatch3.toRegex = (source, options) => {
+      try {
+        const opts = options || {};
+        return new RegExp(source, opts.flags || (opts.nocase ? "i" : ""));
+      } catch (err2) {
+        if (options && options.debug === true) throw err2;
+        return /$^/;
+      }
+    };
+    picomatch3.constants = constants;
+    module2.exports = picomatch3;
+  }
+});
+
+// node_modules/picomatch/index.js
+var require_picomatch2 = __commonJS({
+  "node_modules/picomatch/index.js"(exports, module2) {
+    "use strict";
+    var pico = require_picomatch();
+    var utils = require_utils();
+    function picomatch3(glob, options, returnState = false) {
+      if (options && (options.windows === null || options.windows === void 0)) {
+        options = { ...options, windows: utils.isWindows() };
+      }
+      return pico(glob, options, returnState);
+    }
+    Object.assign(picomatch3, pico);
+    module2.exports = picomatch3;
+  }
+});
 
 // node_modules/yaml/dist/nodes/identity.js
 var require_identity = __commonJS({
@@ -49,10 +1825,10 @@ var require_identity = __commonJS({
     var NODE_TYPE = /* @__PURE__ */ Symbol.for("yaml.node.type");
     var isAlias = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === ALIAS;
     var isDocument = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === DOC;
-    var isMap2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP;
-    var isPair2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === PAIR;
-    var isScalar2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
-    var isSeq = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
+    var isMap3 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP;
+    var isPair3 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === PAIR;
+    var isScalar3 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
+    var isSeq3 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
     function isCollection(node) {
       if (node && typeof node === "object")
         switch (node[NODE_TYPE]) {
@@ -73,7 +1849,7 @@ var require_identity = __commonJS({
         }
       return false;
     }
-    var hasAnchor = (node) => (isScalar2(node) || isCollection(node)) && !!node.anchor;
+    var hasAnchor = (node) => (isScalar3(node) || isCollection(node)) && !!node.anchor;
     exports.ALIAS = ALIAS;
     exports.DOC = DOC;
     exports.MAP = MAP;
@@ -85,11 +1861,11 @@ var require_identity = __commonJS({
     exports.isAlias = isAlias;
     exports.isCollection = isCollection;
     exports.isDocument = isDocument;
-    exports.isMap = isMap2;
+    exports.isMap = isMap3;
     exports.isNode = isNode;
-    exports.isPair = isPair2;
-    exports.isScalar = isScalar2;
-    exports.isSeq = isSeq;
+    exports.isPair = isPair3;
+    exports.isScalar = isScalar3;
+    exports.isSeq = isSeq3;
   }
 });
 
@@ -113,24 +1889,24 @@ var require_visit = __commonJS({
     visit.BREAK = BREAK;
     visit.SKIP = SKIP;
     visit.REMOVE = REMOVE;
-    function visit_(key, node, visitor, path) {
-      const ctrl = callVisitor(key, node, visitor, path);
+    function visit_(key2, node, visitor, path) {
+      const ctrl = callVisitor(key2, node, visitor, path);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path, ctrl);
-        return visit_(key, ctrl, visitor, path);
+        replaceNode(key2, path, ctrl);
+        return visit_(key2, ctrl, visitor, path);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
           path = Object.freeze(path.concat(node));
-          for (let i = 0; i < node.items.length; ++i) {
-            const ci = visit_(i, node.items[i], visitor, path);
+          for (let i2 = 0; i2 < node.items.length; ++i2) {
+            const ci = visit_(i2, node.items[i2], visitor, path);
             if (typeof ci === "number")
-              i = ci - 1;
+              i2 = ci - 1;
             else if (ci === BREAK)
               return BREAK;
             else if (ci === REMOVE) {
-              node.items.splice(i, 1);
-              i -= 1;
+              node.items.splice(i2, 1);
+              i2 -= 1;
             }
           }
         } else if (identity.isPair(node)) {
@@ -161,24 +1937,24 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node, visitor, path) {
-      const ctrl = await callVisitor(key, node, visitor, path);
+    async function visitAsync_(key2, node, visitor, path) {
+      const ctrl = await callVisitor(key2, node, visitor, path);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path, ctrl);
-        return visitAsync_(key, ctrl, visitor, path);
+        replaceNode(key2, path, ctrl);
+        return visitAsync_(key2, ctrl, visitor, path);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node)) {
           path = Object.freeze(path.concat(node));
-          for (let i = 0; i < node.items.length; ++i) {
-            const ci = await visitAsync_(i, node.items[i], visitor, path);
+          for (let i2 = 0; i2 < node.items.length; ++i2) {
+            const ci = await visitAsync_(i2, node.items[i2], visitor, path);
             if (typeof ci === "number")
-              i = ci - 1;
+              i2 = ci - 1;
             else if (ci === BREAK)
               return BREAK;
             else if (ci === REMOVE) {
-              node.items.splice(i, 1);
-              i -= 1;
+              node.items.splice(i2, 1);
+              i2 -= 1;
             }
           }
         } else if (identity.isPair(node)) {
@@ -215,27 +1991,27 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node, visitor, path) {
+    function callVisitor(key2, node, visitor, path) {
       if (typeof visitor === "function")
-        return visitor(key, node, path);
+        return visitor(key2, node, path);
       if (identity.isMap(node))
-        return visitor.Map?.(key, node, path);
+        return visitor.Map?.(key2, node, path);
       if (identity.isSeq(node))
-        return visitor.Seq?.(key, node, path);
+        return visitor.Seq?.(key2, node, path);
       if (identity.isPair(node))
-        return visitor.Pair?.(key, node, path);
+        return visitor.Pair?.(key2, node, path);
       if (identity.isScalar(node))
-        return visitor.Scalar?.(key, node, path);
+        return visitor.Scalar?.(key2, node, path);
       if (identity.isAlias(node))
-        return visitor.Alias?.(key, node, path);
+        return visitor.Alias?.(key2, node, path);
       return void 0;
     }
-    function replaceNode(key, path, node) {
+    function replaceNode(key2, path, node) {
       const parent = path[path.length - 1];
       if (identity.isCollection(parent)) {
-        parent.items[key] = node;
+        parent.items[key2] = node;
       } else if (identity.isPair(parent)) {
-        if (key === "key")
+        if (key2 === "key")
           parent.key = node;
         else
           parent.value = node;
@@ -303,32 +2079,32 @@ var require_directives = __commonJS({
        * @param onError - May be called even if the action was successful
        * @returns `true` on success
        */
-      add(line, onError) {
+      add(line2, onError) {
         if (this.atNextDocument) {
           this.yaml = { explicit: _Directives.defaultYaml.explicit, version: "1.1" };
           this.tags = Object.assign({}, _Directives.defaultTags);
           this.atNextDocument = false;
         }
-        const parts = line.trim().split(/[ \t]+/);
-        const name = parts.shift();
-        switch (name) {
+        const parts2 = line2.trim().split(/[ \t]+/);
+        const name2 = parts2.shift();
+        switch (name2) {
           case "%TAG": {
-            if (parts.length !== 2) {
+            if (parts2.length !== 2) {
               onError(0, "%TAG directive should contain exactly two parts");
-              if (parts.length < 2)
+              if (parts2.length < 2)
                 return false;
             }
-            const [handle, prefix] = parts;
-            this.tags[handle] = prefix;
+            const [handle2, prefix] = parts2;
+            this.tags[handle2] = prefix;
             return true;
           }
           case "%YAML": {
             this.yaml.explicit = true;
-            if (parts.length !== 1) {
+            if (parts2.length !== 1) {
               onError(0, "%YAML directive should contain exactly one part");
               return false;
             }
-            const [version] = parts;
+            const [version] = parts2;
             if (version === "1.1" || version === "1.2") {
               this.yaml.version = version;
               return true;
@@ -339,7 +2115,7 @@ var require_directives = __commonJS({
             }
           }
           default:
-            onError(0, `Unknown directive ${name}`, true);
+            onError(0, `Unknown directive ${name2}`, true);
             return false;
         }
       }
@@ -366,10 +2142,10 @@ var require_directives = __commonJS({
             onError("Verbatim tags must end with a >");
           return verbatim;
         }
-        const [, handle, suffix] = source.match(/^(.*!)([^!]*)$/s);
+        const [, handle2, suffix] = source.match(/^(.*!)([^!]*)$/s);
         if (!suffix)
           onError(`The ${source} tag has no suffix`);
-        const prefix = this.tags[handle];
+        const prefix = this.tags[handle2];
         if (prefix) {
           try {
             return prefix + decodeURIComponent(suffix);
@@ -378,7 +2154,7 @@ var require_directives = __commonJS({
             return null;
           }
         }
-        if (handle === "!")
+        if (handle2 === "!")
           return source;
         onError(`Could not resolve tag: ${source}`);
         return null;
@@ -388,9 +2164,9 @@ var require_directives = __commonJS({
        * taking into account current tag prefixes and defaults.
        */
       tagString(tag) {
-        for (const [handle, prefix] of Object.entries(this.tags)) {
+        for (const [handle2, prefix] of Object.entries(this.tags)) {
           if (tag.startsWith(prefix))
-            return handle + escapeTagName(tag.substring(prefix.length));
+            return handle2 + escapeTagName(tag.substring(prefix.length));
         }
         return tag[0] === "!" ? tag : `!<${tag}>`;
       }
@@ -407,11 +2183,11 @@ var require_directives = __commonJS({
           tagNames = Object.keys(tags);
         } else
           tagNames = [];
-        for (const [handle, prefix] of tagEntries) {
-          if (handle === "!!" && prefix === "tag:yaml.org,2002:")
+        for (const [handle2, prefix] of tagEntries) {
+          if (handle2 === "!!" && prefix === "tag:yaml.org,2002:")
             continue;
           if (!doc || tagNames.some((tn) => tn.startsWith(prefix)))
-            lines.push(`%TAG ${handle} ${prefix}`);
+            lines.push(`%TAG ${handle2} ${prefix}`);
         }
         return lines.join("\n");
       }
@@ -447,10 +2223,10 @@ var require_anchors = __commonJS({
       return anchors;
     }
     function findNewAnchor(prefix, exclude) {
-      for (let i = 1; true; ++i) {
-        const name = `${prefix}${i}`;
-        if (!exclude.has(name))
-          return name;
+      for (let i2 = 1; true; ++i2) {
+        const name2 = `${prefix}${i2}`;
+        if (!exclude.has(name2))
+          return name2;
       }
     }
     function createNodeAnchors(doc, prefix) {
@@ -496,16 +2272,16 @@ var require_anchors = __commonJS({
 var require_applyReviver = __commonJS({
   "node_modules/yaml/dist/doc/applyReviver.js"(exports) {
     "use strict";
-    function applyReviver(reviver, obj, key, val) {
+    function applyReviver(reviver, obj, key2, val) {
       if (val && typeof val === "object") {
         if (Array.isArray(val)) {
-          for (let i = 0, len = val.length; i < len; ++i) {
-            const v0 = val[i];
-            const v1 = applyReviver(reviver, val, String(i), v0);
+          for (let i2 = 0, len = val.length; i2 < len; ++i2) {
+            const v0 = val[i2];
+            const v1 = applyReviver(reviver, val, String(i2), v0);
             if (v1 === void 0)
-              delete val[i];
+              delete val[i2];
             else if (v1 !== v0)
-              val[i] = v1;
+              val[i2] = v1;
           }
         } else if (val instanceof Map) {
           for (const k of Array.from(val.keys())) {
@@ -536,7 +2312,7 @@ var require_applyReviver = __commonJS({
           }
         }
       }
-      return reviver.call(obj, key, val);
+      return reviver.call(obj, key2, val);
     }
     exports.applyReviver = applyReviver;
   }
@@ -549,7 +2325,7 @@ var require_toJS = __commonJS({
     var identity = require_identity();
     function toJS(value, arg, ctx) {
       if (Array.isArray(value))
-        return value.map((v, i) => toJS(v, String(i), ctx));
+        return value.map((v, i2) => toJS(v, String(i2), ctx));
       if (value && typeof value.toJSON === "function") {
         if (!ctx || !identity.hasAnchor(value))
           return value.toJSON(arg, ctx);
@@ -620,9 +2396,9 @@ var require_Alias = __commonJS({
     var anchors = require_anchors();
     var visit = require_visit();
     var identity = require_identity();
-    var Node = require_Node();
+    var Node2 = require_Node();
     var toJS = require_toJS();
-    var Alias = class extends Node.NodeBase {
+    var Alias = class extends Node2.NodeBase {
       constructor(source) {
         super(identity.ALIAS);
         this.source = source;
@@ -736,10 +2512,10 @@ var require_Scalar = __commonJS({
   "node_modules/yaml/dist/nodes/Scalar.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var Node = require_Node();
+    var Node2 = require_Node();
     var toJS = require_toJS();
     var isScalarValue = (value) => !value || typeof value !== "function" && typeof value !== "object";
-    var Scalar = class extends Node.NodeBase {
+    var Scalar = class extends Node2.NodeBase {
       constructor(value) {
         super(identity.SCALAR);
         this.value = value;
@@ -842,11 +2618,11 @@ var require_Collection = __commonJS({
     "use strict";
     var createNode = require_createNode();
     var identity = require_identity();
-    var Node = require_Node();
+    var Node2 = require_Node();
     function collectionFromPath(schema, path, value) {
       let v = value;
-      for (let i = path.length - 1; i >= 0; --i) {
-        const k = path[i];
+      for (let i2 = path.length - 1; i2 >= 0; --i2) {
+        const k = path[i2];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -866,7 +2642,7 @@ var require_Collection = __commonJS({
       });
     }
     var isEmptyPath = (path) => path == null || typeof path === "object" && !!path[Symbol.iterator]().next().done;
-    var Collection = class extends Node.NodeBase {
+    var Collection = class extends Node2.NodeBase {
       constructor(type, schema) {
         super(type);
         Object.defineProperty(this, "schema", {
@@ -899,14 +2675,14 @@ var require_Collection = __commonJS({
         if (isEmptyPath(path))
           this.add(value);
         else {
-          const [key, ...rest] = path;
-          const node = this.get(key, true);
+          const [key2, ...rest] = path;
+          const node = this.get(key2, true);
           if (identity.isCollection(node))
             node.addIn(rest, value);
           else if (node === void 0 && this.schema)
-            this.set(key, collectionFromPath(this.schema, rest, value));
+            this.set(key2, collectionFromPath(this.schema, rest, value));
           else
-            throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
+            throw new Error(`Expected YAML collection at ${key2}. Remaining path: ${rest}`);
         }
       }
       /**
@@ -914,14 +2690,14 @@ var require_Collection = __commonJS({
        * @returns `true` if the item was found and removed.
        */
       deleteIn(path) {
-        const [key, ...rest] = path;
+        const [key2, ...rest] = path;
         if (rest.length === 0)
-          return this.delete(key);
-        const node = this.get(key, true);
+          return this.delete(key2);
+        const node = this.get(key2, true);
         if (identity.isCollection(node))
           return node.deleteIn(rest);
         else
-          throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
+          throw new Error(`Expected YAML collection at ${key2}. Remaining path: ${rest}`);
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -929,8 +2705,8 @@ var require_Collection = __commonJS({
        * `true` (collections are always returned intact).
        */
       getIn(path, keepScalar) {
-        const [key, ...rest] = path;
-        const node = this.get(key, true);
+        const [key2, ...rest] = path;
+        const node = this.get(key2, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node) ? node.value : node;
         else
@@ -948,10 +2724,10 @@ var require_Collection = __commonJS({
        * Checks if the collection includes a value with the key `key`.
        */
       hasIn(path) {
-        const [key, ...rest] = path;
+        const [key2, ...rest] = path;
         if (rest.length === 0)
-          return this.has(key);
-        const node = this.get(key, true);
+          return this.has(key2);
+        const node = this.get(key2, true);
         return identity.isCollection(node) ? node.hasIn(rest) : false;
       }
       /**
@@ -959,17 +2735,17 @@ var require_Collection = __commonJS({
        * boolean to add/remove the item from the set.
        */
       setIn(path, value) {
-        const [key, ...rest] = path;
+        const [key2, ...rest] = path;
         if (rest.length === 0) {
-          this.set(key, value);
+          this.set(key2, value);
         } else {
-          const node = this.get(key, true);
+          const node = this.get(key2, true);
           if (identity.isCollection(node))
             node.setIn(rest, value);
           else if (node === void 0 && this.schema)
-            this.set(key, collectionFromPath(this.schema, rest, value));
+            this.set(key2, collectionFromPath(this.schema, rest, value));
           else
-            throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
+            throw new Error(`Expected YAML collection at ${key2}. Remaining path: ${rest}`);
         }
       }
     };
@@ -1023,44 +2799,44 @@ var require_foldFlowLines = __commonJS({
       let split = void 0;
       let prev = void 0;
       let overflow = false;
-      let i = -1;
+      let i2 = -1;
       let escStart = -1;
       let escEnd = -1;
       if (mode === FOLD_BLOCK) {
-        i = consumeMoreIndentedLines(text, i, indent.length);
-        if (i !== -1)
-          end = i + endStep;
+        i2 = consumeMoreIndentedLines(text, i2, indent.length);
+        if (i2 !== -1)
+          end = i2 + endStep;
       }
-      for (let ch; ch = text[i += 1]; ) {
+      for (let ch; ch = text[i2 += 1]; ) {
         if (mode === FOLD_QUOTED && ch === "\\") {
-          escStart = i;
-          switch (text[i + 1]) {
+          escStart = i2;
+          switch (text[i2 + 1]) {
             case "x":
-              i += 3;
+              i2 += 3;
               break;
             case "u":
-              i += 5;
+              i2 += 5;
               break;
             case "U":
-              i += 9;
+              i2 += 9;
               break;
             default:
-              i += 1;
+              i2 += 1;
           }
-          escEnd = i;
+          escEnd = i2;
         }
         if (ch === "\n") {
           if (mode === FOLD_BLOCK)
-            i = consumeMoreIndentedLines(text, i, indent.length);
-          end = i + indent.length + endStep;
+            i2 = consumeMoreIndentedLines(text, i2, indent.length);
+          end = i2 + indent.length + endStep;
           split = void 0;
         } else {
           if (ch === " " && prev && prev !== " " && prev !== "\n" && prev !== "	") {
-            const next = text[i + 1];
+            const next = text[i2 + 1];
             if (next && next !== " " && next !== "\n" && next !== "	")
-              split = i;
+              split = i2;
           }
-          if (i >= end) {
+          if (i2 >= end) {
             if (split) {
               folds.push(split);
               end = split + endStep;
@@ -1068,10 +2844,10 @@ var require_foldFlowLines = __commonJS({
             } else if (mode === FOLD_QUOTED) {
               while (prev === " " || prev === "	") {
                 prev = ch;
-                ch = text[i += 1];
+                ch = text[i2 += 1];
                 overflow = true;
               }
-              const j = i > escEnd + 1 ? i - 2 : escStart - 1;
+              const j = i2 > escEnd + 1 ? i2 - 2 : escStart - 1;
               if (escapedFolds[j])
                 return text;
               folds.push(j);
@@ -1092,9 +2868,9 @@ var require_foldFlowLines = __commonJS({
       if (onFold)
         onFold();
       let res = text.slice(0, folds[0]);
-      for (let i2 = 0; i2 < folds.length; ++i2) {
-        const fold = folds[i2];
-        const end2 = folds[i2 + 1] || text.length;
+      for (let i3 = 0; i3 < folds.length; ++i3) {
+        const fold = folds[i3];
+        const end2 = folds[i3 + 1] || text.length;
         if (fold === 0)
           res = `
 ${indent}${text.slice(0, end2)}`;
@@ -1107,20 +2883,20 @@ ${indent}${text.slice(fold + 1, end2)}`;
       }
       return res;
     }
-    function consumeMoreIndentedLines(text, i, indent) {
-      let end = i;
-      let start = i + 1;
-      let ch = text[start];
+    function consumeMoreIndentedLines(text, i2, indent) {
+      let end = i2;
+      let start2 = i2 + 1;
+      let ch = text[start2];
       while (ch === " " || ch === "	") {
-        if (i < start + indent) {
-          ch = text[++i];
+        if (i2 < start2 + indent) {
+          ch = text[++i2];
         } else {
           do {
-            ch = text[++i];
+            ch = text[++i2];
           } while (ch && ch !== "\n");
-          end = i;
-          start = i + 1;
-          ch = text[start];
+          end = i2;
+          start2 = i2 + 1;
+          ch = text[start2];
         }
       }
       return end;
@@ -1151,12 +2927,12 @@ var require_stringifyString = __commonJS({
       const strLen = str.length;
       if (strLen <= limit)
         return false;
-      for (let i = 0, start = 0; i < strLen; ++i) {
-        if (str[i] === "\n") {
-          if (i - start > limit)
+      for (let i2 = 0, start2 = 0; i2 < strLen; ++i2) {
+        if (str[i2] === "\n") {
+          if (i2 - start2 > limit)
             return true;
-          start = i + 1;
-          if (strLen - start <= limit)
+          start2 = i2 + 1;
+          if (strLen - start2 <= limit)
             return false;
         }
       }
@@ -1170,20 +2946,20 @@ var require_stringifyString = __commonJS({
       const minMultiLineLength = ctx.options.doubleQuotedMinMultiLineLength;
       const indent = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
       let str = "";
-      let start = 0;
-      for (let i = 0, ch = json[i]; ch; ch = json[++i]) {
-        if (ch === " " && json[i + 1] === "\\" && json[i + 2] === "n") {
-          str += json.slice(start, i) + "\\ ";
-          i += 1;
-          start = i;
+      let start2 = 0;
+      for (let i2 = 0, ch = json[i2]; ch; ch = json[++i2]) {
+        if (ch === " " && json[i2 + 1] === "\\" && json[i2 + 2] === "n") {
+          str += json.slice(start2, i2) + "\\ ";
+          i2 += 1;
+          start2 = i2;
           ch = "\\";
         }
         if (ch === "\\")
-          switch (json[i + 1]) {
+          switch (json[i2 + 1]) {
             case "u":
               {
-                str += json.slice(start, i);
-                const code = json.substr(i + 2, 4);
+                str += json.slice(start2, i2);
+                const code = json.substr(i2 + 2, 4);
                 switch (code) {
                   case "0000":
                     str += "\\0";
@@ -1213,33 +2989,33 @@ var require_stringifyString = __commonJS({
                     if (code.substr(0, 2) === "00")
                       str += "\\x" + code.substr(2);
                     else
-                      str += json.substr(i, 6);
+                      str += json.substr(i2, 6);
                 }
-                i += 5;
-                start = i + 1;
+                i2 += 5;
+                start2 = i2 + 1;
               }
               break;
             case "n":
-              if (implicitKey || json[i + 2] === '"' || json.length < minMultiLineLength) {
-                i += 1;
+              if (implicitKey || json[i2 + 2] === '"' || json.length < minMultiLineLength) {
+                i2 += 1;
               } else {
-                str += json.slice(start, i) + "\n\n";
-                while (json[i + 2] === "\\" && json[i + 3] === "n" && json[i + 4] !== '"') {
+                str += json.slice(start2, i2) + "\n\n";
+                while (json[i2 + 2] === "\\" && json[i2 + 3] === "n" && json[i2 + 4] !== '"') {
                   str += "\n";
-                  i += 2;
+                  i2 += 2;
                 }
                 str += indent;
-                if (json[i + 2] === " ")
+                if (json[i2 + 2] === " ")
                   str += "\\";
-                i += 1;
-                start = i + 1;
+                i2 += 1;
+                start2 = i2 + 1;
               }
               break;
             default:
-              i += 1;
+              i2 += 1;
           }
       }
-      str = start ? str + json.slice(start) : json;
+      str = start2 ? str + json.slice(start2) : json;
       return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
     }
     function singleQuotedString(value, ctx) {
@@ -1318,10 +3094,10 @@ ${indent}`) + "'";
         else
           break;
       }
-      let start = value.substring(0, startNlPos < startEnd ? startNlPos + 1 : startEnd);
-      if (start) {
-        value = value.substring(start.length);
-        start = start.replace(/\n+/g, `$&${indent}`);
+      let start2 = value.substring(0, startNlPos < startEnd ? startNlPos + 1 : startEnd);
+      if (start2) {
+        value = value.substring(start2.length);
+        start2 = start2.replace(/\n+/g, `$&${indent}`);
       }
       const indentSize = indent ? "2" : "1";
       let header2 = (startWithSpace ? indentSize : "") + chomp;
@@ -1339,14 +3115,14 @@ ${indent}`) + "'";
             literalFallback = true;
           };
         }
-        const body = foldFlowLines.foldFlowLines(`${start}${foldedValue}${end}`, indent, foldFlowLines.FOLD_BLOCK, foldOptions);
+        const body2 = foldFlowLines.foldFlowLines(`${start2}${foldedValue}${end}`, indent, foldFlowLines.FOLD_BLOCK, foldOptions);
         if (!literalFallback)
           return `>${header2}
-${indent}${body}`;
+${indent}${body2}`;
       }
       value = value.replace(/\n+/g, `$&${indent}`);
       return `|${header2}
-${indent}${start}${value}${end}`;
+${indent}${start2}${value}${end}`;
     }
     function plainString(item, ctx, onComment, onChompKeep) {
       const { type, value } = item;
@@ -1487,8 +3263,8 @@ var require_stringify = __commonJS({
         tagObj = tags.find((t) => t.nodeClass && obj instanceof t.nodeClass);
       }
       if (!tagObj) {
-        const name = obj?.constructor?.name ?? (obj === null ? "null" : typeof obj);
-        throw new Error(`Tag not resolved for ${name} value`);
+        const name2 = obj?.constructor?.name ?? (obj === null ? "null" : typeof obj);
+        throw new Error(`Tag not resolved for ${name2} value`);
       }
       return tagObj;
     }
@@ -1506,7 +3282,7 @@ var require_stringify = __commonJS({
         props.push(doc.directives.tagString(tag));
       return props.join(" ");
     }
-    function stringify(item, ctx, onComment, onChompKeep) {
+    function stringify2(item, ctx, onComment, onChompKeep) {
       if (identity.isPair(item))
         return item.toString(ctx, onComment, onChompKeep);
       if (identity.isAlias(item)) {
@@ -1535,7 +3311,7 @@ var require_stringify = __commonJS({
 ${ctx.indent}${str}`;
     }
     exports.createStringifyContext = createStringifyContext;
-    exports.stringify = stringify;
+    exports.stringify = stringify2;
   }
 });
 
@@ -1545,21 +3321,21 @@ var require_stringifyPair = __commonJS({
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
-    var stringify = require_stringify();
+    var stringify2 = require_stringify();
     var stringifyComment = require_stringifyComment();
-    function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
+    function stringifyPair({ key: key2, value }, ctx, onComment, onChompKeep) {
       const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
-      let keyComment = identity.isNode(key) && key.comment || null;
+      let keyComment = identity.isNode(key2) && key2.comment || null;
       if (simpleKeys) {
         if (keyComment) {
           throw new Error("With simple keys, key nodes cannot have comments");
         }
-        if (identity.isCollection(key) || !identity.isNode(key) && typeof key === "object") {
+        if (identity.isCollection(key2) || !identity.isNode(key2) && typeof key2 === "object") {
           const msg = "With simple keys, collection cannot be used as a key value";
           throw new Error(msg);
         }
       }
-      let explicitKey = !simpleKeys && (!key || keyComment && value == null && !ctx.inFlow || identity.isCollection(key) || (identity.isScalar(key) ? key.type === Scalar.Scalar.BLOCK_FOLDED || key.type === Scalar.Scalar.BLOCK_LITERAL : typeof key === "object"));
+      let explicitKey = !simpleKeys && (!key2 || keyComment && value == null && !ctx.inFlow || identity.isCollection(key2) || (identity.isScalar(key2) ? key2.type === Scalar.Scalar.BLOCK_FOLDED || key2.type === Scalar.Scalar.BLOCK_LITERAL : typeof key2 === "object"));
       ctx = Object.assign({}, ctx, {
         allNullValues: false,
         implicitKey: !explicitKey && (simpleKeys || !allNullValues),
@@ -1567,7 +3343,7 @@ var require_stringifyPair = __commonJS({
       });
       let keyCommentDone = false;
       let chompKeep = false;
-      let str = stringify.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
+      let str = stringify2.stringify(key2, ctx, () => keyCommentDone = true, () => chompKeep = true);
       if (!explicitKey && !ctx.inFlow && str.length > 1024) {
         if (simpleKeys)
           throw new Error("With simple keys, single line scalar must not span more than 1024 characters");
@@ -1619,7 +3395,7 @@ ${indent}:`;
         ctx.indent = ctx.indent.substring(2);
       }
       let valueCommentDone = false;
-      const valueStr = stringify.stringify(value, ctx, () => valueCommentDone = true, () => chompKeep = true);
+      const valueStr = stringify2.stringify(value, ctx, () => valueCommentDone = true, () => chompKeep = true);
       let ws = " ";
       if (keyComment || vsb || vcb) {
         ws = vsb ? "\n" : "";
@@ -1701,7 +3477,7 @@ var require_merge = __commonJS({
     var identity = require_identity();
     var Scalar = require_Scalar();
     var MERGE_KEY = "<<";
-    var merge = {
+    var merge2 = {
       identify: (value) => value === MERGE_KEY || typeof value === "symbol" && value.description === MERGE_KEY,
       default: "key",
       tag: "tag:yaml.org,2002:merge",
@@ -1711,7 +3487,7 @@ var require_merge = __commonJS({
       }),
       stringify: () => MERGE_KEY
     };
-    var isMergeKey = (ctx, key) => (merge.identify(key) || identity.isScalar(key) && (!key.type || key.type === Scalar.Scalar.PLAIN) && merge.identify(key.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge.tag && tag.default);
+    var isMergeKey = (ctx, key2) => (merge2.identify(key2) || identity.isScalar(key2) && (!key2.type || key2.type === Scalar.Scalar.PLAIN) && merge2.identify(key2.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge2.tag && tag.default);
     function addMergeToJSMap(ctx, map, value) {
       const source = resolveAliasValue(ctx, value);
       if (identity.isSeq(source))
@@ -1728,14 +3504,14 @@ var require_merge = __commonJS({
       if (!identity.isMap(source))
         throw new Error("Merge sources must be maps or map aliases");
       const srcMap = source.toJSON(null, ctx, Map);
-      for (const [key, value2] of srcMap) {
+      for (const [key2, value2] of srcMap) {
         if (map instanceof Map) {
-          if (!map.has(key))
-            map.set(key, value2);
+          if (!map.has(key2))
+            map.set(key2, value2);
         } else if (map instanceof Set) {
-          map.add(key);
-        } else if (!Object.prototype.hasOwnProperty.call(map, key)) {
-          Object.defineProperty(map, key, {
+          map.add(key2);
+        } else if (!Object.prototype.hasOwnProperty.call(map, key2)) {
+          Object.defineProperty(map, key2, {
             value: value2,
             writable: true,
             enumerable: true,
@@ -1750,7 +3526,7 @@ var require_merge = __commonJS({
     }
     exports.addMergeToJSMap = addMergeToJSMap;
     exports.isMergeKey = isMergeKey;
-    exports.merge = merge;
+    exports.merge = merge2;
   }
 });
 
@@ -1759,23 +3535,23 @@ var require_addPairToJSMap = __commonJS({
   "node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports) {
     "use strict";
     var log = require_log();
-    var merge = require_merge();
-    var stringify = require_stringify();
+    var merge2 = require_merge();
+    var stringify2 = require_stringify();
     var identity = require_identity();
     var toJS = require_toJS();
-    function addPairToJSMap(ctx, map, { key, value }) {
-      if (identity.isNode(key) && key.addToJSMap)
-        key.addToJSMap(ctx, map, value);
-      else if (merge.isMergeKey(ctx, key))
-        merge.addMergeToJSMap(ctx, map, value);
+    function addPairToJSMap(ctx, map, { key: key2, value }) {
+      if (identity.isNode(key2) && key2.addToJSMap)
+        key2.addToJSMap(ctx, map, value);
+      else if (merge2.isMergeKey(ctx, key2))
+        merge2.addMergeToJSMap(ctx, map, value);
       else {
-        const jsKey = toJS.toJS(key, "", ctx);
+        const jsKey = toJS.toJS(key2, "", ctx);
         if (map instanceof Map) {
           map.set(jsKey, toJS.toJS(value, jsKey, ctx));
         } else if (map instanceof Set) {
           map.add(jsKey);
         } else {
-          const stringKey = stringifyKey(key, jsKey, ctx);
+          const stringKey = stringifyKey(key2, jsKey, ctx);
           const jsValue = toJS.toJS(value, stringKey, ctx);
           if (stringKey in map)
             Object.defineProperty(map, stringKey, {
@@ -1790,19 +3566,19 @@ var require_addPairToJSMap = __commonJS({
       }
       return map;
     }
-    function stringifyKey(key, jsKey, ctx) {
+    function stringifyKey(key2, jsKey, ctx) {
       if (jsKey === null)
         return "";
       if (typeof jsKey !== "object")
         return String(jsKey);
-      if (identity.isNode(key) && ctx?.doc) {
-        const strCtx = stringify.createStringifyContext(ctx.doc, {});
+      if (identity.isNode(key2) && ctx?.doc) {
+        const strCtx = stringify2.createStringifyContext(ctx.doc, {});
         strCtx.anchors = /* @__PURE__ */ new Set();
         for (const node of ctx.anchors.keys())
           strCtx.anchors.add(node.anchor);
         strCtx.inFlow = true;
         strCtx.inStringifyKey = true;
-        const strKey = key.toString(strCtx);
+        const strKey = key2.toString(strCtx);
         if (!ctx.mapKeyWarned) {
           let jsonStr = JSON.stringify(strKey);
           if (jsonStr.length > 40)
@@ -1826,24 +3602,24 @@ var require_Pair = __commonJS({
     var stringifyPair = require_stringifyPair();
     var addPairToJSMap = require_addPairToJSMap();
     var identity = require_identity();
-    function createPair(key, value, ctx) {
-      const k = createNode.createNode(key, void 0, ctx);
+    function createPair(key2, value, ctx) {
+      const k = createNode.createNode(key2, void 0, ctx);
       const v = createNode.createNode(value, void 0, ctx);
       return new Pair(k, v);
     }
     var Pair = class _Pair {
-      constructor(key, value = null) {
+      constructor(key2, value = null) {
         Object.defineProperty(this, identity.NODE_TYPE, { value: identity.PAIR });
-        this.key = key;
+        this.key = key2;
         this.value = value;
       }
       clone(schema) {
-        let { key, value } = this;
-        if (identity.isNode(key))
-          key = key.clone(schema);
+        let { key: key2, value } = this;
+        if (identity.isNode(key2))
+          key2 = key2.clone(schema);
         if (identity.isNode(value))
           value = value.clone(schema);
-        return new _Pair(key, value);
+        return new _Pair(key2, value);
       }
       toJSON(_, ctx) {
         const pair = ctx?.mapAsMap ? /* @__PURE__ */ new Map() : {};
@@ -1863,20 +3639,20 @@ var require_stringifyCollection = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var stringify = require_stringify();
+    var stringify2 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyCollection(collection, ctx, options) {
       const flow = ctx.inFlow ?? collection.flow;
-      const stringify2 = flow ? stringifyFlowCollection : stringifyBlockCollection;
-      return stringify2(collection, ctx, options);
+      const stringify3 = flow ? stringifyFlowCollection : stringifyBlockCollection;
+      return stringify3(collection, ctx, options);
     }
     function stringifyBlockCollection({ comment, items }, ctx, { blockItemPrefix, flowChars, itemIndent, onChompKeep, onComment }) {
       const { indent, options: { commentString } } = ctx;
       const itemCtx = Object.assign({}, ctx, { indent: itemIndent, type: null });
       let chompKeep = false;
       const lines = [];
-      for (let i = 0; i < items.length; ++i) {
-        const item = items[i];
+      for (let i2 = 0; i2 < items.length; ++i2) {
+        const item = items[i2];
         let comment2 = null;
         if (identity.isNode(item)) {
           if (!chompKeep && item.spaceBefore)
@@ -1893,7 +3669,7 @@ var require_stringifyCollection = __commonJS({
           }
         }
         chompKeep = false;
-        let str2 = stringify.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
+        let str2 = stringify2.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
         if (comment2)
           str2 += stringifyComment.lineComment(str2, itemIndent, commentString(comment2));
         if (chompKeep && comment2)
@@ -1905,10 +3681,10 @@ var require_stringifyCollection = __commonJS({
         str = flowChars.start + flowChars.end;
       } else {
         str = lines[0];
-        for (let i = 1; i < lines.length; ++i) {
-          const line = lines[i];
-          str += line ? `
-${indent}${line}` : "\n";
+        for (let i2 = 1; i2 < lines.length; ++i2) {
+          const line2 = lines[i2];
+          str += line2 ? `
+${indent}${line2}` : "\n";
         }
       }
       if (comment) {
@@ -1930,8 +3706,8 @@ ${indent}${line}` : "\n";
       let reqNewline = false;
       let linesAtValue = 0;
       const lines = [];
-      for (let i = 0; i < items.length; ++i) {
-        const item = items[i];
+      for (let i2 = 0; i2 < items.length; ++i2) {
+        const item = items[i2];
         let comment = null;
         if (identity.isNode(item)) {
           if (item.spaceBefore)
@@ -1960,13 +3736,13 @@ ${indent}${line}` : "\n";
         }
         if (comment)
           reqNewline = true;
-        let str = stringify.stringify(item, itemCtx, () => comment = null);
+        let str = stringify2.stringify(item, itemCtx, () => comment = null);
         reqNewline || (reqNewline = lines.length > linesAtValue || str.includes("\n"));
-        if (i < items.length - 1) {
+        if (i2 < items.length - 1) {
           str += ",";
         } else if (ctx.options.trailingComma) {
           if (ctx.options.lineWidth > 0) {
-            reqNewline || (reqNewline = lines.reduce((sum, line) => sum + line.length + 2, 2) + (str.length + 2) > ctx.options.lineWidth);
+            reqNewline || (reqNewline = lines.reduce((sum, line2) => sum + line2.length + 2, 2) + (str.length + 2) > ctx.options.lineWidth);
           }
           if (reqNewline) {
             str += ",";
@@ -1977,23 +3753,23 @@ ${indent}${line}` : "\n";
         lines.push(str);
         linesAtValue = lines.length;
       }
-      const { start, end } = flowChars;
+      const { start: start2, end } = flowChars;
       if (lines.length === 0) {
-        return start + end;
+        return start2 + end;
       } else {
         if (!reqNewline) {
-          const len = lines.reduce((sum, line) => sum + line.length + 2, 2);
+          const len = lines.reduce((sum, line2) => sum + line2.length + 2, 2);
           reqNewline = ctx.options.lineWidth > 0 && len > ctx.options.lineWidth;
         }
         if (reqNewline) {
-          let str = start;
-          for (const line of lines)
-            str += line ? `
-${indentStep}${indent}${line}` : "\n";
+          let str = start2;
+          for (const line2 of lines)
+            str += line2 ? `
+${indentStep}${indent}${line2}` : "\n";
           return `${str}
 ${indent}${end}`;
         } else {
-          return `${start}${fcPadding}${lines.join(" ")}${fcPadding}${end}`;
+          return `${start2}${fcPadding}${lines.join(" ")}${fcPadding}${end}`;
         }
       }
     }
@@ -2019,11 +3795,11 @@ var require_YAMLMap = __commonJS({
     var identity = require_identity();
     var Pair = require_Pair();
     var Scalar = require_Scalar();
-    function findPair(items, key) {
-      const k = identity.isScalar(key) ? key.value : key;
+    function findPair(items, key2) {
+      const k = identity.isScalar(key2) ? key2.value : key2;
       for (const it of items) {
         if (identity.isPair(it)) {
-          if (it.key === key || it.key === k)
+          if (it.key === key2 || it.key === k)
             return it;
           if (identity.isScalar(it.key) && it.key.value === k)
             return it;
@@ -2046,20 +3822,20 @@ var require_YAMLMap = __commonJS({
       static from(schema, obj, ctx) {
         const { keepUndefined, replacer } = ctx;
         const map = new this(schema);
-        const add = (key, value) => {
+        const add2 = (key2, value) => {
           if (typeof replacer === "function")
-            value = replacer.call(obj, key, value);
-          else if (Array.isArray(replacer) && !replacer.includes(key))
+            value = replacer.call(obj, key2, value);
+          else if (Array.isArray(replacer) && !replacer.includes(key2))
             return;
           if (value !== void 0 || keepUndefined)
-            map.items.push(Pair.createPair(key, value, ctx));
+            map.items.push(Pair.createPair(key2, value, ctx));
         };
         if (obj instanceof Map) {
-          for (const [key, value] of obj)
-            add(key, value);
+          for (const [key2, value] of obj)
+            add2(key2, value);
         } else if (obj && typeof obj === "object") {
-          for (const key of Object.keys(obj))
-            add(key, obj[key]);
+          for (const key2 of Object.keys(obj))
+            add2(key2, obj[key2]);
         }
         if (typeof schema.sortMapEntries === "function") {
           map.items.sort(schema.sortMapEntries);
@@ -2090,32 +3866,32 @@ var require_YAMLMap = __commonJS({
           else
             prev.value = _pair.value;
         } else if (sortEntries) {
-          const i = this.items.findIndex((item) => sortEntries(_pair, item) < 0);
-          if (i === -1)
+          const i2 = this.items.findIndex((item) => sortEntries(_pair, item) < 0);
+          if (i2 === -1)
             this.items.push(_pair);
           else
-            this.items.splice(i, 0, _pair);
+            this.items.splice(i2, 0, _pair);
         } else {
           this.items.push(_pair);
         }
       }
-      delete(key) {
-        const it = findPair(this.items, key);
+      delete(key2) {
+        const it = findPair(this.items, key2);
         if (!it)
           return false;
         const del = this.items.splice(this.items.indexOf(it), 1);
         return del.length > 0;
       }
-      get(key, keepScalar) {
-        const it = findPair(this.items, key);
+      get(key2, keepScalar) {
+        const it = findPair(this.items, key2);
         const node = it?.value;
         return (!keepScalar && identity.isScalar(node) ? node.value : node) ?? void 0;
       }
-      has(key) {
-        return !!findPair(this.items, key);
+      has(key2) {
+        return !!findPair(this.items, key2);
       }
-      set(key, value) {
-        this.add(new Pair.Pair(key, value), true);
+      set(key2, value) {
+        this.add(new Pair.Pair(key2, value), true);
       }
       /**
        * @param ctx - Conversion context, originally set in Document#toJS()
@@ -2204,15 +3980,15 @@ var require_YAMLSeq = __commonJS({
        *
        * @returns `true` if the item was found and removed.
        */
-      delete(key) {
-        const idx = asItemIndex(key);
+      delete(key2) {
+        const idx = asItemIndex(key2);
         if (typeof idx !== "number")
           return false;
         const del = this.items.splice(idx, 1);
         return del.length > 0;
       }
-      get(key, keepScalar) {
-        const idx = asItemIndex(key);
+      get(key2, keepScalar) {
+        const idx = asItemIndex(key2);
         if (typeof idx !== "number")
           return void 0;
         const it = this.items[idx];
@@ -2224,8 +4000,8 @@ var require_YAMLSeq = __commonJS({
        * `key` must contain a representation of an integer for this to succeed.
        * It may be wrapped in a `Scalar`.
        */
-      has(key) {
-        const idx = asItemIndex(key);
+      has(key2) {
+        const idx = asItemIndex(key2);
         return typeof idx === "number" && idx < this.items.length;
       }
       /**
@@ -2235,10 +4011,10 @@ var require_YAMLSeq = __commonJS({
        * If `key` does not contain a representation of an integer, this will throw.
        * It may be wrapped in a `Scalar`.
        */
-      set(key, value) {
-        const idx = asItemIndex(key);
+      set(key2, value) {
+        const idx = asItemIndex(key2);
         if (typeof idx !== "number")
-          throw new Error(`Expected a valid index, not ${key}.`);
+          throw new Error(`Expected a valid index, not ${key2}.`);
         const prev = this.items[idx];
         if (identity.isScalar(prev) && Scalar.isScalarValue(value))
           prev.value = value;
@@ -2249,9 +4025,9 @@ var require_YAMLSeq = __commonJS({
         const seq = [];
         if (ctx?.onCreate)
           ctx.onCreate(seq);
-        let i = 0;
+        let i2 = 0;
         for (const item of this.items)
-          seq.push(toJS.toJS(item, String(i++), ctx));
+          seq.push(toJS.toJS(item, String(i2++), ctx));
         return seq;
       }
       toString(ctx, onComment, onChompKeep) {
@@ -2269,11 +4045,11 @@ var require_YAMLSeq = __commonJS({
         const { replacer } = ctx;
         const seq = new this(schema);
         if (obj && Symbol.iterator in Object(obj)) {
-          let i = 0;
+          let i2 = 0;
           for (let it of obj) {
             if (typeof replacer === "function") {
-              const key = obj instanceof Set ? it : String(i++);
-              it = replacer.call(obj, key, it);
+              const key2 = obj instanceof Set ? it : String(i2++);
+              it = replacer.call(obj, key2, it);
             }
             seq.items.push(createNode.createNode(it, void 0, ctx));
           }
@@ -2281,8 +4057,8 @@ var require_YAMLSeq = __commonJS({
         return seq;
       }
     };
-    function asItemIndex(key) {
-      let idx = identity.isScalar(key) ? key.value : key;
+    function asItemIndex(key2) {
+      let idx = identity.isScalar(key2) ? key2.value : key2;
       if (idx && typeof idx === "string")
         idx = Number(idx);
       return typeof idx === "number" && Number.isInteger(idx) && idx >= 0 ? idx : null;
@@ -2386,12 +4162,12 @@ var require_stringifyNumber = __commonJS({
         return isNaN(num) ? ".nan" : num < 0 ? "-.inf" : ".inf";
       let n = Object.is(value, -0) ? "-0" : JSON.stringify(value);
       if (!format && minFractionDigits && (!tag || tag === "tag:yaml.org,2002:float") && /^-?\d/.test(n) && !n.includes("e")) {
-        let i = n.indexOf(".");
-        if (i < 0) {
-          i = n.length;
+        let i2 = n.indexOf(".");
+        if (i2 < 0) {
+          i2 = n.length;
           n += ".";
         }
-        let d = minFractionDigits - (n.length - i - 1);
+        let d = minFractionDigits - (n.length - i2 - 1);
         while (d-- > 0)
           n += "0";
       }
@@ -2594,7 +4370,7 @@ var require_binary = __commonJS({
     var node_buffer = __require("buffer");
     var Scalar = require_Scalar();
     var stringifyString = require_stringifyString();
-    var binary = {
+    var binary2 = {
       identify: (value) => value instanceof Uint8Array,
       // Buffer inherits from Uint8Array
       default: false,
@@ -2613,8 +4389,8 @@ var require_binary = __commonJS({
         } else if (typeof atob === "function") {
           const str = atob(src.replace(/[\n\r]/g, ""));
           const buffer = new Uint8Array(str.length);
-          for (let i = 0; i < str.length; ++i)
-            buffer[i] = str.charCodeAt(i);
+          for (let i2 = 0; i2 < str.length; ++i2)
+            buffer[i2] = str.charCodeAt(i2);
           return buffer;
         } else {
           onError("This environment does not support reading binary tags; either Buffer or atob is required");
@@ -2630,8 +4406,8 @@ var require_binary = __commonJS({
           str = buf instanceof node_buffer.Buffer ? buf.toString("base64") : node_buffer.Buffer.from(buf.buffer).toString("base64");
         } else if (typeof btoa === "function") {
           let s = "";
-          for (let i = 0; i < buf.length; ++i)
-            s += String.fromCharCode(buf[i]);
+          for (let i2 = 0; i2 < buf.length; ++i2)
+            s += String.fromCharCode(buf[i2]);
           str = btoa(s);
         } else {
           throw new Error("This environment does not support writing binary tags; either Buffer or btoa is required");
@@ -2641,15 +4417,15 @@ var require_binary = __commonJS({
           const lineWidth = Math.max(ctx.options.lineWidth - ctx.indent.length, ctx.options.minContentWidth);
           const n = Math.ceil(str.length / lineWidth);
           const lines = new Array(n);
-          for (let i = 0, o = 0; i < n; ++i, o += lineWidth) {
-            lines[i] = str.substr(o, lineWidth);
+          for (let i2 = 0, o = 0; i2 < n; ++i2, o += lineWidth) {
+            lines[i2] = str.substr(o, lineWidth);
           }
           str = lines.join(type === Scalar.Scalar.BLOCK_LITERAL ? "\n" : " ");
         }
         return stringifyString.stringifyString({ comment, type, value: str }, ctx, onComment, onChompKeep);
       }
     };
-    exports.binary = binary;
+    exports.binary = binary2;
   }
 });
 
@@ -2663,8 +4439,8 @@ var require_pairs = __commonJS({
     var YAMLSeq = require_YAMLSeq();
     function resolvePairs(seq, onError) {
       if (identity.isSeq(seq)) {
-        for (let i = 0; i < seq.items.length; ++i) {
-          let item = seq.items[i];
+        for (let i2 = 0; i2 < seq.items.length; ++i2) {
+          let item = seq.items[i2];
           if (identity.isPair(item))
             continue;
           else if (identity.isMap(item)) {
@@ -2681,7 +4457,7 @@ ${cn.comment}` : item.comment;
             }
             item = pair;
           }
-          seq.items[i] = identity.isPair(item) ? item : new Pair.Pair(item);
+          seq.items[i2] = identity.isPair(item) ? item : new Pair.Pair(item);
         }
       } else
         onError("Expected a sequence for this tag");
@@ -2691,30 +4467,30 @@ ${cn.comment}` : item.comment;
       const { replacer } = ctx;
       const pairs2 = new YAMLSeq.YAMLSeq(schema);
       pairs2.tag = "tag:yaml.org,2002:pairs";
-      let i = 0;
+      let i2 = 0;
       if (iterable && Symbol.iterator in Object(iterable))
         for (let it of iterable) {
           if (typeof replacer === "function")
-            it = replacer.call(iterable, String(i++), it);
-          let key, value;
+            it = replacer.call(iterable, String(i2++), it);
+          let key2, value;
           if (Array.isArray(it)) {
             if (it.length === 2) {
-              key = it[0];
+              key2 = it[0];
               value = it[1];
             } else
               throw new TypeError(`Expected [key, value] tuple: ${it}`);
           } else if (it && it instanceof Object) {
             const keys = Object.keys(it);
             if (keys.length === 1) {
-              key = keys[0];
-              value = it[key];
+              key2 = keys[0];
+              value = it[key2];
             } else {
               throw new TypeError(`Expected tuple with one key, not ${keys.length} keys`);
             }
           } else {
-            key = it;
+            key2 = it;
           }
-          pairs2.items.push(Pair.createPair(key, value, ctx));
+          pairs2.items.push(Pair.createPair(key2, value, ctx));
         }
       return pairs2;
     }
@@ -2761,16 +4537,16 @@ var require_omap = __commonJS({
         if (ctx?.onCreate)
           ctx.onCreate(map);
         for (const pair of this.items) {
-          let key, value;
+          let key2, value;
           if (identity.isPair(pair)) {
-            key = toJS.toJS(pair.key, "", ctx);
-            value = toJS.toJS(pair.value, key, ctx);
+            key2 = toJS.toJS(pair.key, "", ctx);
+            value = toJS.toJS(pair.value, key2, ctx);
           } else {
-            key = toJS.toJS(pair, "", ctx);
+            key2 = toJS.toJS(pair, "", ctx);
           }
-          if (map.has(key))
+          if (map.has(key2))
             throw new Error("Ordered maps must not include duplicate keys");
-          map.set(key, value);
+          map.set(key2, value);
         }
         return map;
       }
@@ -2791,12 +4567,12 @@ var require_omap = __commonJS({
       resolve(seq, onError) {
         const pairs$1 = pairs.resolvePairs(seq, onError);
         const seenKeys = [];
-        for (const { key } of pairs$1.items) {
-          if (identity.isScalar(key)) {
-            if (seenKeys.includes(key.value)) {
-              onError(`Ordered maps must not include duplicate keys: ${key.value}`);
+        for (const { key: key2 } of pairs$1.items) {
+          if (identity.isScalar(key2)) {
+            if (seenKeys.includes(key2.value)) {
+              onError(`Ordered maps must not include duplicate keys: ${key2.value}`);
             } else {
-              seenKeys.push(key.value);
+              seenKeys.push(key2.value);
             }
           }
         }
@@ -2981,14 +4757,14 @@ var require_set = __commonJS({
         super(schema);
         this.tag = _YAMLSet.tag;
       }
-      add(key) {
+      add(key2) {
         let pair;
-        if (identity.isPair(key))
-          pair = key;
-        else if (key && typeof key === "object" && "key" in key && "value" in key && key.value === null)
-          pair = new Pair.Pair(key.key, null);
+        if (identity.isPair(key2))
+          pair = key2;
+        else if (key2 && typeof key2 === "object" && "key" in key2 && "value" in key2 && key2.value === null)
+          pair = new Pair.Pair(key2.key, null);
         else
-          pair = new Pair.Pair(key, null);
+          pair = new Pair.Pair(key2, null);
         const prev = YAMLMap.findPair(this.items, pair.key);
         if (!prev)
           this.items.push(pair);
@@ -2997,18 +4773,18 @@ var require_set = __commonJS({
        * If `keepPair` is `true`, returns the Pair matching `key`.
        * Otherwise, returns the value of that Pair's key.
        */
-      get(key, keepPair) {
-        const pair = YAMLMap.findPair(this.items, key);
+      get(key2, keepPair) {
+        const pair = YAMLMap.findPair(this.items, key2);
         return !keepPair && identity.isPair(pair) ? identity.isScalar(pair.key) ? pair.key.value : pair.key : pair;
       }
-      set(key, value) {
+      set(key2, value) {
         if (typeof value !== "boolean")
           throw new Error(`Expected boolean value for set(key, value) in a YAML set, not ${typeof value}`);
-        const prev = YAMLMap.findPair(this.items, key);
+        const prev = YAMLMap.findPair(this.items, key2);
         if (prev && !value) {
           this.items.splice(this.items.indexOf(prev), 1);
         } else if (!prev && value) {
-          this.items.push(new Pair.Pair(key));
+          this.items.push(new Pair.Pair(key2));
         }
       }
       toJSON(_, ctx) {
@@ -3065,9 +4841,9 @@ var require_timestamp = __commonJS({
     var stringifyNumber = require_stringifyNumber();
     function parseSexagesimal(str, asBigInt) {
       const sign = str[0];
-      const parts = sign === "-" || sign === "+" ? str.substring(1) : str;
+      const parts2 = sign === "-" || sign === "+" ? str.substring(1) : str;
       const num = (n) => asBigInt ? BigInt(n) : Number(n);
-      const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num(60) + num(p), num(0));
+      const res = parts2.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num(60) + num(p), num(0));
       return sign === "-" ? num(-1) * res : res;
     }
     function stringifySexagesimal(node) {
@@ -3083,18 +4859,18 @@ var require_timestamp = __commonJS({
         value *= num(-1);
       }
       const _60 = num(60);
-      const parts = [value % _60];
+      const parts2 = [value % _60];
       if (value < 60) {
-        parts.unshift(0);
+        parts2.unshift(0);
       } else {
-        value = (value - parts[0]) / _60;
-        parts.unshift(value % _60);
+        value = (value - parts2[0]) / _60;
+        parts2.unshift(value % _60);
         if (value >= 60) {
-          value = (value - parts[0]) / _60;
-          parts.unshift(value);
+          value = (value - parts2[0]) / _60;
+          parts2.unshift(value);
         }
       }
-      return sign + parts.map((n) => String(n).padStart(2, "0")).join(":").replace(/000000\d*$/, "");
+      return sign + parts2.map((n) => String(n).padStart(2, "0")).join(":").replace(/000000\d*$/, "");
     }
     var intTime = {
       identify: (value) => typeof value === "bigint" || Number.isInteger(value),
@@ -3154,11 +4930,11 @@ var require_schema3 = __commonJS({
     var _null = require_null();
     var seq = require_seq();
     var string = require_string();
-    var binary = require_binary();
+    var binary2 = require_binary();
     var bool = require_bool2();
     var float = require_float2();
     var int = require_int2();
-    var merge = require_merge();
+    var merge2 = require_merge();
     var omap = require_omap();
     var pairs = require_pairs();
     var set = require_set();
@@ -3177,8 +4953,8 @@ var require_schema3 = __commonJS({
       float.floatNaN,
       float.floatExp,
       float.float,
-      binary.binary,
-      merge.merge,
+      binary2.binary,
+      merge2.merge,
       omap.omap,
       pairs.pairs,
       set.set,
@@ -3203,8 +4979,8 @@ var require_tags = __commonJS({
     var int = require_int();
     var schema = require_schema();
     var schema$1 = require_schema2();
-    var binary = require_binary();
-    var merge = require_merge();
+    var binary2 = require_binary();
+    var merge2 = require_merge();
     var omap = require_omap();
     var pairs = require_pairs();
     var schema$2 = require_schema3();
@@ -3218,7 +4994,7 @@ var require_tags = __commonJS({
       ["yaml-1.1", schema$2.schema]
     ]);
     var tagsByName = {
-      binary: binary.binary,
+      binary: binary2.binary,
       bool: bool.boolTag,
       float: float.float,
       floatExp: float.floatExp,
@@ -3229,7 +5005,7 @@ var require_tags = __commonJS({
       intOct: int.intOct,
       intTime: timestamp.intTime,
       map: map.map,
-      merge: merge.merge,
+      merge: merge2.merge,
       null: _null.nullTag,
       omap: omap.omap,
       pairs: pairs.pairs,
@@ -3238,8 +5014,8 @@ var require_tags = __commonJS({
       timestamp: timestamp.timestamp
     };
     var coreKnownTags = {
-      "tag:yaml.org,2002:binary": binary.binary,
-      "tag:yaml.org,2002:merge": merge.merge,
+      "tag:yaml.org,2002:binary": binary2.binary,
+      "tag:yaml.org,2002:merge": merge2.merge,
       "tag:yaml.org,2002:omap": omap.omap,
       "tag:yaml.org,2002:pairs": pairs.pairs,
       "tag:yaml.org,2002:set": set.set,
@@ -3248,14 +5024,14 @@ var require_tags = __commonJS({
     function getTags(customTags, schemaName, addMergeTag) {
       const schemaTags = schemas.get(schemaName);
       if (schemaTags && !customTags) {
-        return addMergeTag && !schemaTags.includes(merge.merge) ? schemaTags.concat(merge.merge) : schemaTags.slice();
+        return addMergeTag && !schemaTags.includes(merge2.merge) ? schemaTags.concat(merge2.merge) : schemaTags.slice();
       }
       let tags = schemaTags;
       if (!tags) {
         if (Array.isArray(customTags))
           tags = [];
         else {
-          const keys = Array.from(schemas.keys()).filter((key) => key !== "yaml11").map((key) => JSON.stringify(key)).join(", ");
+          const keys = Array.from(schemas.keys()).filter((key2) => key2 !== "yaml11").map((key2) => JSON.stringify(key2)).join(", ");
           throw new Error(`Unknown schema "${schemaName}"; use one of ${keys} or define customTags array`);
         }
       }
@@ -3266,12 +5042,12 @@ var require_tags = __commonJS({
         tags = customTags(tags.slice());
       }
       if (addMergeTag)
-        tags = tags.concat(merge.merge);
+        tags = tags.concat(merge2.merge);
       return tags.reduce((tags2, tag) => {
         const tagObj = typeof tag === "string" ? tagsByName[tag] : tag;
         if (!tagObj) {
           const tagName = JSON.stringify(tag);
-          const keys = Object.keys(tagsByName).map((key) => JSON.stringify(key)).join(", ");
+          const keys = Object.keys(tagsByName).map((key2) => JSON.stringify(key2)).join(", ");
           throw new Error(`Unknown custom tag ${tagName}; use one of ${keys}`);
         }
         if (!tags2.includes(tagObj))
@@ -3295,11 +5071,11 @@ var require_Schema = __commonJS({
     var tags = require_tags();
     var sortMapEntriesByKey = (a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
     var Schema = class _Schema {
-      constructor({ compat, customTags, merge, resolveKnownTags, schema, sortMapEntries, toStringDefaults }) {
+      constructor({ compat, customTags, merge: merge2, resolveKnownTags, schema, sortMapEntries, toStringDefaults }) {
         this.compat = Array.isArray(compat) ? tags.getTags(compat, "compat") : compat ? tags.getTags(null, compat) : null;
         this.name = typeof schema === "string" && schema || "core";
         this.knownTags = resolveKnownTags ? tags.coreKnownTags : {};
-        this.tags = tags.getTags(customTags, this.name, merge);
+        this.tags = tags.getTags(customTags, this.name, merge2);
         this.toStringOptions = toStringDefaults ?? null;
         Object.defineProperty(this, identity.MAP, { value: map.map });
         Object.defineProperty(this, identity.SCALAR, { value: string.string });
@@ -3321,7 +5097,7 @@ var require_stringifyDocument = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var stringify = require_stringify();
+    var stringify2 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyDocument(doc, options) {
       const lines = [];
@@ -3336,7 +5112,7 @@ var require_stringifyDocument = __commonJS({
       }
       if (hasDirectives)
         lines.push("---");
-      const ctx = stringify.createStringifyContext(doc, options);
+      const ctx = stringify2.createStringifyContext(doc, options);
       const { commentString } = ctx.options;
       if (doc.commentBefore) {
         if (lines.length !== 1)
@@ -3358,15 +5134,15 @@ var require_stringifyDocument = __commonJS({
           contentComment = doc.contents.comment;
         }
         const onChompKeep = contentComment ? void 0 : () => chompKeep = true;
-        let body = stringify.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
+        let body2 = stringify2.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
         if (contentComment)
-          body += stringifyComment.lineComment(body, "", commentString(contentComment));
-        if ((body[0] === "|" || body[0] === ">") && lines[lines.length - 1] === "---") {
-          lines[lines.length - 1] = `--- ${body}`;
+          body2 += stringifyComment.lineComment(body2, "", commentString(contentComment));
+        if ((body2[0] === "|" || body2[0] === ">") && lines[lines.length - 1] === "---") {
+          lines[lines.length - 1] = `--- ${body2}`;
         } else
-          lines.push(body);
+          lines.push(body2);
       } else {
-        lines.push(stringify.stringify(doc.contents, ctx));
+        lines.push(stringify2.stringify(doc.contents, ctx));
       }
       if (doc.directives?.docEnd) {
         if (doc.comment) {
@@ -3487,11 +5263,11 @@ var require_Document = __commonJS({
        * `name` will be used as a prefix for a new unique anchor.
        * If `name` is undefined, the generated anchor will use 'a' as a prefix.
        */
-      createAlias(node, name) {
+      createAlias(node, name2) {
         if (!node.anchor) {
           const prev = anchors.anchorNames(this);
           node.anchor = // eslint-disable-next-line @typescript-eslint/prefer-nullish-coalescing
-          !name || prev.has(name) ? anchors.findNewAnchor(name || "a", prev) : name;
+          !name2 || prev.has(name2) ? anchors.findNewAnchor(name2 || "a", prev) : name2;
         }
         return new Alias.Alias(node.anchor);
       }
@@ -3535,8 +5311,8 @@ var require_Document = __commonJS({
        * Convert a key and a value into a `Pair` using the current schema,
        * recursively wrapping all values as `Scalar` or `Collection` nodes.
        */
-      createPair(key, value, options = {}) {
-        const k = this.createNode(key, null, options);
+      createPair(key2, value, options = {}) {
+        const k = this.createNode(key2, null, options);
         const v = this.createNode(value, null, options);
         return new Pair.Pair(k, v);
       }
@@ -3544,8 +5320,8 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      delete(key) {
-        return assertCollection(this.contents) ? this.contents.delete(key) : false;
+      delete(key2) {
+        return assertCollection(this.contents) ? this.contents.delete(key2) : false;
       }
       /**
        * Removes a value from the document.
@@ -3565,8 +5341,8 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      get(key, keepScalar) {
-        return identity.isCollection(this.contents) ? this.contents.get(key, keepScalar) : void 0;
+      get(key2, keepScalar) {
+        return identity.isCollection(this.contents) ? this.contents.get(key2, keepScalar) : void 0;
       }
       /**
        * Returns item at `path`, or `undefined` if not found. By default unwraps
@@ -3581,8 +5357,8 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value with the key `key`.
        */
-      has(key) {
-        return identity.isCollection(this.contents) ? this.contents.has(key) : false;
+      has(key2) {
+        return identity.isCollection(this.contents) ? this.contents.has(key2) : false;
       }
       /**
        * Checks if the document includes a value at `path`.
@@ -3596,11 +5372,11 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      set(key, value) {
+      set(key2, value) {
         if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, [key], value);
+          this.contents = Collection.collectionFromPath(this.schema, [key2], value);
         } else if (assertCollection(this.contents)) {
-          this.contents.set(key, value);
+          this.contents.set(key2, value);
         }
       }
       /**
@@ -3710,9 +5486,9 @@ var require_errors = __commonJS({
   "node_modules/yaml/dist/errors.js"(exports) {
     "use strict";
     var YAMLError = class extends Error {
-      constructor(name, pos, code, message) {
+      constructor(name2, pos, code, message) {
         super();
-        this.name = name;
+        this.name = name2;
         this.code = code;
         this.message = message;
         this.pos = pos;
@@ -3732,10 +5508,10 @@ var require_errors = __commonJS({
       if (error.pos[0] === -1)
         return;
       error.linePos = error.pos.map((pos) => lc.linePos(pos));
-      const { line, col } = error.linePos[0];
-      error.message += ` at line ${line}, column ${col}`;
+      const { line: line2, col } = error.linePos[0];
+      error.message += ` at line ${line2}, column ${col}`;
       let ci = col - 1;
-      let lineStr = src.substring(lc.lineStarts[line - 1], lc.lineStarts[line]).replace(/[\n\r]+$/, "");
+      let lineStr = src.substring(lc.lineStarts[line2 - 1], lc.lineStarts[line2]).replace(/[\n\r]+$/, "");
       if (ci >= 60 && lineStr.length > 80) {
         const trimStart = Math.min(ci - 39, lineStr.length - 79);
         lineStr = "\u2026" + lineStr.substring(trimStart);
@@ -3743,8 +5519,8 @@ var require_errors = __commonJS({
       }
       if (lineStr.length > 80)
         lineStr = lineStr.substring(0, 79) + "\u2026";
-      if (line > 1 && /^ *$/.test(lineStr.substring(0, ci))) {
-        let prev = src.substring(lc.lineStarts[line - 2], lc.lineStarts[line - 1]);
+      if (line2 > 1 && /^ *$/.test(lineStr.substring(0, ci))) {
+        let prev = src.substring(lc.lineStarts[line2 - 2], lc.lineStarts[line2 - 1]);
         if (prev.length > 80)
           prev = prev.substring(0, 79) + "\u2026\n";
         lineStr = prev + lineStr;
@@ -3752,7 +5528,7 @@ var require_errors = __commonJS({
       if (/[^ ]/.test(lineStr)) {
         let count = 1;
         const end = error.linePos[1];
-        if (end?.line === line && end.col > col) {
+        if (end?.line === line2 && end.col > col) {
           count = Math.max(1, Math.min(end.col - col, 80 - ci));
         }
         const pointer = " ".repeat(ci) + "^".repeat(count);
@@ -3788,7 +5564,7 @@ var require_resolve_props = __commonJS({
       let newlineAfterProp = null;
       let comma = null;
       let found = null;
-      let start = null;
+      let start2 = null;
       for (const token of tokens) {
         if (reqSpace) {
           if (token.type !== "space" && token.type !== "newline" && token.type !== "comma")
@@ -3840,7 +5616,7 @@ var require_resolve_props = __commonJS({
             if (token.source.endsWith(":"))
               onError(token.offset + token.source.length - 1, "BAD_ALIAS", "Anchor ending in : is ambiguous", true);
             anchor = token;
-            start ?? (start = token.offset);
+            start2 ?? (start2 = token.offset);
             atNewline = false;
             hasSpace = false;
             reqSpace = true;
@@ -3849,7 +5625,7 @@ var require_resolve_props = __commonJS({
             if (tag)
               onError(token, "MULTIPLE_TAGS", "A node can have at most one tag");
             tag = token;
-            start ?? (start = token.offset);
+            start2 ?? (start2 = token.offset);
             atNewline = false;
             hasSpace = false;
             reqSpace = true;
@@ -3897,7 +5673,7 @@ var require_resolve_props = __commonJS({
         tag,
         newlineAfterProp,
         end,
-        start: start ?? end
+        start: start2 ?? end
       };
     }
     exports.resolveProps = resolveProps;
@@ -3908,24 +5684,24 @@ var require_resolve_props = __commonJS({
 var require_util_contains_newline = __commonJS({
   "node_modules/yaml/dist/compose/util-contains-newline.js"(exports) {
     "use strict";
-    function containsNewline(key) {
-      if (!key)
+    function containsNewline(key2) {
+      if (!key2)
         return null;
-      switch (key.type) {
+      switch (key2.type) {
         case "alias":
         case "scalar":
         case "double-quoted-scalar":
         case "single-quoted-scalar":
-          if (key.source.includes("\n"))
+          if (key2.source.includes("\n"))
             return true;
-          if (key.end) {
-            for (const st of key.end)
+          if (key2.end) {
+            for (const st of key2.end)
               if (st.type === "newline")
                 return true;
           }
           return false;
         case "flow-collection":
-          for (const it of key.items) {
+          for (const it of key2.items) {
             for (const st of it.start)
               if (st.type === "newline")
                 return true;
@@ -3999,10 +5775,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep, value } = collItem;
-        const keyProps = resolveProps.resolveProps(start, {
+        const { start: start2, key: key2, sep: sep2, value } = collItem;
+        const keyProps = resolveProps.resolveProps(start2, {
           indicator: "explicit-key-ind",
-          next: key ?? sep?.[0],
+          next: key2 ?? sep2?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -4010,13 +5786,13 @@ var require_resolve_block_map = __commonJS({
         });
         const implicitKey = !keyProps.found;
         if (implicitKey) {
-          if (key) {
-            if (key.type === "block-seq")
+          if (key2) {
+            if (key2.type === "block-seq")
               onError(offset, "BLOCK_AS_IMPLICIT_KEY", "A block sequence may not be used as an implicit map key");
-            else if ("indent" in key && key.indent !== bm.indent)
+            else if ("indent" in key2 && key2.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep) {
+          if (!keyProps.anchor && !keyProps.tag && !sep2) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map.comment)
@@ -4026,27 +5802,27 @@ var require_resolve_block_map = __commonJS({
             }
             continue;
           }
-          if (keyProps.newlineAfterProp || utilContainsNewline.containsNewline(key)) {
-            onError(key ?? start[start.length - 1], "MULTILINE_IMPLICIT_KEY", "Implicit keys need to be on a single line");
+          if (keyProps.newlineAfterProp || utilContainsNewline.containsNewline(key2)) {
+            onError(key2 ?? start2[start2.length - 1], "MULTILINE_IMPLICIT_KEY", "Implicit keys need to be on a single line");
           }
         } else if (keyProps.found?.indent !== bm.indent) {
           onError(offset, "BAD_INDENT", startColMsg);
         }
         ctx.atKey = true;
         const keyStart = keyProps.end;
-        const keyNode = key ? composeNode(ctx, key, keyProps, onError) : composeEmptyNode(ctx, keyStart, start, null, keyProps, onError);
+        const keyNode = key2 ? composeNode(ctx, key2, keyProps, onError) : composeEmptyNode(ctx, keyStart, start2, null, keyProps, onError);
         if (ctx.schema.compat)
-          utilFlowIndentCheck.flowIndentCheck(bm.indent, key, onError);
+          utilFlowIndentCheck.flowIndentCheck(bm.indent, key2, onError);
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep ?? [], {
+        const valueProps = resolveProps.resolveProps(sep2 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
           onError,
           parentIndent: bm.indent,
-          startOnNewline: !key || key.type === "block-scalar"
+          startOnNewline: !key2 || key2.type === "block-scalar"
         });
         offset = valueProps.end;
         if (valueProps.found) {
@@ -4056,7 +5832,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep2, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -4104,8 +5880,8 @@ var require_resolve_block_seq = __commonJS({
         ctx.atKey = false;
       let offset = bs.offset;
       let commentEnd = null;
-      for (const { start, value } of bs.items) {
-        const props = resolveProps.resolveProps(start, {
+      for (const { start: start2, value } of bs.items) {
+        const props = resolveProps.resolveProps(start2, {
           indicator: "seq-item-ind",
           next: value,
           offset,
@@ -4126,7 +5902,7 @@ var require_resolve_block_seq = __commonJS({
             continue;
           }
         }
-        const node = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, start, null, props, onError);
+        const node = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, start2, null, props, onError);
         if (ctx.schema.compat)
           utilFlowIndentCheck.flowIndentCheck(bs.indent, value, onError);
         offset = node.range[2];
@@ -4147,7 +5923,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep = "";
+        let sep2 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -4161,13 +5937,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep + cb;
-              sep = "";
+                comment += sep2 + cb;
+              sep2 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep += source;
+                sep2 += source;
               hasSpace = true;
               break;
             default:
@@ -4197,9 +5973,9 @@ var require_resolve_flow_collection = __commonJS({
     var blockMsg = "Block collections are not allowed within flow collections";
     var isBlock = (token) => token && (token.type === "block-map" || token.type === "block-seq");
     function resolveFlowCollection({ composeNode, composeEmptyNode }, ctx, fc, onError, tag) {
-      const isMap2 = fc.start.source === "{";
-      const fcName = isMap2 ? "flow map" : "flow sequence";
-      const NodeClass = tag?.nodeClass ?? (isMap2 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
+      const isMap3 = fc.start.source === "{";
+      const fcName = isMap3 ? "flow map" : "flow sequence";
+      const NodeClass = tag?.nodeClass ?? (isMap3 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
       const coll = new NodeClass(ctx.schema);
       coll.flow = true;
       const atRoot = ctx.atRoot;
@@ -4208,23 +5984,23 @@ var require_resolve_flow_collection = __commonJS({
       if (ctx.atKey)
         ctx.atKey = false;
       let offset = fc.offset + fc.start.source.length;
-      for (let i = 0; i < fc.items.length; ++i) {
-        const collItem = fc.items[i];
-        const { start, key, sep, value } = collItem;
-        const props = resolveProps.resolveProps(start, {
+      for (let i2 = 0; i2 < fc.items.length; ++i2) {
+        const collItem = fc.items[i2];
+        const { start: start2, key: key2, sep: sep2, value } = collItem;
+        const props = resolveProps.resolveProps(start2, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key ?? sep?.[0],
+          next: key2 ?? sep2?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep && !value) {
-            if (i === 0 && props.comma)
+          if (!props.anchor && !props.tag && !sep2 && !value) {
+            if (i2 === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
-            else if (i < fc.items.length - 1)
+            else if (i2 < fc.items.length - 1)
               onError(props.start, "UNEXPECTED_TOKEN", `Unexpected empty item in ${fcName}`);
             if (props.comment) {
               if (coll.comment)
@@ -4235,15 +6011,15 @@ var require_resolve_flow_collection = __commonJS({
             offset = props.end;
             continue;
           }
-          if (!isMap2 && ctx.options.strict && utilContainsNewline.containsNewline(key))
+          if (!isMap3 && ctx.options.strict && utilContainsNewline.containsNewline(key2))
             onError(
-              key,
+              key2,
               // checked by containsNewline()
               "MULTILINE_IMPLICIT_KEY",
               "Implicit keys of flow sequence pairs need to be on a single line"
             );
         }
-        if (i === 0) {
+        if (i2 === 0) {
           if (props.comma)
             onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
         } else {
@@ -4251,7 +6027,7 @@ var require_resolve_flow_collection = __commonJS({
             onError(props.start, "MISSING_CHAR", `Missing , between ${fcName} items`);
           if (props.comment) {
             let prevItemComment = "";
-            loop: for (const st of start) {
+            loop: for (const st of start2) {
               switch (st.type) {
                 case "comma":
                 case "space":
@@ -4275,8 +6051,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap2 && !sep && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep, null, props, onError);
+        if (!isMap3 && !sep2 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep2, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -4284,11 +6060,11 @@ var require_resolve_flow_collection = __commonJS({
         } else {
           ctx.atKey = true;
           const keyStart = props.end;
-          const keyNode = key ? composeNode(ctx, key, props, onError) : composeEmptyNode(ctx, keyStart, start, null, props, onError);
-          if (isBlock(key))
+          const keyNode = key2 ? composeNode(ctx, key2, props, onError) : composeEmptyNode(ctx, keyStart, start2, null, props, onError);
+          if (isBlock(key2))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep ?? [], {
+          const valueProps = resolveProps.resolveProps(sep2 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -4298,9 +6074,9 @@ var require_resolve_flow_collection = __commonJS({
             startOnNewline: false
           });
           if (valueProps.found) {
-            if (!isMap2 && !props.found && ctx.options.strict) {
-              if (sep)
-                for (const st of sep) {
+            if (!isMap3 && !props.found && ctx.options.strict) {
+              if (sep2)
+                for (const st of sep2) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -4317,7 +6093,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep2, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -4330,7 +6106,7 @@ var require_resolve_flow_collection = __commonJS({
           const pair = new Pair.Pair(keyNode, valueNode);
           if (ctx.options.keepSourceTokens)
             pair.srcToken = collItem;
-          if (isMap2) {
+          if (isMap3) {
             const map = coll;
             if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
               onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
@@ -4346,14 +6122,14 @@ var require_resolve_flow_collection = __commonJS({
           offset = valueNode ? valueNode.range[2] : valueProps.end;
         }
       }
-      const expectedEnd = isMap2 ? "}" : "]";
+      const expectedEnd = isMap3 ? "}" : "]";
       const [ce, ...ee] = fc.end;
       let cePos = offset;
       if (ce?.source === expectedEnd)
         cePos = ce.offset + ce.source.length;
       else {
-        const name = fcName[0].toUpperCase() + fcName.substring(1);
-        const msg = atRoot ? `${name} must end with a ${expectedEnd}` : `${name} in block collection must be sufficiently indented and end with a ${expectedEnd}`;
+        const name2 = fcName[0].toUpperCase() + fcName.substring(1);
+        const msg = atRoot ? `${name2} must end with a ${expectedEnd}` : `${name2} in block collection must be sufficiently indented and end with a ${expectedEnd}`;
         onError(offset, atRoot ? "MISSING_CHAR" : "BAD_INDENT", msg);
         if (ce && ce.source.length !== 1)
           ee.unshift(ce);
@@ -4447,32 +6223,32 @@ var require_resolve_block_scalar = __commonJS({
     "use strict";
     var Scalar = require_Scalar();
     function resolveBlockScalar(ctx, scalar, onError) {
-      const start = scalar.offset;
+      const start2 = scalar.offset;
       const header2 = parseBlockScalarHeader(scalar, ctx.options.strict, onError);
       if (!header2)
-        return { value: "", type: null, comment: "", range: [start, start, start] };
+        return { value: "", type: null, comment: "", range: [start2, start2, start2] };
       const type = header2.mode === ">" ? Scalar.Scalar.BLOCK_FOLDED : Scalar.Scalar.BLOCK_LITERAL;
       const lines = scalar.source ? splitLines(scalar.source) : [];
       let chompStart = lines.length;
-      for (let i = lines.length - 1; i >= 0; --i) {
-        const content = lines[i][1];
+      for (let i2 = lines.length - 1; i2 >= 0; --i2) {
+        const content = lines[i2][1];
         if (content === "" || content === "\r")
-          chompStart = i;
+          chompStart = i2;
         else
           break;
       }
       if (chompStart === 0) {
         const value2 = header2.chomp === "+" && lines.length > 0 ? "\n".repeat(Math.max(1, lines.length - 1)) : "";
-        let end2 = start + header2.length;
+        let end2 = start2 + header2.length;
         if (scalar.source)
           end2 += scalar.source.length;
-        return { value: value2, type, comment: header2.comment, range: [start, end2, end2] };
+        return { value: value2, type, comment: header2.comment, range: [start2, end2, end2] };
       }
       let trimIndent = scalar.indent + header2.indent;
       let offset = scalar.offset + header2.length;
       let contentStart = 0;
-      for (let i = 0; i < chompStart; ++i) {
-        const [indent, content] = lines[i];
+      for (let i2 = 0; i2 < chompStart; ++i2) {
+        const [indent, content] = lines[i2];
         if (content === "" || content === "\r") {
           if (header2.indent === 0 && indent.length > trimIndent)
             trimIndent = indent.length;
@@ -4483,7 +6259,7 @@ var require_resolve_block_scalar = __commonJS({
           }
           if (header2.indent === 0)
             trimIndent = indent.length;
-          contentStart = i;
+          contentStart = i2;
           if (trimIndent === 0 && !ctx.atRoot) {
             const message = "Block scalar values in collections must be indented";
             onError(offset, "BAD_INDENT", message);
@@ -4492,17 +6268,17 @@ var require_resolve_block_scalar = __commonJS({
         }
         offset += indent.length + content.length + 1;
       }
-      for (let i = lines.length - 1; i >= chompStart; --i) {
-        if (lines[i][0].length > trimIndent)
-          chompStart = i + 1;
+      for (let i2 = lines.length - 1; i2 >= chompStart; --i2) {
+        if (lines[i2][0].length > trimIndent)
+          chompStart = i2 + 1;
       }
       let value = "";
-      let sep = "";
+      let sep2 = "";
       let prevMoreIndented = false;
-      for (let i = 0; i < contentStart; ++i)
-        value += lines[i][0].slice(trimIndent) + "\n";
-      for (let i = contentStart; i < chompStart; ++i) {
-        let [indent, content] = lines[i];
+      for (let i2 = 0; i2 < contentStart; ++i2)
+        value += lines[i2][0].slice(trimIndent) + "\n";
+      for (let i2 = contentStart; i2 < chompStart; ++i2) {
+        let [indent, content] = lines[i2];
         offset += indent.length + content.length + 1;
         const crlf = content[content.length - 1] === "\r";
         if (crlf)
@@ -4514,24 +6290,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep + indent.slice(trimIndent) + content;
-          sep = "\n";
+          value += sep2 + indent.slice(trimIndent) + content;
+          sep2 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep === " ")
-            sep = "\n";
-          else if (!prevMoreIndented && sep === "\n")
-            sep = "\n\n";
-          value += sep + indent.slice(trimIndent) + content;
-          sep = "\n";
+          if (sep2 === " ")
+            sep2 = "\n";
+          else if (!prevMoreIndented && sep2 === "\n")
+            sep2 = "\n\n";
+          value += sep2 + indent.slice(trimIndent) + content;
+          sep2 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep === "\n")
+          if (sep2 === "\n")
             value += "\n";
           else
-            sep = "\n";
+            sep2 = "\n";
         } else {
-          value += sep + content;
-          sep = " ";
+          value += sep2 + content;
+          sep2 = " ";
           prevMoreIndented = false;
         }
       }
@@ -4539,16 +6315,16 @@ var require_resolve_block_scalar = __commonJS({
         case "-":
           break;
         case "+":
-          for (let i = chompStart; i < lines.length; ++i)
-            value += "\n" + lines[i][0].slice(trimIndent);
+          for (let i2 = chompStart; i2 < lines.length; ++i2)
+            value += "\n" + lines[i2][0].slice(trimIndent);
           if (value[value.length - 1] !== "\n")
             value += "\n";
           break;
         default:
           value += "\n";
       }
-      const end = start + header2.length + scalar.source.length;
-      return { value, type, comment: header2.comment, range: [start, end, end] };
+      const end = start2 + header2.length + scalar.source.length;
+      return { value, type, comment: header2.comment, range: [start2, end, end] };
     }
     function parseBlockScalarHeader({ offset, props }, strict, onError) {
       if (props[0].type !== "block-scalar-header") {
@@ -4560,8 +6336,8 @@ var require_resolve_block_scalar = __commonJS({
       let indent = 0;
       let chomp = "";
       let error = -1;
-      for (let i = 1; i < source.length; ++i) {
-        const ch = source[i];
+      for (let i2 = 1; i2 < source.length; ++i2) {
+        const ch = source[i2];
         if (!chomp && (ch === "-" || ch === "+"))
           chomp = ch;
         else {
@@ -4569,7 +6345,7 @@ var require_resolve_block_scalar = __commonJS({
           if (!indent && n)
             indent = n;
           else if (error === -1)
-            error = offset + i;
+            error = offset + i2;
         }
       }
       if (error !== -1)
@@ -4577,8 +6353,8 @@ var require_resolve_block_scalar = __commonJS({
       let hasSpace = false;
       let comment = "";
       let length = source.length;
-      for (let i = 1; i < props.length; ++i) {
-        const token = props[i];
+      for (let i2 = 1; i2 < props.length; ++i2) {
+        const token = props[i2];
         switch (token.type) {
           case "space":
             hasSpace = true;
@@ -4616,8 +6392,8 @@ var require_resolve_block_scalar = __commonJS({
       const m = first.match(/^( *)/);
       const line0 = m?.[1] ? [m[1], first.slice(m[1].length)] : ["", first];
       const lines = [line0];
-      for (let i = 1; i < split.length; i += 2)
-        lines.push([split[i], split[i + 1]]);
+      for (let i2 = 1; i2 < split.length; i2 += 2)
+        lines.push([split[i2], split[i2 + 1]]);
       return lines;
     }
     exports.resolveBlockScalar = resolveBlockScalar;
@@ -4701,8 +6477,8 @@ var require_resolve_flow_scalar = __commonJS({
       return unfoldLines(source.slice(1, -1)).replace(/''/g, "'");
     }
     function unfoldLines(source) {
-      const line = /(.*?)\r?\n/sy;
-      let match = line.exec(source);
+      const line2 = /(.*?)\r?\n/sy;
+      let match = line2.exec(source);
       if (!match)
         return source;
       let trimEnd, trimBoth;
@@ -4714,65 +6490,65 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep = " ";
-      let pos = line.lastIndex;
-      while (match = line.exec(source)) {
+      let sep2 = " ";
+      let pos = line2.lastIndex;
+      while (match = line2.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep === "\n")
-            res += sep;
+          if (sep2 === "\n")
+            res += sep2;
           else
-            sep = "\n";
+            sep2 = "\n";
         } else {
-          res += sep + lm;
-          sep = " ";
+          res += sep2 + lm;
+          sep2 = " ";
         }
-        pos = line.lastIndex;
+        pos = line2.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep + (match?.[1] ?? "");
+      return res + sep2 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
-      for (let i = 1; i < source.length - 1; ++i) {
-        const ch = source[i];
-        if (ch === "\r" && source[i + 1] === "\n")
+      for (let i2 = 1; i2 < source.length - 1; ++i2) {
+        const ch = source[i2];
+        if (ch === "\r" && source[i2 + 1] === "\n")
           continue;
         if (ch === "\n") {
-          const { fold, offset } = foldNewline(source, i);
+          const { fold, offset } = foldNewline(source, i2);
           res += fold;
-          i = offset;
+          i2 = offset;
         } else if (ch === "\\") {
-          let next = source[++i];
+          let next = source[++i2];
           const cc = escapeCodes[next];
           if (cc)
             res += cc;
           else if (next === "\n") {
-            next = source[i + 1];
+            next = source[i2 + 1];
             while (next === " " || next === "	")
-              next = source[++i + 1];
-          } else if (next === "\r" && source[i + 1] === "\n") {
-            next = source[++i + 1];
+              next = source[++i2 + 1];
+          } else if (next === "\r" && source[i2 + 1] === "\n") {
+            next = source[++i2 + 1];
             while (next === " " || next === "	")
-              next = source[++i + 1];
+              next = source[++i2 + 1];
           } else if (next === "x" || next === "u" || next === "U") {
             const length = next === "x" ? 2 : next === "u" ? 4 : 8;
-            res += parseCharCode(source, i + 1, length, onError);
-            i += length;
+            res += parseCharCode(source, i2 + 1, length, onError);
+            i2 += length;
           } else {
-            const raw = source.substr(i - 1, 2);
-            onError(i - 1, "BAD_DQ_ESCAPE", `Invalid escape sequence ${raw}`);
+            const raw = source.substr(i2 - 1, 2);
+            onError(i2 - 1, "BAD_DQ_ESCAPE", `Invalid escape sequence ${raw}`);
             res += raw;
           }
         } else if (ch === " " || ch === "	") {
-          const wsStart = i;
-          let next = source[i + 1];
+          const wsStart = i2;
+          let next = source[i2 + 1];
           while (next === " " || next === "	")
-            next = source[++i + 1];
-          if (next !== "\n" && !(next === "\r" && source[i + 2] === "\n"))
-            res += i > wsStart ? source.slice(wsStart, i + 1) : ch;
+            next = source[++i2 + 1];
+          if (next !== "\n" && !(next === "\r" && source[i2 + 2] === "\n"))
+            res += i2 > wsStart ? source.slice(wsStart, i2 + 1) : ch;
         } else {
           res += ch;
         }
@@ -4933,8 +6709,8 @@ var require_util_empty_scalar_position = __commonJS({
     function emptyScalarPosition(offset, before, pos) {
       if (before) {
         pos ?? (pos = before.length);
-        for (let i = pos - 1; i >= 0; --i) {
-          let st = before[i];
+        for (let i2 = pos - 1; i2 >= 0; --i2) {
+          let st = before[i2];
           switch (st.type) {
             case "space":
             case "comment":
@@ -4942,10 +6718,10 @@ var require_util_empty_scalar_position = __commonJS({
               offset -= st.source.length;
               continue;
           }
-          st = before[++i];
+          st = before[++i2];
           while (st?.type === "space") {
             offset += st.source.length;
-            st = before[++i];
+            st = before[++i2];
           }
           break;
         }
@@ -5070,7 +6846,7 @@ var require_compose_doc = __commonJS({
     var composeNode = require_compose_node();
     var resolveEnd = require_resolve_end();
     var resolveProps = require_resolve_props();
-    function composeDoc(options, directives, { offset, start, value, end }, onError) {
+    function composeDoc(options, directives, { offset, start: start2, value, end }, onError) {
       const opts = Object.assign({ _directives: directives }, options);
       const doc = new Document.Document(void 0, opts);
       const ctx = {
@@ -5080,7 +6856,7 @@ var require_compose_doc = __commonJS({
         options: doc.options,
         schema: doc.schema
       };
-      const props = resolveProps.resolveProps(start, {
+      const props = resolveProps.resolveProps(start2, {
         indicator: "doc-start",
         next: value ?? end?.[0],
         offset,
@@ -5093,7 +6869,7 @@ var require_compose_doc = __commonJS({
         if (value && (value.type === "block-map" || value.type === "block-seq") && !props.hasNewline)
           onError(props.end, "MISSING_CHAR", "Block collection cannot start on same line with directives-end marker");
       }
-      doc.contents = value ? composeNode.composeNode(ctx, value, props, onError) : composeNode.composeEmptyNode(ctx, props.end, start, null, props, onError);
+      doc.contents = value ? composeNode.composeNode(ctx, value, props, onError) : composeNode.composeEmptyNode(ctx, props.end, start2, null, props, onError);
       const contentEnd = doc.contents.range[2];
       const re = resolveEnd.resolveEnd(end, contentEnd, false, onError);
       if (re.comment)
@@ -5128,8 +6904,8 @@ var require_composer = __commonJS({
       let comment = "";
       let atComment = false;
       let afterEmptyLine = false;
-      for (let i = 0; i < prelude.length; ++i) {
-        const source = prelude[i];
+      for (let i2 = 0; i2 < prelude.length; ++i2) {
+        const source = prelude[i2];
         switch (source[0]) {
           case "#":
             comment += (comment === "" ? "" : afterEmptyLine ? "\n\n" : "\n") + (source.substring(1) || " ");
@@ -5137,8 +6913,8 @@ var require_composer = __commonJS({
             afterEmptyLine = false;
             break;
           case "%":
-            if (prelude[i + 1]?.[0] !== "#")
-              i += 1;
+            if (prelude[i2 + 1]?.[0] !== "#")
+              i2 += 1;
             atComment = false;
             break;
           default:
@@ -5189,10 +6965,10 @@ ${cb}` : comment;
           }
         }
         if (afterDoc) {
-          for (let i = 0; i < this.errors.length; ++i)
-            doc.errors.push(this.errors[i]);
-          for (let i = 0; i < this.warnings.length; ++i)
-            doc.warnings.push(this.warnings[i]);
+          for (let i2 = 0; i2 < this.errors.length; ++i2)
+            doc.errors.push(this.errors[i2]);
+          for (let i2 = 0; i2 < this.warnings.length; ++i2)
+            doc.warnings.push(this.warnings[i2]);
         } else {
           doc.errors = this.errors;
           doc.warnings = this.warnings;
@@ -5357,13 +7133,13 @@ var require_cst_scalar = __commonJS({
         case ">": {
           const he = source.indexOf("\n");
           const head = source.substring(0, he);
-          const body = source.substring(he + 1) + "\n";
+          const body2 = source.substring(he + 1) + "\n";
           const props = [
             { type: "block-scalar-header", offset, indent, source: head }
           ];
           if (!addEndtoBlockProps(props, end))
             props.push({ type: "newline", offset: -1, indent, source: "\n" });
-          return { type: "block-scalar", offset, indent, props, source: body };
+          return { type: "block-scalar", offset, indent, props, source: body2 };
         }
         case '"':
           return { type: "double-quoted-scalar", offset, indent, source, end };
@@ -5420,13 +7196,13 @@ var require_cst_scalar = __commonJS({
     function setBlockScalarValue(token, source) {
       const he = source.indexOf("\n");
       const head = source.substring(0, he);
-      const body = source.substring(he + 1) + "\n";
+      const body2 = source.substring(he + 1) + "\n";
       if (token.type === "block-scalar") {
         const header2 = token.props[0];
         if (header2.type !== "block-scalar-header")
           throw new Error("Invalid block scalar header");
         header2.source = head;
-        token.source = body;
+        token.source = body2;
       } else {
         const { offset } = token;
         const indent = "indent" in token ? token.indent : -1;
@@ -5435,10 +7211,10 @@ var require_cst_scalar = __commonJS({
         ];
         if (!addEndtoBlockProps(props, "end" in token ? token.end : void 0))
           props.push({ type: "newline", offset: -1, indent, source: "\n" });
-        for (const key of Object.keys(token))
-          if (key !== "type" && key !== "offset")
-            delete token[key];
-        Object.assign(token, { type: "block-scalar", indent, props, source: body });
+        for (const key2 of Object.keys(token))
+          if (key2 !== "type" && key2 !== "offset")
+            delete token[key2];
+        Object.assign(token, { type: "block-scalar", indent, props, source: body2 });
       }
     }
     function addEndtoBlockProps(props, end) {
@@ -5485,9 +7261,9 @@ var require_cst_scalar = __commonJS({
         default: {
           const indent = "indent" in token ? token.indent : -1;
           const end = "end" in token && Array.isArray(token.end) ? token.end.filter((st) => st.type === "space" || st.type === "comment" || st.type === "newline") : [];
-          for (const key of Object.keys(token))
-            if (key !== "type" && key !== "offset")
-              delete token[key];
+          for (const key2 of Object.keys(token))
+            if (key2 !== "type" && key2 !== "offset")
+              delete token[key2];
           Object.assign(token, { type, indent, source, end });
         }
       }
@@ -5502,7 +7278,7 @@ var require_cst_scalar = __commonJS({
 var require_cst_stringify = __commonJS({
   "node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
     "use strict";
-    var stringify = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
+    var stringify2 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
     function stringifyToken(token) {
       switch (token.type) {
         case "block-scalar": {
@@ -5542,20 +7318,20 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep, value }) {
+    function stringifyItem({ start: start2, key: key2, sep: sep2, value }) {
       let res = "";
-      for (const st of start)
+      for (const st of start2)
         res += st.source;
-      if (key)
-        res += stringifyToken(key);
-      if (sep)
-        for (const st of sep)
+      if (key2)
+        res += stringifyToken(key2);
+      if (sep2)
+        for (const st of sep2)
           res += st.source;
       if (value)
         res += stringifyToken(value);
       return res;
     }
-    exports.stringify = stringify;
+    exports.stringify = stringify2;
   }
 });
 
@@ -5600,15 +7376,15 @@ var require_cst_visit = __commonJS({
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
-          for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path.concat([[field, i]])), token.items[i], visitor);
+          for (let i2 = 0; i2 < token.items.length; ++i2) {
+            const ci = _visit(Object.freeze(path.concat([[field, i2]])), token.items[i2], visitor);
             if (typeof ci === "number")
-              i = ci - 1;
+              i2 = ci - 1;
             else if (ci === BREAK)
               return BREAK;
             else if (ci === REMOVE) {
-              token.items.splice(i, 1);
-              i -= 1;
+              token.items.splice(i2, 1);
+              i2 -= 1;
             }
           }
           if (typeof ctrl === "function" && field === "key")
@@ -5633,7 +7409,7 @@ var require_cst = __commonJS({
     var FLOW_END = "";
     var SCALAR = "";
     var isCollection = (token) => !!token && "items" in token;
-    var isScalar2 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
+    var isScalar3 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
     function prettyToken(token) {
       switch (token) {
         case BOM:
@@ -5717,7 +7493,7 @@ var require_cst = __commonJS({
     exports.FLOW_END = FLOW_END;
     exports.SCALAR = SCALAR;
     exports.isCollection = isCollection;
-    exports.isScalar = isScalar2;
+    exports.isScalar = isScalar3;
     exports.prettyToken = prettyToken;
     exports.tokenType = tokenType;
   }
@@ -5778,14 +7554,14 @@ var require_lexer = __commonJS({
           next = yield* this.parseNext(next);
       }
       atLineEnd() {
-        let i = this.pos;
-        let ch = this.buffer[i];
+        let i2 = this.pos;
+        let ch = this.buffer[i2];
         while (ch === " " || ch === "	")
-          ch = this.buffer[++i];
+          ch = this.buffer[++i2];
         if (!ch || ch === "#" || ch === "\n")
           return true;
         if (ch === "\r")
-          return this.buffer[i + 1] === "\n";
+          return this.buffer[i2 + 1] === "\n";
         return false;
       }
       charAt(n) {
@@ -5857,40 +7633,40 @@ var require_lexer = __commonJS({
         }
       }
       *parseStream() {
-        let line = this.getLine();
-        if (line === null)
+        let line2 = this.getLine();
+        if (line2 === null)
           return this.setNext("stream");
-        if (line[0] === cst.BOM) {
+        if (line2[0] === cst.BOM) {
           yield* this.pushCount(1);
-          line = line.substring(1);
+          line2 = line2.substring(1);
         }
-        if (line[0] === "%") {
-          let dirEnd = line.length;
-          let cs = line.indexOf("#");
+        if (line2[0] === "%") {
+          let dirEnd = line2.length;
+          let cs = line2.indexOf("#");
           while (cs !== -1) {
-            const ch = line[cs - 1];
+            const ch = line2[cs - 1];
             if (ch === " " || ch === "	") {
               dirEnd = cs - 1;
               break;
             } else {
-              cs = line.indexOf("#", cs + 1);
+              cs = line2.indexOf("#", cs + 1);
             }
           }
           while (true) {
-            const ch = line[dirEnd - 1];
+            const ch = line2[dirEnd - 1];
             if (ch === " " || ch === "	")
               dirEnd -= 1;
             else
               break;
           }
           const n = (yield* this.pushCount(dirEnd)) + (yield* this.pushSpaces(true));
-          yield* this.pushCount(line.length - n);
+          yield* this.pushCount(line2.length - n);
           this.pushNewline();
           return "stream";
         }
         if (this.atLineEnd()) {
           const sp = yield* this.pushSpaces(true);
-          yield* this.pushCount(line.length - sp);
+          yield* this.pushCount(line2.length - sp);
           yield* this.pushNewline();
           return "stream";
         }
@@ -5931,13 +7707,13 @@ var require_lexer = __commonJS({
       }
       *parseDocument() {
         yield* this.pushSpaces(true);
-        const line = this.getLine();
-        if (line === null)
+        const line2 = this.getLine();
+        if (line2 === null)
           return this.setNext("doc");
         let n = yield* this.pushIndicators();
-        switch (line[n]) {
+        switch (line2[n]) {
           case "#":
-            yield* this.pushCount(line.length - n);
+            yield* this.pushCount(line2.length - n);
           // fallthrough
           case void 0:
             yield* this.pushNewline();
@@ -5962,7 +7738,7 @@ var require_lexer = __commonJS({
           case ">":
             n += yield* this.parseBlockScalarHeader();
             n += yield* this.pushSpaces(true);
-            yield* this.pushCount(line.length - n);
+            yield* this.pushCount(line2.length - n);
             yield* this.pushNewline();
             return yield* this.parseBlockScalar();
           default:
@@ -5982,11 +7758,11 @@ var require_lexer = __commonJS({
           }
           sp += yield* this.pushSpaces(true);
         } while (nl + sp > 0);
-        const line = this.getLine();
-        if (line === null)
+        const line2 = this.getLine();
+        if (line2 === null)
           return this.setNext("flow");
-        if (indent !== -1 && indent < this.indentNext && line[0] !== "#" || indent === 0 && (line.startsWith("---") || line.startsWith("...")) && isEmpty(line[3])) {
-          const atFlowEndMarker = indent === this.indentNext - 1 && this.flowLevel === 1 && (line[0] === "]" || line[0] === "}");
+        if (indent !== -1 && indent < this.indentNext && line2[0] !== "#" || indent === 0 && (line2.startsWith("---") || line2.startsWith("...")) && isEmpty(line2[3])) {
+          const atFlowEndMarker = indent === this.indentNext - 1 && this.flowLevel === 1 && (line2[0] === "]" || line2[0] === "}");
           if (!atFlowEndMarker) {
             this.flowLevel = 0;
             yield cst.FLOW_END;
@@ -5994,17 +7770,17 @@ var require_lexer = __commonJS({
           }
         }
         let n = 0;
-        while (line[n] === ",") {
+        while (line2[n] === ",") {
           n += yield* this.pushCount(1);
           n += yield* this.pushSpaces(true);
           this.flowKey = false;
         }
         n += yield* this.pushIndicators();
-        switch (line[n]) {
+        switch (line2[n]) {
           case void 0:
             return "flow";
           case "#":
-            yield* this.pushCount(line.length - n);
+            yield* this.pushCount(line2.length - n);
             return "flow";
           case "{":
           case "[":
@@ -6041,9 +7817,9 @@ var require_lexer = __commonJS({
         }
       }
       *parseQuotedScalar() {
-        const quote = this.charAt(0);
-        let end = this.buffer.indexOf(quote, this.pos + 1);
-        if (quote === "'") {
+        const quote2 = this.charAt(0);
+        let end = this.buffer.indexOf(quote2, this.pos + 1);
+        if (quote2 === "'") {
           while (end !== -1 && this.buffer[end + 1] === "'")
             end = this.buffer.indexOf("'", end + 2);
         } else {
@@ -6080,9 +7856,9 @@ var require_lexer = __commonJS({
       *parseBlockScalarHeader() {
         this.blockScalarIndent = -1;
         this.blockScalarKeep = false;
-        let i = this.pos;
+        let i2 = this.pos;
         while (true) {
-          const ch = this.buffer[++i];
+          const ch = this.buffer[++i2];
           if (ch === "+")
             this.blockScalarKeep = true;
           else if (ch > "0" && ch <= "9")
@@ -6096,17 +7872,17 @@ var require_lexer = __commonJS({
         let nl = this.pos - 1;
         let indent = 0;
         let ch;
-        loop: for (let i2 = this.pos; ch = this.buffer[i2]; ++i2) {
+        loop: for (let i3 = this.pos; ch = this.buffer[i3]; ++i3) {
           switch (ch) {
             case " ":
               indent += 1;
               break;
             case "\n":
-              nl = i2;
+              nl = i3;
               indent = 0;
               break;
             case "\r": {
-              const next = this.buffer[i2 + 1];
+              const next = this.buffer[i3 + 1];
               if (!next && !this.atEnd)
                 return this.setNext("block-scalar");
               if (next === "\n")
@@ -6137,25 +7913,25 @@ var require_lexer = __commonJS({
             nl = this.buffer.length;
           }
         }
-        let i = nl + 1;
-        ch = this.buffer[i];
+        let i2 = nl + 1;
+        ch = this.buffer[i2];
         while (ch === " ")
-          ch = this.buffer[++i];
+          ch = this.buffer[++i2];
         if (ch === "	") {
           while (ch === "	" || ch === " " || ch === "\r" || ch === "\n")
-            ch = this.buffer[++i];
-          nl = i - 1;
+            ch = this.buffer[++i2];
+          nl = i2 - 1;
         } else if (!this.blockScalarKeep) {
           do {
-            let i2 = nl - 1;
-            let ch2 = this.buffer[i2];
+            let i3 = nl - 1;
+            let ch2 = this.buffer[i3];
             if (ch2 === "\r")
-              ch2 = this.buffer[--i2];
-            const lastChar = i2;
+              ch2 = this.buffer[--i3];
+            const lastChar = i3;
             while (ch2 === " ")
-              ch2 = this.buffer[--i2];
-            if (ch2 === "\n" && i2 >= this.pos && i2 + 1 + indent > lastChar)
-              nl = i2;
+              ch2 = this.buffer[--i3];
+            if (ch2 === "\n" && i3 >= this.pos && i3 + 1 + indent > lastChar)
+              nl = i3;
             else
               break;
           } while (true);
@@ -6167,36 +7943,36 @@ var require_lexer = __commonJS({
       *parsePlainScalar() {
         const inFlow = this.flowLevel > 0;
         let end = this.pos - 1;
-        let i = this.pos - 1;
+        let i2 = this.pos - 1;
         let ch;
-        while (ch = this.buffer[++i]) {
+        while (ch = this.buffer[++i2]) {
           if (ch === ":") {
-            const next = this.buffer[i + 1];
+            const next = this.buffer[i2 + 1];
             if (isEmpty(next) || inFlow && flowIndicatorChars.has(next))
               break;
-            end = i;
+            end = i2;
           } else if (isEmpty(ch)) {
-            let next = this.buffer[i + 1];
+            let next = this.buffer[i2 + 1];
             if (ch === "\r") {
               if (next === "\n") {
-                i += 1;
+                i2 += 1;
                 ch = "\n";
-                next = this.buffer[i + 1];
+                next = this.buffer[i2 + 1];
               } else
-                end = i;
+                end = i2;
             }
             if (next === "#" || inFlow && flowIndicatorChars.has(next))
               break;
             if (ch === "\n") {
-              const cs = this.continueScalar(i + 1);
+              const cs = this.continueScalar(i2 + 1);
               if (cs === -1)
                 break;
-              i = Math.max(i, cs - 2);
+              i2 = Math.max(i2, cs - 2);
             }
           } else {
             if (inFlow && flowIndicatorChars.has(ch))
               break;
-            end = i;
+            end = i2;
           }
         }
         if (!ch && !this.atEnd)
@@ -6213,8 +7989,8 @@ var require_lexer = __commonJS({
         }
         return 0;
       }
-      *pushToIndex(i, allowEmpty) {
-        const s = this.buffer.slice(this.pos, i);
+      *pushToIndex(i2, allowEmpty) {
+        const s = this.buffer.slice(this.pos, i2);
         if (s) {
           yield s;
           this.pos += s.length;
@@ -6259,23 +8035,23 @@ var require_lexer = __commonJS({
       }
       *pushTag() {
         if (this.charAt(1) === "<") {
-          let i = this.pos + 2;
-          let ch = this.buffer[i];
+          let i2 = this.pos + 2;
+          let ch = this.buffer[i2];
           while (!isEmpty(ch) && ch !== ">")
-            ch = this.buffer[++i];
-          return yield* this.pushToIndex(ch === ">" ? i + 1 : i, false);
+            ch = this.buffer[++i2];
+          return yield* this.pushToIndex(ch === ">" ? i2 + 1 : i2, false);
         } else {
-          let i = this.pos + 1;
-          let ch = this.buffer[i];
+          let i2 = this.pos + 1;
+          let ch = this.buffer[i2];
           while (ch) {
             if (tagChars.has(ch))
-              ch = this.buffer[++i];
-            else if (ch === "%" && hexDigits.has(this.buffer[i + 1]) && hexDigits.has(this.buffer[i + 2])) {
-              ch = this.buffer[i += 3];
+              ch = this.buffer[++i2];
+            else if (ch === "%" && hexDigits.has(this.buffer[i2 + 1]) && hexDigits.has(this.buffer[i2 + 2])) {
+              ch = this.buffer[i2 += 3];
             } else
               break;
           }
-          return yield* this.pushToIndex(i, false);
+          return yield* this.pushToIndex(i2, false);
         }
       }
       *pushNewline() {
@@ -6288,24 +8064,24 @@ var require_lexer = __commonJS({
           return 0;
       }
       *pushSpaces(allowTabs) {
-        let i = this.pos - 1;
+        let i2 = this.pos - 1;
         let ch;
         do {
-          ch = this.buffer[++i];
+          ch = this.buffer[++i2];
         } while (ch === " " || allowTabs && ch === "	");
-        const n = i - this.pos;
+        const n = i2 - this.pos;
         if (n > 0) {
           yield this.buffer.substr(this.pos, n);
-          this.pos = i;
+          this.pos = i2;
         }
         return n;
       }
       *pushUntil(test) {
-        let i = this.pos;
-        let ch = this.buffer[i];
+        let i2 = this.pos;
+        let ch = this.buffer[i2];
         while (!test(ch))
-          ch = this.buffer[++i];
-        return yield* this.pushToIndex(i, false);
+          ch = this.buffer[++i2];
+        return yield* this.pushToIndex(i2, false);
       }
     };
     exports.Lexer = Lexer;
@@ -6316,7 +8092,7 @@ var require_lexer = __commonJS({
 var require_line_counter = __commonJS({
   "node_modules/yaml/dist/parse/line-counter.js"(exports) {
     "use strict";
-    var LineCounter2 = class {
+    var LineCounter3 = class {
       constructor() {
         this.lineStarts = [];
         this.addNewLine = (offset) => this.lineStarts.push(offset);
@@ -6334,12 +8110,12 @@ var require_line_counter = __commonJS({
             return { line: low + 1, col: 1 };
           if (low === 0)
             return { line: 0, col: offset };
-          const start = this.lineStarts[low - 1];
-          return { line: low, col: offset - start + 1 };
+          const start2 = this.lineStarts[low - 1];
+          return { line: low, col: offset - start2 + 1 };
         };
       }
     };
-    exports.LineCounter = LineCounter2;
+    exports.LineCounter = LineCounter3;
   }
 });
 
@@ -6350,21 +8126,21 @@ var require_parser = __commonJS({
     var node_process = __require("process");
     var cst = require_cst();
     var lexer = require_lexer();
-    function includesToken(list, type) {
-      for (let i = 0; i < list.length; ++i)
-        if (list[i].type === type)
+    function includesToken(list2, type) {
+      for (let i2 = 0; i2 < list2.length; ++i2)
+        if (list2[i2].type === type)
           return true;
       return false;
     }
-    function findNonEmptyIndex(list) {
-      for (let i = 0; i < list.length; ++i) {
-        switch (list[i].type) {
+    function findNonEmptyIndex(list2) {
+      for (let i2 = 0; i2 < list2.length; ++i2) {
+        switch (list2[i2].type) {
           case "space":
           case "comment":
           case "newline":
             break;
           default:
-            return i;
+            return i2;
         }
       }
       return -1;
@@ -6399,9 +8175,9 @@ var require_parser = __commonJS({
     function getFirstKeyStartProps(prev) {
       if (prev.length === 0)
         return [];
-      let i = prev.length;
-      loop: while (--i >= 0) {
-        switch (prev[i].type) {
+      let i2 = prev.length;
+      loop: while (--i2 >= 0) {
+        switch (prev[i2].type) {
           case "doc-start":
           case "explicit-key-ind":
           case "map-value-ind":
@@ -6410,16 +8186,16 @@ var require_parser = __commonJS({
             break loop;
         }
       }
-      while (prev[++i]?.type === "space") {
+      while (prev[++i2]?.type === "space") {
       }
-      return prev.splice(i, prev.length);
+      return prev.splice(i2, prev.length);
     }
     function arrayPushArray(target, source) {
       if (source.length < 1e5)
         Array.prototype.push.apply(target, source);
       else
-        for (let i = 0; i < source.length; ++i)
-          target.push(source[i]);
+        for (let i2 = 0; i2 < source.length; ++i2)
+          target.push(source[i2]);
     }
     function fixFlowSeqItems(fc) {
       if (fc.start.type === "flow-seq-start") {
@@ -6440,7 +8216,7 @@ var require_parser = __commonJS({
         }
       }
     }
-    var Parser = class {
+    var Parser2 = class {
       /**
        * @param onNewLine - If defined, called separately with the start position of
        *   each new line (in `parse()`, including the start of input).
@@ -6715,19 +8491,19 @@ var require_parser = __commonJS({
       *scalar(scalar) {
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
-          const start = getFirstKeyStartProps(prev);
-          let sep;
+          const start2 = getFirstKeyStartProps(prev);
+          let sep2;
           if (scalar.end) {
-            sep = scalar.end;
-            sep.push(this.sourceToken);
+            sep2 = scalar.end;
+            sep2.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep = [this.sourceToken];
+            sep2 = [this.sourceToken];
           const map = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start, key: scalar, sep }]
+            items: [{ start: start2, key: scalar, sep: sep2 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map;
@@ -6802,14 +8578,14 @@ var require_parser = __commonJS({
         if (this.indent >= map.indent) {
           const atMapIndent = !this.onKeyLine && this.indent === map.indent;
           const atNextItem = atMapIndent && (it.sep || it.explicitKey) && this.type !== "seq-item-ind";
-          let start = [];
+          let start2 = [];
           if (atNextItem && it.sep && !it.value) {
             const nl = [];
-            for (let i = 0; i < it.sep.length; ++i) {
-              const st = it.sep[i];
+            for (let i2 = 0; i2 < it.sep.length; ++i2) {
+              const st = it.sep[i2];
               switch (st.type) {
                 case "newline":
-                  nl.push(i);
+                  nl.push(i2);
                   break;
                 case "space":
                   break;
@@ -6822,14 +8598,14 @@ var require_parser = __commonJS({
               }
             }
             if (nl.length >= 2)
-              start = it.sep.splice(nl[1]);
+              start2 = it.sep.splice(nl[1]);
           }
           switch (this.type) {
             case "anchor":
             case "tag":
               if (atNextItem || it.value) {
-                start.push(this.sourceToken);
-                map.items.push({ start });
+                start2.push(this.sourceToken);
+                map.items.push({ start: start2 });
                 this.onKeyLine = true;
               } else if (it.sep) {
                 it.sep.push(this.sourceToken);
@@ -6842,8 +8618,8 @@ var require_parser = __commonJS({
                 it.start.push(this.sourceToken);
                 it.explicitKey = true;
               } else if (atNextItem || it.value) {
-                start.push(this.sourceToken);
-                map.items.push({ start, explicitKey: true });
+                start2.push(this.sourceToken);
+                map.items.push({ start: start2, explicitKey: true });
               } else {
                 this.stack.push({
                   type: "block-map",
@@ -6860,12 +8636,12 @@ var require_parser = __commonJS({
                   if (includesToken(it.start, "newline")) {
                     Object.assign(it, { key: null, sep: [this.sourceToken] });
                   } else {
-                    const start2 = getFirstKeyStartProps(it.start);
+                    const start3 = getFirstKeyStartProps(it.start);
                     this.stack.push({
                       type: "block-map",
                       offset: this.offset,
                       indent: this.indent,
-                      items: [{ start: start2, key: null, sep: [this.sourceToken] }]
+                      items: [{ start: start3, key: null, sep: [this.sourceToken] }]
                     });
                   }
                 } else if (it.value) {
@@ -6875,23 +8651,23 @@ var require_parser = __commonJS({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start, key: null, sep: [this.sourceToken] }]
+                    items: [{ start: start2, key: null, sep: [this.sourceToken] }]
                   });
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
-                  const start2 = getFirstKeyStartProps(it.start);
-                  const key = it.key;
-                  const sep = it.sep;
-                  sep.push(this.sourceToken);
+                  const start3 = getFirstKeyStartProps(it.start);
+                  const key2 = it.key;
+                  const sep2 = it.sep;
+                  sep2.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key, sep }]
+                    items: [{ start: start3, key: key2, sep: sep2 }]
                   });
-                } else if (start.length > 0) {
-                  it.sep = it.sep.concat(start, this.sourceToken);
+                } else if (start2.length > 0) {
+                  it.sep = it.sep.concat(start2, this.sourceToken);
                 } else {
                   it.sep.push(this.sourceToken);
                 }
@@ -6899,7 +8675,7 @@ var require_parser = __commonJS({
                 if (!it.sep) {
                   Object.assign(it, { key: null, sep: [this.sourceToken] });
                 } else if (it.value || atNextItem) {
-                  map.items.push({ start, key: null, sep: [this.sourceToken] });
+                  map.items.push({ start: start2, key: null, sep: [this.sourceToken] });
                 } else if (includesToken(it.sep, "map-value-ind")) {
                   this.stack.push({
                     type: "block-map",
@@ -6917,14 +8693,14 @@ var require_parser = __commonJS({
             case "scalar":
             case "single-quoted-scalar":
             case "double-quoted-scalar": {
-              const fs = this.flowScalar(this.type);
+              const fs2 = this.flowScalar(this.type);
               if (atNextItem || it.value) {
-                map.items.push({ start, key: fs, sep: [] });
+                map.items.push({ start: start2, key: fs2, sep: [] });
                 this.onKeyLine = true;
               } else if (it.sep) {
-                this.stack.push(fs);
+                this.stack.push(fs2);
               } else {
-                Object.assign(it, { key: fs, sep: [] });
+                Object.assign(it, { key: fs2, sep: [] });
                 this.onKeyLine = true;
               }
               return;
@@ -6943,7 +8719,7 @@ var require_parser = __commonJS({
                     return;
                   }
                 } else if (atMapIndent) {
-                  map.items.push({ start });
+                  map.items.push({ start: start2 });
                 }
                 this.stack.push(bv);
                 return;
@@ -7052,13 +8828,13 @@ var require_parser = __commonJS({
             case "scalar":
             case "single-quoted-scalar":
             case "double-quoted-scalar": {
-              const fs = this.flowScalar(this.type);
+              const fs2 = this.flowScalar(this.type);
               if (!it || it.value)
-                fc.items.push({ start: [], key: fs, sep: [] });
+                fc.items.push({ start: [], key: fs2, sep: [] });
               else if (it.sep)
-                this.stack.push(fs);
+                this.stack.push(fs2);
               else
-                Object.assign(it, { key: fs, sep: [] });
+                Object.assign(it, { key: fs2, sep: [] });
               return;
             }
             case "flow-map-end":
@@ -7080,15 +8856,15 @@ var require_parser = __commonJS({
             yield* this.step();
           } else if (this.type === "map-value-ind" && parent.type !== "flow-collection") {
             const prev = getPrevProps(parent);
-            const start = getFirstKeyStartProps(prev);
+            const start2 = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep = fc.end.splice(1, fc.end.length);
-            sep.push(this.sourceToken);
+            const sep2 = fc.end.splice(1, fc.end.length);
+            sep2.push(this.sourceToken);
             const map = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start, key: fc, sep }]
+              items: [{ start: start2, key: fc, sep: sep2 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map;
@@ -7147,35 +8923,35 @@ var require_parser = __commonJS({
           case "explicit-key-ind": {
             this.onKeyLine = true;
             const prev = getPrevProps(parent);
-            const start = getFirstKeyStartProps(prev);
-            start.push(this.sourceToken);
+            const start2 = getFirstKeyStartProps(prev);
+            start2.push(this.sourceToken);
             return {
               type: "block-map",
               offset: this.offset,
               indent: this.indent,
-              items: [{ start, explicitKey: true }]
+              items: [{ start: start2, explicitKey: true }]
             };
           }
           case "map-value-ind": {
             this.onKeyLine = true;
             const prev = getPrevProps(parent);
-            const start = getFirstKeyStartProps(prev);
+            const start2 = getFirstKeyStartProps(prev);
             return {
               type: "block-map",
               offset: this.offset,
               indent: this.indent,
-              items: [{ start, key: null, sep: [this.sourceToken] }]
+              items: [{ start: start2, key: null, sep: [this.sourceToken] }]
             };
           }
         }
         return null;
       }
-      atIndentedComment(start, indent) {
+      atIndentedComment(start2, indent) {
         if (this.type !== "comment")
           return false;
         if (this.indent <= indent)
           return false;
-        return start.every((st) => st.type === "newline" || st.type === "space");
+        return start2.every((st) => st.type === "newline" || st.type === "space");
       }
       *documentEnd(docEnd) {
         if (this.type !== "doc-mode") {
@@ -7213,7 +8989,7 @@ var require_parser = __commonJS({
         }
       }
     };
-    exports.Parser = Parser;
+    exports.Parser = Parser2;
   }
 });
 
@@ -7247,7 +9023,7 @@ var require_public_api = __commonJS({
         return docs;
       return Object.assign([], { empty: true }, composer$1.streamInfo());
     }
-    function parseDocument2(source, options = {}) {
+    function parseDocument4(source, options = {}) {
       const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
       const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
       const composer$1 = new composer.Composer(options);
@@ -7266,14 +9042,14 @@ var require_public_api = __commonJS({
       }
       return doc;
     }
-    function parse(src, reviver, options) {
+    function parse2(src, reviver, options) {
       let _reviver = void 0;
       if (typeof reviver === "function") {
         _reviver = reviver;
       } else if (options === void 0 && reviver && typeof reviver === "object") {
         options = reviver;
       }
-      const doc = parseDocument2(src, options);
+      const doc = parseDocument4(src, options);
       if (!doc)
         return null;
       doc.warnings.forEach((warning) => log.warn(doc.options.logLevel, warning));
@@ -7285,7 +9061,7 @@ var require_public_api = __commonJS({
       }
       return doc.toJS(Object.assign({ reviver: _reviver }, options));
     }
-    function stringify(value, replacer, options) {
+    function stringify2(value, replacer, options) {
       let _replacer = null;
       if (typeof replacer === "function" || Array.isArray(replacer)) {
         _replacer = replacer;
@@ -7307,10 +9083,10 @@ var require_public_api = __commonJS({
         return value.toString(options);
       return new Document.Document(value, _replacer, options).toString(options);
     }
-    exports.parse = parse;
+    exports.parse = parse2;
     exports.parseAllDocuments = parseAllDocuments;
-    exports.parseDocument = parseDocument2;
-    exports.stringify = stringify;
+    exports.parseDocument = parseDocument4;
+    exports.stringify = stringify2;
   }
 });
 
@@ -7423,24 +9199,24 @@ var require_code = __commonJS({
     };
     exports._Code = _Code;
     exports.nil = new _Code("");
-    function _(strs, ...args) {
+    function _(strs, ...args2) {
       const code = [strs[0]];
-      let i = 0;
-      while (i < args.length) {
-        addCodeArg(code, args[i]);
-        code.push(strs[++i]);
+      let i2 = 0;
+      while (i2 < args2.length) {
+        addCodeArg(code, args2[i2]);
+        code.push(strs[++i2]);
       }
       return new _Code(code);
     }
     exports._ = _;
     var plus = new _Code("+");
-    function str(strs, ...args) {
+    function str(strs, ...args2) {
       const expr = [safeStringify(strs[0])];
-      let i = 0;
-      while (i < args.length) {
+      let i2 = 0;
+      while (i2 < args2.length) {
         expr.push(plus);
-        addCodeArg(expr, args[i]);
-        expr.push(plus, safeStringify(strs[++i]));
+        addCodeArg(expr, args2[i2]);
+        expr.push(plus, safeStringify(strs[++i2]));
       }
       optimize(expr);
       return new _Code(expr);
@@ -7456,17 +9232,17 @@ var require_code = __commonJS({
     }
     exports.addCodeArg = addCodeArg;
     function optimize(expr) {
-      let i = 1;
-      while (i < expr.length - 1) {
-        if (expr[i] === plus) {
-          const res = mergeExprItems(expr[i - 1], expr[i + 1]);
+      let i2 = 1;
+      while (i2 < expr.length - 1) {
+        if (expr[i2] === plus) {
+          const res = mergeExprItems(expr[i2 - 1], expr[i2 + 1]);
           if (res !== void 0) {
-            expr.splice(i - 1, 3, res);
+            expr.splice(i2 - 1, 3, res);
             continue;
           }
-          expr[i++] = "+";
+          expr[i2++] = "+";
         }
-        i++;
+        i2++;
       }
     }
     function mergeExprItems(a, b) {
@@ -7494,23 +9270,23 @@ var require_code = __commonJS({
     function interpolate(x) {
       return typeof x == "number" || typeof x == "boolean" || x === null ? x : safeStringify(Array.isArray(x) ? x.join(",") : x);
     }
-    function stringify(x) {
+    function stringify2(x) {
       return new _Code(safeStringify(x));
     }
-    exports.stringify = stringify;
+    exports.stringify = stringify2;
     function safeStringify(x) {
       return JSON.stringify(x).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
     }
     exports.safeStringify = safeStringify;
-    function getProperty(key) {
-      return typeof key == "string" && exports.IDENTIFIER.test(key) ? new _Code(`.${key}`) : _`[${key}]`;
+    function getProperty(key2) {
+      return typeof key2 == "string" && exports.IDENTIFIER.test(key2) ? new _Code(`.${key2}`) : _`[${key2}]`;
     }
     exports.getProperty = getProperty;
-    function getEsmExportName(key) {
-      if (typeof key == "string" && exports.IDENTIFIER.test(key)) {
-        return new _Code(`${key}`);
+    function getEsmExportName(key2) {
+      if (typeof key2 == "string" && exports.IDENTIFIER.test(key2)) {
+        return new _Code(`${key2}`);
       }
-      throw new Error(`CodeGen: invalid export name: ${key}, use explicit $id name mapping`);
+      throw new Error(`CodeGen: invalid export name: ${key2}, use explicit $id name mapping`);
     }
     exports.getEsmExportName = getEsmExportName;
     function regexpCode(rx) {
@@ -7528,9 +9304,9 @@ var require_scope = __commonJS({
     exports.ValueScope = exports.ValueScopeName = exports.Scope = exports.varKinds = exports.UsedValueState = void 0;
     var code_1 = require_code();
     var ValueError = class extends Error {
-      constructor(name) {
-        super(`CodeGen: "code" for ${name} not defined`);
-        this.value = name.value;
+      constructor(name2) {
+        super(`CodeGen: "code" for ${name2} not defined`);
+        this.value = name2.value;
       }
     };
     var UsedValueState;
@@ -7579,13 +9355,13 @@ var require_scope = __commonJS({
       }
     };
     exports.ValueScopeName = ValueScopeName;
-    var line = (0, code_1._)`\n`;
+    var line2 = (0, code_1._)`\n`;
     var ValueScope = class extends Scope {
       constructor(opts) {
         super(opts);
         this._values = {};
         this._scope = opts.scope;
-        this.opts = { ...opts, _n: opts.lines ? line : code_1.nil };
+        this.opts = { ...opts, _n: opts.lines ? line2 : code_1.nil };
       }
       get() {
         return this._scope;
@@ -7597,8 +9373,8 @@ var require_scope = __commonJS({
         var _a;
         if (value.ref === void 0)
           throw new Error("CodeGen: ref must be passed in value");
-        const name = this.toName(nameOrPrefix);
-        const { prefix } = name;
+        const name2 = this.toName(nameOrPrefix);
+        const { prefix } = name2;
         const valueKey = (_a = value.key) !== null && _a !== void 0 ? _a : value.ref;
         let vs = this._values[prefix];
         if (vs) {
@@ -7608,12 +9384,12 @@ var require_scope = __commonJS({
         } else {
           vs = this._values[prefix] = /* @__PURE__ */ new Map();
         }
-        vs.set(valueKey, name);
+        vs.set(valueKey, name2);
         const s = this._scope[prefix] || (this._scope[prefix] = []);
         const itemIndex = s.length;
         s[itemIndex] = value.ref;
-        name.setValue(value, { property: prefix, itemIndex });
-        return name;
+        name2.setValue(value, { property: prefix, itemIndex });
+        return name2;
       }
       getValue(prefix, keyOrRef) {
         const vs = this._values[prefix];
@@ -7622,17 +9398,17 @@ var require_scope = __commonJS({
         return vs.get(keyOrRef);
       }
       scopeRefs(scopeName, values = this._values) {
-        return this._reduceValues(values, (name) => {
-          if (name.scopePath === void 0)
-            throw new Error(`CodeGen: name "${name}" has no value`);
-          return (0, code_1._)`${scopeName}${name.scopePath}`;
+        return this._reduceValues(values, (name2) => {
+          if (name2.scopePath === void 0)
+            throw new Error(`CodeGen: name "${name2}" has no value`);
+          return (0, code_1._)`${scopeName}${name2.scopePath}`;
         });
       }
       scopeCode(values = this._values, usedValues, getCode) {
-        return this._reduceValues(values, (name) => {
-          if (name.value === void 0)
-            throw new Error(`CodeGen: name "${name}" has no value`);
-          return name.value.code;
+        return this._reduceValues(values, (name2) => {
+          if (name2.value === void 0)
+            throw new Error(`CodeGen: name "${name2}" has no value`);
+          return name2.value.code;
         }, usedValues, getCode);
       }
       _reduceValues(values, valueCode, usedValues = {}, getCode) {
@@ -7642,20 +9418,20 @@ var require_scope = __commonJS({
           if (!vs)
             continue;
           const nameSet = usedValues[prefix] = usedValues[prefix] || /* @__PURE__ */ new Map();
-          vs.forEach((name) => {
-            if (nameSet.has(name))
+          vs.forEach((name2) => {
+            if (nameSet.has(name2))
               return;
-            nameSet.set(name, UsedValueState.Started);
-            let c = valueCode(name);
+            nameSet.set(name2, UsedValueState.Started);
+            let c = valueCode(name2);
             if (c) {
               const def = this.opts.es5 ? exports.varKinds.var : exports.varKinds.const;
-              code = (0, code_1._)`${code}${def} ${name} = ${c};${this.opts._n}`;
-            } else if (c = getCode === null || getCode === void 0 ? void 0 : getCode(name)) {
+              code = (0, code_1._)`${code}${def} ${name2} = ${c};${this.opts._n}`;
+            } else if (c = getCode === null || getCode === void 0 ? void 0 : getCode(name2)) {
               code = (0, code_1._)`${code}${c}${this.opts._n}`;
             } else {
-              throw new ValueError(name);
+              throw new ValueError(name2);
             }
-            nameSet.set(name, UsedValueState.Completed);
+            nameSet.set(name2, UsedValueState.Completed);
           });
         }
         return code;
@@ -7723,7 +9499,7 @@ var require_codegen = __commonJS({
       AND: new code_1._Code("&&"),
       ADD: new code_1._Code("+")
     };
-    var Node = class {
+    var Node2 = class {
       optimizeNodes() {
         return this;
       }
@@ -7731,11 +9507,11 @@ var require_codegen = __commonJS({
         return this;
       }
     };
-    var Def = class extends Node {
-      constructor(varKind, name, rhs) {
+    var Def = class extends Node2 {
+      constructor(varKind, name2, rhs) {
         super();
         this.varKind = varKind;
-        this.name = name;
+        this.name = name2;
         this.rhs = rhs;
       }
       render({ es5, _n }) {
@@ -7754,7 +9530,7 @@ var require_codegen = __commonJS({
         return this.rhs instanceof code_1._CodeOrName ? this.rhs.names : {};
       }
     };
-    var Assign = class extends Node {
+    var Assign = class extends Node2 {
       constructor(lhs, rhs, sideEffects) {
         super();
         this.lhs = lhs;
@@ -7784,7 +9560,7 @@ var require_codegen = __commonJS({
         return `${this.lhs} ${this.op}= ${this.rhs};` + _n;
       }
     };
-    var Label = class extends Node {
+    var Label = class extends Node2 {
       constructor(label) {
         super();
         this.label = label;
@@ -7794,7 +9570,7 @@ var require_codegen = __commonJS({
         return `${this.label}:` + _n;
       }
     };
-    var Break = class extends Node {
+    var Break = class extends Node2 {
       constructor(label) {
         super();
         this.label = label;
@@ -7805,7 +9581,7 @@ var require_codegen = __commonJS({
         return `break${label};` + _n;
       }
     };
-    var Throw = class extends Node {
+    var Throw = class extends Node2 {
       constructor(error) {
         super();
         this.error = error;
@@ -7817,7 +9593,7 @@ var require_codegen = __commonJS({
         return this.error.names;
       }
     };
-    var AnyCode = class extends Node {
+    var AnyCode = class extends Node2 {
       constructor(code) {
         super();
         this.code = code;
@@ -7836,7 +9612,7 @@ var require_codegen = __commonJS({
         return this.code instanceof code_1._CodeOrName ? this.code.names : {};
       }
     };
-    var ParentNode = class extends Node {
+    var ParentNode = class extends Node2 {
       constructor(nodes = []) {
         super();
         this.nodes = nodes;
@@ -7846,27 +9622,27 @@ var require_codegen = __commonJS({
       }
       optimizeNodes() {
         const { nodes } = this;
-        let i = nodes.length;
-        while (i--) {
-          const n = nodes[i].optimizeNodes();
+        let i2 = nodes.length;
+        while (i2--) {
+          const n = nodes[i2].optimizeNodes();
           if (Array.isArray(n))
-            nodes.splice(i, 1, ...n);
+            nodes.splice(i2, 1, ...n);
           else if (n)
-            nodes[i] = n;
+            nodes[i2] = n;
           else
-            nodes.splice(i, 1);
+            nodes.splice(i2, 1);
         }
         return nodes.length > 0 ? this : void 0;
       }
       optimizeNames(names, constants) {
         const { nodes } = this;
-        let i = nodes.length;
-        while (i--) {
-          const n = nodes[i];
+        let i2 = nodes.length;
+        while (i2--) {
+          const n = nodes[i2];
           if (n.optimizeNames(names, constants))
             continue;
           subtractNames(names, n.names);
-          nodes.splice(i, 1);
+          nodes.splice(i2, 1);
         }
         return nodes.length > 0 ? this : void 0;
       }
@@ -7955,17 +9731,17 @@ var require_codegen = __commonJS({
       }
     };
     var ForRange = class extends For {
-      constructor(varKind, name, from, to) {
+      constructor(varKind, name2, from, to) {
         super();
         this.varKind = varKind;
-        this.name = name;
+        this.name = name2;
         this.from = from;
         this.to = to;
       }
       render(opts) {
         const varKind = opts.es5 ? scope_1.varKinds.var : this.varKind;
-        const { name, from, to } = this;
-        return `for(${varKind} ${name}=${from}; ${name}<${to}; ${name}++)` + super.render(opts);
+        const { name: name2, from, to } = this;
+        return `for(${varKind} ${name2}=${from}; ${name2}<${to}; ${name2}++)` + super.render(opts);
       }
       get names() {
         const names = addExprNames(super.names, this.from);
@@ -7973,11 +9749,11 @@ var require_codegen = __commonJS({
       }
     };
     var ForIter = class extends For {
-      constructor(loop, varKind, name, iterable) {
+      constructor(loop, varKind, name2, iterable) {
         super();
         this.loop = loop;
         this.varKind = varKind;
-        this.name = name;
+        this.name = name2;
         this.iterable = iterable;
       }
       render(opts) {
@@ -7994,10 +9770,10 @@ var require_codegen = __commonJS({
       }
     };
     var Func = class extends BlockNode {
-      constructor(name, args, async) {
+      constructor(name2, args2, async) {
         super();
-        this.name = name;
-        this.args = args;
+        this.name = name2;
+        this.args = args2;
         this.async = async;
       }
       render(opts) {
@@ -8083,10 +9859,10 @@ var require_codegen = __commonJS({
       }
       // reserves unique name in the external scope and assigns value to it
       scopeValue(prefixOrName, value) {
-        const name = this._extScope.value(prefixOrName, value);
-        const vs = this._values[name.prefix] || (this._values[name.prefix] = /* @__PURE__ */ new Set());
-        vs.add(name);
-        return name;
+        const name2 = this._extScope.value(prefixOrName, value);
+        const vs = this._values[name2.prefix] || (this._values[name2.prefix] = /* @__PURE__ */ new Set());
+        vs.add(name2);
+        return name2;
       }
       getScopeValue(prefix, keyOrRef) {
         return this._extScope.getValue(prefix, keyOrRef);
@@ -8100,11 +9876,11 @@ var require_codegen = __commonJS({
         return this._extScope.scopeCode(this._values);
       }
       _def(varKind, nameOrPrefix, rhs, constant) {
-        const name = this._scope.toName(nameOrPrefix);
+        const name2 = this._scope.toName(nameOrPrefix);
         if (rhs !== void 0 && constant)
-          this._constants[name.str] = rhs;
-        this._leafNode(new Def(varKind, name, rhs));
-        return name;
+          this._constants[name2.str] = rhs;
+        this._leafNode(new Def(varKind, name2, rhs));
+        return name2;
       }
       // `const` declaration (`var` in es5 mode)
       const(nameOrPrefix, rhs, _constant) {
@@ -8137,11 +9913,11 @@ var require_codegen = __commonJS({
       // returns code for object literal for the passed argument list of key-value pairs
       object(...keyValues) {
         const code = ["{"];
-        for (const [key, value] of keyValues) {
+        for (const [key2, value] of keyValues) {
           if (code.length > 1)
             code.push(",");
-          code.push(key);
-          if (key !== value || this.opts.es5) {
+          code.push(key2);
+          if (key2 !== value || this.opts.es5) {
             code.push(":");
             (0, code_1.addCodeArg)(code, value);
           }
@@ -8185,20 +9961,20 @@ var require_codegen = __commonJS({
       }
       // `for` statement for a range of values
       forRange(nameOrPrefix, from, to, forBody, varKind = this.opts.es5 ? scope_1.varKinds.var : scope_1.varKinds.let) {
-        const name = this._scope.toName(nameOrPrefix);
-        return this._for(new ForRange(varKind, name, from, to), () => forBody(name));
+        const name2 = this._scope.toName(nameOrPrefix);
+        return this._for(new ForRange(varKind, name2, from, to), () => forBody(name2));
       }
       // `for-of` statement (in es5 mode replace with a normal for loop)
       forOf(nameOrPrefix, iterable, forBody, varKind = scope_1.varKinds.const) {
-        const name = this._scope.toName(nameOrPrefix);
+        const name2 = this._scope.toName(nameOrPrefix);
         if (this.opts.es5) {
           const arr = iterable instanceof code_1.Name ? iterable : this.var("_arr", iterable);
-          return this.forRange("_i", 0, (0, code_1._)`${arr}.length`, (i) => {
-            this.var(name, (0, code_1._)`${arr}[${i}]`);
-            forBody(name);
+          return this.forRange("_i", 0, (0, code_1._)`${arr}.length`, (i2) => {
+            this.var(name2, (0, code_1._)`${arr}[${i2}]`);
+            forBody(name2);
           });
         }
-        return this._for(new ForIter("of", varKind, name, iterable), () => forBody(name));
+        return this._for(new ForIter("of", varKind, name2, iterable), () => forBody(name2));
       }
       // `for-in` statement.
       // With option `ownProperties` replaced with a `for-of` loop for object keys
@@ -8206,8 +9982,8 @@ var require_codegen = __commonJS({
         if (this.opts.ownProperties) {
           return this.forOf(nameOrPrefix, (0, code_1._)`Object.keys(${obj})`, forBody);
         }
-        const name = this._scope.toName(nameOrPrefix);
-        return this._for(new ForIter("in", varKind, name, obj), () => forBody(name));
+        const name2 = this._scope.toName(nameOrPrefix);
+        return this._for(new ForIter("in", varKind, name2, obj), () => forBody(name2));
       }
       // end `for` loop
       endFor() {
@@ -8253,10 +10029,10 @@ var require_codegen = __commonJS({
         return this._leafNode(new Throw(error));
       }
       // start self-balancing block
-      block(body, nodeCount) {
+      block(body2, nodeCount) {
         this._blockStarts.push(this._nodes.length);
-        if (body)
-          this.code(body).endBlock(nodeCount);
+        if (body2)
+          this.code(body2).endBlock(nodeCount);
         return this;
       }
       // end the current self-balancing block
@@ -8272,8 +10048,8 @@ var require_codegen = __commonJS({
         return this;
       }
       // `function` heading (or definition if funcBody is passed)
-      func(name, args = code_1.nil, async, funcBody) {
-        this._blockNode(new Func(name, args, async));
+      func(name2, args2 = code_1.nil, async, funcBody) {
+        this._blockNode(new Func(name2, args2, async));
         if (funcBody)
           this.code(funcBody).endFunc();
         return this;
@@ -8367,13 +10143,13 @@ var require_codegen = __commonJS({
     }
     exports.not = not;
     var andCode = mappend(exports.operators.AND);
-    function and(...args) {
-      return args.reduce(andCode);
+    function and(...args2) {
+      return args2.reduce(andCode);
     }
     exports.and = and;
     var orCode = mappend(exports.operators.OR);
-    function or(...args) {
-      return args.reduce(orCode);
+    function or(...args2) {
+      return args2.reduce(orCode);
     }
     exports.or = or;
     function mappend(op) {
@@ -8416,17 +10192,17 @@ var require_util = __commonJS({
       if (typeof schema === "boolean")
         return;
       const rules = self.RULES.keywords;
-      for (const key in schema) {
-        if (!rules[key])
-          checkStrictMode(it, `unknown keyword: "${key}"`);
+      for (const key2 in schema) {
+        if (!rules[key2])
+          checkStrictMode(it, `unknown keyword: "${key2}"`);
       }
     }
     exports.checkUnknownRules = checkUnknownRules;
     function schemaHasRules(schema, rules) {
       if (typeof schema == "boolean")
         return !schema;
-      for (const key in schema)
-        if (rules[key])
+      for (const key2 in schema)
+        if (rules[key2])
           return true;
       return false;
     }
@@ -8434,8 +10210,8 @@ var require_util = __commonJS({
     function schemaHasRulesButRef(schema, RULES) {
       if (typeof schema == "boolean")
         return !schema;
-      for (const key in schema)
-        if (key !== "$ref" && RULES.all[key])
+      for (const key2 in schema)
+        if (key2 !== "$ref" && RULES.all[key2])
           return true;
       return false;
     }
@@ -8635,21 +10411,21 @@ var require_errors2 = __commonJS({
     function extendErrors({ gen, keyword, schemaValue, data, errsCount, it }) {
       if (errsCount === void 0)
         throw new Error("ajv implementation error");
-      const err = gen.name("err");
-      gen.forRange("i", errsCount, names_1.default.errors, (i) => {
-        gen.const(err, (0, codegen_1._)`${names_1.default.vErrors}[${i}]`);
-        gen.if((0, codegen_1._)`${err}.instancePath === undefined`, () => gen.assign((0, codegen_1._)`${err}.instancePath`, (0, codegen_1.strConcat)(names_1.default.instancePath, it.errorPath)));
-        gen.assign((0, codegen_1._)`${err}.schemaPath`, (0, codegen_1.str)`${it.errSchemaPath}/${keyword}`);
+      const err2 = gen.name("err");
+      gen.forRange("i", errsCount, names_1.default.errors, (i2) => {
+        gen.const(err2, (0, codegen_1._)`${names_1.default.vErrors}[${i2}]`);
+        gen.if((0, codegen_1._)`${err2}.instancePath === undefined`, () => gen.assign((0, codegen_1._)`${err2}.instancePath`, (0, codegen_1.strConcat)(names_1.default.instancePath, it.errorPath)));
+        gen.assign((0, codegen_1._)`${err2}.schemaPath`, (0, codegen_1.str)`${it.errSchemaPath}/${keyword}`);
         if (it.opts.verbose) {
-          gen.assign((0, codegen_1._)`${err}.schema`, schemaValue);
-          gen.assign((0, codegen_1._)`${err}.data`, data);
+          gen.assign((0, codegen_1._)`${err2}.schema`, schemaValue);
+          gen.assign((0, codegen_1._)`${err2}.data`, data);
         }
       });
     }
     exports.extendErrors = extendErrors;
     function addError(gen, errObj) {
-      const err = gen.const("err", errObj);
-      gen.if((0, codegen_1._)`${names_1.default.vErrors} === null`, () => gen.assign(names_1.default.vErrors, (0, codegen_1._)`[${err}]`), (0, codegen_1._)`${names_1.default.vErrors}.push(${err})`);
+      const err2 = gen.const("err", errObj);
+      gen.if((0, codegen_1._)`${names_1.default.vErrors} === null`, () => gen.assign(names_1.default.vErrors, (0, codegen_1._)`[${err2}]`), (0, codegen_1._)`${names_1.default.vErrors}.push(${err2})`);
       gen.code((0, codegen_1._)`${names_1.default.errors}++`);
     }
     function returnErrors(it, errs) {
@@ -9013,11 +10789,11 @@ var require_defaults = __commonJS({
     function assignDefaults(it, ty) {
       const { properties, items } = it.schema;
       if (ty === "object" && properties) {
-        for (const key in properties) {
-          assignDefault(it, key, properties[key].default);
+        for (const key2 in properties) {
+          assignDefault(it, key2, properties[key2].default);
         }
       } else if (ty === "array" && Array.isArray(items)) {
-        items.forEach((sch, i) => assignDefault(it, i, sch.default));
+        items.forEach((sch, i2) => assignDefault(it, i2, sch.default));
       }
     }
     exports.assignDefaults = assignDefaults;
@@ -9096,7 +10872,7 @@ var require_code2 = __commonJS({
       return allSchemaProperties(schemaMap).filter((p) => !(0, util_1.alwaysValidSchema)(it, schemaMap[p]));
     }
     exports.schemaProperties = schemaProperties;
-    function callValidateCode({ schemaCode, data, it: { gen, topSchemaRef, schemaPath, errorPath }, it }, func, context, passSchema) {
+    function callValidateCode({ schemaCode, data, it: { gen, topSchemaRef, schemaPath, errorPath }, it }, func2, context, passSchema) {
       const dataAndSchema = passSchema ? (0, codegen_1._)`${schemaCode}, ${data}, ${topSchemaRef}${schemaPath}` : data;
       const valCxt = [
         [names_1.default.instancePath, (0, codegen_1.strConcat)(names_1.default.instancePath, errorPath)],
@@ -9106,8 +10882,8 @@ var require_code2 = __commonJS({
       ];
       if (it.opts.dynamicRef)
         valCxt.push([names_1.default.dynamicAnchors, names_1.default.dynamicAnchors]);
-      const args = (0, codegen_1._)`${dataAndSchema}, ${gen.object(...valCxt)}`;
-      return context !== codegen_1.nil ? (0, codegen_1._)`${func}.call(${context}, ${args})` : (0, codegen_1._)`${func}(${args})`;
+      const args2 = (0, codegen_1._)`${dataAndSchema}, ${gen.object(...valCxt)}`;
+      return context !== codegen_1.nil ? (0, codegen_1._)`${func2}.call(${context}, ${args2})` : (0, codegen_1._)`${func2}(${args2})`;
     }
     exports.callValidateCode = callValidateCode;
     var newRegExp = (0, codegen_1._)`new RegExp`;
@@ -9135,10 +10911,10 @@ var require_code2 = __commonJS({
       return valid;
       function validateItems(notValid) {
         const len = gen.const("len", (0, codegen_1._)`${data}.length`);
-        gen.forRange("i", 0, len, (i) => {
+        gen.forRange("i", 0, len, (i2) => {
           cxt.subschema({
             keyword,
-            dataProp: i,
+            dataProp: i2,
             dataPropType: util_1.Type.Num
           }, valid);
           gen.if((0, codegen_1.not)(valid), notValid);
@@ -9155,10 +10931,10 @@ var require_code2 = __commonJS({
         return;
       const valid = gen.let("valid", false);
       const schValid = gen.name("_valid");
-      gen.block(() => schema.forEach((_sch, i) => {
+      gen.block(() => schema.forEach((_sch, i2) => {
         const schCxt = cxt.subschema({
           keyword,
-          schemaProp: i,
+          schemaProp: i2,
           compositeRule: true
         }, schValid);
         gen.assign(valid, (0, codegen_1._)`${valid} || ${schValid}`);
@@ -9375,18 +11151,18 @@ var require_subschema = __commonJS({
 
 // node_modules/fast-deep-equal/index.js
 var require_fast_deep_equal = __commonJS({
-  "node_modules/fast-deep-equal/index.js"(exports, module) {
+  "node_modules/fast-deep-equal/index.js"(exports, module2) {
     "use strict";
-    module.exports = function equal(a, b) {
+    module2.exports = function equal(a, b) {
       if (a === b) return true;
       if (a && b && typeof a == "object" && typeof b == "object") {
         if (a.constructor !== b.constructor) return false;
-        var length, i, keys;
+        var length, i2, keys;
         if (Array.isArray(a)) {
           length = a.length;
           if (length != b.length) return false;
-          for (i = length; i-- !== 0; )
-            if (!equal(a[i], b[i])) return false;
+          for (i2 = length; i2-- !== 0; )
+            if (!equal(a[i2], b[i2])) return false;
           return true;
         }
         if (a.constructor === RegExp) return a.source === b.source && a.flags === b.flags;
@@ -9395,11 +11171,11 @@ var require_fast_deep_equal = __commonJS({
         keys = Object.keys(a);
         length = keys.length;
         if (length !== Object.keys(b).length) return false;
-        for (i = length; i-- !== 0; )
-          if (!Object.prototype.hasOwnProperty.call(b, keys[i])) return false;
-        for (i = length; i-- !== 0; ) {
-          var key = keys[i];
-          if (!equal(a[key], b[key])) return false;
+        for (i2 = length; i2-- !== 0; )
+          if (!Object.prototype.hasOwnProperty.call(b, keys[i2])) return false;
+        for (i2 = length; i2-- !== 0; ) {
+          var key2 = keys[i2];
+          if (!equal(a[key2], b[key2])) return false;
         }
         return true;
       }
@@ -9410,9 +11186,9 @@ var require_fast_deep_equal = __commonJS({
 
 // node_modules/json-schema-traverse/index.js
 var require_json_schema_traverse = __commonJS({
-  "node_modules/json-schema-traverse/index.js"(exports, module) {
+  "node_modules/json-schema-traverse/index.js"(exports, module2) {
     "use strict";
-    var traverse = module.exports = function(schema, opts, cb) {
+    var traverse = module2.exports = function(schema, opts, cb) {
       if (typeof opts == "function") {
         cb = opts;
         opts = {};
@@ -9471,20 +11247,20 @@ var require_json_schema_traverse = __commonJS({
     function _traverse(opts, pre, post, schema, jsonPtr, rootSchema, parentJsonPtr, parentKeyword, parentSchema, keyIndex) {
       if (schema && typeof schema == "object" && !Array.isArray(schema)) {
         pre(schema, jsonPtr, rootSchema, parentJsonPtr, parentKeyword, parentSchema, keyIndex);
-        for (var key in schema) {
-          var sch = schema[key];
+        for (var key2 in schema) {
+          var sch = schema[key2];
           if (Array.isArray(sch)) {
-            if (key in traverse.arrayKeywords) {
-              for (var i = 0; i < sch.length; i++)
-                _traverse(opts, pre, post, sch[i], jsonPtr + "/" + key + "/" + i, rootSchema, jsonPtr, key, schema, i);
+            if (key2 in traverse.arrayKeywords) {
+              for (var i2 = 0; i2 < sch.length; i2++)
+                _traverse(opts, pre, post, sch[i2], jsonPtr + "/" + key2 + "/" + i2, rootSchema, jsonPtr, key2, schema, i2);
             }
-          } else if (key in traverse.propsKeywords) {
+          } else if (key2 in traverse.propsKeywords) {
             if (sch && typeof sch == "object") {
               for (var prop in sch)
-                _traverse(opts, pre, post, sch[prop], jsonPtr + "/" + key + "/" + escapeJsonPtr(prop), rootSchema, jsonPtr, key, schema, prop);
+                _traverse(opts, pre, post, sch[prop], jsonPtr + "/" + key2 + "/" + escapeJsonPtr(prop), rootSchema, jsonPtr, key2, schema, prop);
             }
-          } else if (key in traverse.keywords || opts.allKeys && !(key in traverse.skipKeywords)) {
-            _traverse(opts, pre, post, sch, jsonPtr + "/" + key, rootSchema, jsonPtr, key, schema);
+          } else if (key2 in traverse.keywords || opts.allKeys && !(key2 in traverse.skipKeywords)) {
+            _traverse(opts, pre, post, sch, jsonPtr + "/" + key2, rootSchema, jsonPtr, key2, schema);
           }
         }
         post(schema, jsonPtr, rootSchema, parentJsonPtr, parentKeyword, parentSchema, keyIndex);
@@ -9541,10 +11317,10 @@ var require_resolve = __commonJS({
       "$dynamicAnchor"
     ]);
     function hasRef(schema) {
-      for (const key in schema) {
-        if (REF_KEYWORDS.has(key))
+      for (const key2 in schema) {
+        if (REF_KEYWORDS.has(key2))
           return true;
-        const sch = schema[key];
+        const sch = schema[key2];
         if (Array.isArray(sch) && sch.some(hasRef))
           return true;
         if (typeof sch == "object" && hasRef(sch))
@@ -9554,14 +11330,14 @@ var require_resolve = __commonJS({
     }
     function countKeys(schema) {
       let count = 0;
-      for (const key in schema) {
-        if (key === "$ref")
+      for (const key2 in schema) {
+        if (key2 === "$ref")
           return Infinity;
         count++;
-        if (SIMPLE_INLINED.has(key))
+        if (SIMPLE_INLINED.has(key2))
           continue;
-        if (typeof schema[key] == "object") {
-          (0, util_1.eachItem)(schema[key], (sch) => count += countKeys(sch));
+        if (typeof schema[key2] == "object") {
+          (0, util_1.eachItem)(schema[key2], (sch) => count += countKeys(sch));
         }
         if (count === Infinity)
           return Infinity;
@@ -9681,15 +11457,15 @@ var require_validate = __commonJS({
       validateFunction(it, () => (0, boolSchema_1.topBoolOrEmptySchema)(it));
     }
     exports.validateFunctionCode = validateFunctionCode;
-    function validateFunction({ gen, validateName, schema, schemaEnv, opts }, body) {
+    function validateFunction({ gen, validateName, schema, schemaEnv, opts }, body2) {
       if (opts.code.es5) {
         gen.func(validateName, (0, codegen_1._)`${names_1.default.data}, ${names_1.default.valCxt}`, schemaEnv.$async, () => {
           gen.code((0, codegen_1._)`"use strict"; ${funcSourceUrl(schema, opts)}`);
           destructureValCxtES5(gen, opts);
-          gen.code(body);
+          gen.code(body2);
         });
       } else {
-        gen.func(validateName, (0, codegen_1._)`${names_1.default.data}, ${destructureValCxt(opts)}`, schemaEnv.$async, () => gen.code(funcSourceUrl(schema, opts)).code(body));
+        gen.func(validateName, (0, codegen_1._)`${names_1.default.data}, ${destructureValCxt(opts)}`, schemaEnv.$async, () => gen.code(funcSourceUrl(schema, opts)).code(body2));
       }
     }
     function destructureValCxt(opts) {
@@ -9750,8 +11526,8 @@ var require_validate = __commonJS({
     function schemaCxtHasRules({ schema, self }) {
       if (typeof schema == "boolean")
         return !schema;
-      for (const key in schema)
-        if (self.RULES.all[key])
+      for (const key2 in schema)
+        if (self.RULES.all[key2])
           return true;
       return false;
     }
@@ -10317,7 +12093,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve3.call(this, root, ref);
+      let _sch = resolve6.call(this, root, ref);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -10344,7 +12120,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve3(root, ref) {
+    function resolve6(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -10419,8 +12195,8 @@ var require_compile = __commonJS({
 
 // node_modules/ajv/dist/refs/data.json
 var require_data = __commonJS({
-  "node_modules/ajv/dist/refs/data.json"(exports, module) {
-    module.exports = {
+  "node_modules/ajv/dist/refs/data.json"(exports, module2) {
+    module2.exports = {
       $id: "https://raw.githubusercontent.com/ajv-validator/ajv/master/lib/refs/data.json#",
       description: "Meta-schema for $data reference (JSON AnySchema extension proposal)",
       type: "object",
@@ -10437,8 +12213,8 @@ var require_data = __commonJS({
 });
 
 // node_modules/fast-uri/lib/utils.js
-var require_utils = __commonJS({
-  "node_modules/fast-uri/lib/utils.js"(exports, module) {
+var require_utils2 = __commonJS({
+  "node_modules/fast-uri/lib/utils.js"(exports, module2) {
     "use strict";
     var isUUID = RegExp.prototype.test.bind(/^[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/iu);
     var isIPv4 = RegExp.prototype.test.bind(/^(?:(?:25[0-5]|2[0-4]\d|1\d{2}|[1-9]\d|\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d{2}|[1-9]\d|\d)$/u);
@@ -10451,8 +12227,8 @@ var require_utils = __commonJS({
     var BYTE_HEX = new Array(256);
     {
       const HEX_DIGITS = "0123456789ABCDEF";
-      for (let i = 0; i < 256; i++) {
-        BYTE_HEX[i] = "%" + HEX_DIGITS[i >> 4] + HEX_DIGITS[i & 15];
+      for (let i2 = 0; i2 < 256; i2++) {
+        BYTE_HEX[i2] = "%" + HEX_DIGITS[i2 >> 4] + HEX_DIGITS[i2 & 15];
       }
     }
     function percentEncodeNonAscii(cp) {
@@ -10467,24 +12243,24 @@ var require_utils = __commonJS({
     function stringArrayToHexStripped(input) {
       let acc = "";
       let code = 0;
-      let i = 0;
-      for (i = 0; i < input.length; i++) {
-        code = input[i].charCodeAt(0);
+      let i2 = 0;
+      for (i2 = 0; i2 < input.length; i2++) {
+        code = input[i2].charCodeAt(0);
         if (code === 48) {
           continue;
         }
         if (!(code >= 48 && code <= 57 || code >= 65 && code <= 70 || code >= 97 && code <= 102)) {
           return "";
         }
-        acc += input[i];
+        acc += input[i2];
         break;
       }
-      for (i += 1; i < input.length; i++) {
-        code = input[i].charCodeAt(0);
+      for (i2 += 1; i2 < input.length; i2++) {
+        code = input[i2].charCodeAt(0);
         if (!(code >= 48 && code <= 57 || code >= 65 && code <= 70 || code >= 97 && code <= 102)) {
           return "";
         }
-        acc += input[i];
+        acc += input[i2];
       }
       return acc;
     }
@@ -10494,10 +12270,10 @@ var require_utils = __commonJS({
     var nonSimpleDomain = RegExp.prototype.test.bind(/[^!"$&'()*+,\-.;=_`a-z{}~]/u);
     function isZoneIdentifier(zone) {
       if (zone.length === 0) return false;
-      for (let i = 0; i < zone.length; i++) {
-        if (isZoneCharacter(zone[i])) continue;
-        if (zone[i] === "%" && i + 2 < zone.length && isHexPair(zone.slice(i + 1, i + 3))) {
-          i += 2;
+      for (let i2 = 0; i2 < zone.length; i2++) {
+        if (isZoneCharacter(zone[i2])) continue;
+        if (zone[i2] === "%" && i2 + 2 < zone.length && isHexPair(zone.slice(i2 + 1, i2 + 3))) {
+          i2 += 2;
           continue;
         }
         return false;
@@ -10509,9 +12285,9 @@ var require_utils = __commonJS({
       let bestLength = 0;
       let runStart = -1;
       let runLength = 0;
-      for (let i = 0; i < hextets.length; i++) {
-        if (hextets[i] === "0") {
-          if (runStart === -1) runStart = i;
+      for (let i2 = 0; i2 < hextets.length; i2++) {
+        if (hextets[i2] === "0") {
+          if (runStart === -1) runStart = i2;
           runLength++;
           if (runLength > bestLength) {
             bestLength = runLength;
@@ -10536,28 +12312,28 @@ var require_utils = __commonJS({
         if (left.length === 1 && left[0] === "") left.length = 0;
         if (right.length === 1 && right[0] === "") right.length = 0;
       }
-      const parts = left.concat(right);
+      const parts2 = left.concat(right);
       let hextetCount = 0;
-      for (let i = 0; i < parts.length; i++) {
-        const part = parts[i];
+      for (let i2 = 0; i2 < parts2.length; i2++) {
+        const part = parts2[i2];
         if (part === "") return void 0;
         if (part.indexOf(".") !== -1) {
-          if (i !== parts.length - 1 || compression !== -1 && right.length === 0 || !isIPv4(part)) return void 0;
+          if (i2 !== parts2.length - 1 || compression !== -1 && right.length === 0 || !isIPv4(part)) return void 0;
           hextetCount += 2;
           continue;
         }
         if (!isHextet(part)) return void 0;
-        parts[i] = parseInt(part, 16).toString(16);
+        parts2[i2] = parseInt(part, 16).toString(16);
         hextetCount++;
       }
       if (compression === -1) {
         if (hextetCount !== 8) return void 0;
-        return compressIPv6ZeroRun(parts);
+        return compressIPv6ZeroRun(parts2);
       }
       if (hextetCount >= 8) return void 0;
-      const expanded = parts.slice(0, left.length);
-      for (let i = hextetCount; i < 8; i++) expanded.push("0");
-      for (let i = left.length; i < parts.length; i++) expanded.push(parts[i]);
+      const expanded = parts2.slice(0, left.length);
+      for (let i2 = hextetCount; i2 < 8; i2++) expanded.push("0");
+      for (let i2 = left.length; i2 < parts2.length; i2++) expanded.push(parts2[i2]);
       return compressIPv6ZeroRun(expanded);
     }
     function normalizeIPv6(host) {
@@ -10590,8 +12366,8 @@ var require_utils = __commonJS({
     }
     function findToken(str, token) {
       let ind = 0;
-      for (let i = 0; i < str.length; i++) {
-        if (str[i] === token) ind++;
+      for (let i2 = 0; i2 < str.length; i2++) {
+        if (str[i2] === token) ind++;
       }
       return ind;
     }
@@ -10678,8 +12454,8 @@ var require_utils = __commonJS({
       const last = segments.length - 1;
       const output = [];
       let trailingDirectory = false;
-      for (let i = 0; i <= last; i++) {
-        const segment = segments[i];
+      for (let i2 = 0; i2 <= last; i2++) {
+        const segment = segments[i2];
         if (segment === "." || segment === "..") {
           if (segment === "..") {
             if (output.length !== 0 && output[output.length - 1] !== "..") {
@@ -10688,7 +12464,7 @@ var require_utils = __commonJS({
               output.push("..");
             }
           }
-          trailingDirectory = i === last;
+          trailingDirectory = i2 === last;
         } else {
           output.push(segment);
         }
@@ -10714,9 +12490,9 @@ var require_utils = __commonJS({
         return input;
       }
       let output = "";
-      for (let i = 0; i < input.length; i++) {
-        if (input[i] === "%" && i + 2 < input.length) {
-          const hex = input.slice(i + 1, i + 3);
+      for (let i2 = 0; i2 < input.length; i2++) {
+        if (input[i2] === "%" && i2 + 2 < input.length) {
+          const hex = input.slice(i2 + 1, i2 + 3);
           if (isHexPair(hex)) {
             const normalizedHex = hex.toUpperCase();
             const decoded = String.fromCharCode(parseInt(normalizedHex, 16));
@@ -10725,20 +12501,20 @@ var require_utils = __commonJS({
             } else {
               output += "%" + normalizedHex;
             }
-            i += 2;
+            i2 += 2;
             continue;
           }
         }
-        output += input[i];
+        output += input[i2];
       }
       return output;
     }
     function normalizePathEncoding(input) {
       let output = "";
-      for (let i = 0; i < input.length; i++) {
-        const ch = input[i];
-        if (ch === "%" && i + 2 < input.length) {
-          const hex = input.slice(i + 1, i + 3);
+      for (let i2 = 0; i2 < input.length; i2++) {
+        const ch = input[i2];
+        if (ch === "%" && i2 + 2 < input.length) {
+          const hex = input.slice(i2 + 1, i2 + 3);
           if (isHexPair(hex)) {
             const normalizedHex = hex.toUpperCase();
             const decoded = String.fromCharCode(parseInt(normalizedHex, 16));
@@ -10747,23 +12523,23 @@ var require_utils = __commonJS({
             } else {
               output += "%" + normalizedHex;
             }
-            i += 2;
+            i2 += 2;
             continue;
           }
         }
         if (isPathCharacter(ch)) {
           output += ch;
         } else {
-          const code = input.charCodeAt(i);
+          const code = input.charCodeAt(i2);
           if (code < 128) {
             output += isEscapeSafe(code) ? ch : BYTE_HEX[code];
           } else if (code < 55296 || code > 57343) {
             output += percentEncodeNonAscii(code);
-          } else if (code <= 56319 && i + 1 < input.length) {
-            const low = input.charCodeAt(i + 1);
+          } else if (code <= 56319 && i2 + 1 < input.length) {
+            const low = input.charCodeAt(i2 + 1);
             if (low >= 56320 && low <= 57343) {
               output += percentEncodeNonAscii(65536 + (code - 55296 << 10) + (low - 56320));
-              i++;
+              i2++;
             } else {
               output += percentEncodeNonAscii(65533);
             }
@@ -10777,13 +12553,13 @@ var require_utils = __commonJS({
     function serializePathEncoding(input, pathNoScheme = false) {
       let output = "";
       let firstSegment = pathNoScheme && input[0] !== "/";
-      for (let i = 0; i < input.length; i++) {
-        const ch = input[i];
-        if (ch === "%" && i + 2 < input.length) {
-          const hex = input.slice(i + 1, i + 3);
+      for (let i2 = 0; i2 < input.length; i2++) {
+        const ch = input[i2];
+        if (ch === "%" && i2 + 2 < input.length) {
+          const hex = input.slice(i2 + 1, i2 + 3);
           if (isHexPair(hex)) {
             output += "%" + hex.toUpperCase();
-            i += 2;
+            i2 += 2;
             continue;
           }
         }
@@ -10793,16 +12569,16 @@ var require_utils = __commonJS({
         if (isPathCharacter(ch) && (ch !== ":" || !firstSegment)) {
           output += ch;
         } else {
-          const code = input.charCodeAt(i);
+          const code = input.charCodeAt(i2);
           if (code < 128) {
             output += BYTE_HEX[code];
           } else if (code < 55296 || code > 57343) {
             output += percentEncodeNonAscii(code);
-          } else if (code <= 56319 && i + 1 < input.length) {
-            const low = input.charCodeAt(i + 1);
+          } else if (code <= 56319 && i2 + 1 < input.length) {
+            const low = input.charCodeAt(i2 + 1);
             if (low >= 56320 && low <= 57343) {
               output += percentEncodeNonAscii(65536 + (code - 55296 << 10) + (low - 56320));
-              i++;
+              i2++;
             } else {
               output += percentEncodeNonAscii(65533);
             }
@@ -10815,29 +12591,29 @@ var require_utils = __commonJS({
     }
     function encodeComponent(input, isAllowed) {
       let output = "";
-      for (let i = 0; i < input.length; i++) {
-        const ch = input[i];
-        if (ch === "%" && i + 2 < input.length) {
-          const hex = input.slice(i + 1, i + 3);
+      for (let i2 = 0; i2 < input.length; i2++) {
+        const ch = input[i2];
+        if (ch === "%" && i2 + 2 < input.length) {
+          const hex = input.slice(i2 + 1, i2 + 3);
           if (isHexPair(hex)) {
             output += "%" + hex.toUpperCase();
-            i += 2;
+            i2 += 2;
             continue;
           }
         }
         if (isAllowed(ch)) {
           output += ch;
         } else {
-          const code = input.charCodeAt(i);
+          const code = input.charCodeAt(i2);
           if (code < 128) {
             output += BYTE_HEX[code];
           } else if (code < 55296 || code > 57343) {
             output += percentEncodeNonAscii(code);
-          } else if (code <= 56319 && i + 1 < input.length) {
-            const low = input.charCodeAt(i + 1);
+          } else if (code <= 56319 && i2 + 1 < input.length) {
+            const low = input.charCodeAt(i2 + 1);
             if (low >= 56320 && low <= 57343) {
               output += percentEncodeNonAscii(65536 + (code - 55296 << 10) + (low - 56320));
-              i++;
+              i2++;
             } else {
               output += percentEncodeNonAscii(65533);
             }
@@ -10862,10 +12638,10 @@ var require_utils = __commonJS({
     }
     function normalizeQueryFragmentEncoding(input) {
       let output = "";
-      for (let i = 0; i < input.length; i++) {
-        const ch = input[i];
-        if (ch === "%" && i + 2 < input.length) {
-          const hex = input.slice(i + 1, i + 3);
+      for (let i2 = 0; i2 < input.length; i2++) {
+        const ch = input[i2];
+        if (ch === "%" && i2 + 2 < input.length) {
+          const hex = input.slice(i2 + 1, i2 + 3);
           if (isHexPair(hex)) {
             const normalizedHex = hex.toUpperCase();
             const decoded = String.fromCharCode(parseInt(normalizedHex, 16));
@@ -10874,23 +12650,23 @@ var require_utils = __commonJS({
             } else {
               output += "%" + normalizedHex;
             }
-            i += 2;
+            i2 += 2;
             continue;
           }
         }
         if (isQueryFragmentCharacter(ch)) {
           output += ch;
         } else {
-          const code = input.charCodeAt(i);
+          const code = input.charCodeAt(i2);
           if (code < 128) {
             output += isEscapeSafe(code) ? ch : BYTE_HEX[code];
           } else if (code < 55296 || code > 57343) {
             output += percentEncodeNonAscii(code);
-          } else if (code <= 56319 && i + 1 < input.length) {
-            const low = input.charCodeAt(i + 1);
+          } else if (code <= 56319 && i2 + 1 < input.length) {
+            const low = input.charCodeAt(i2 + 1);
             if (low >= 56320 && low <= 57343) {
               output += percentEncodeNonAscii(65536 + (code - 55296 << 10) + (low - 56320));
-              i++;
+              i2++;
             } else {
               output += percentEncodeNonAscii(65533);
             }
@@ -10903,16 +12679,16 @@ var require_utils = __commonJS({
     }
     function escapePreservingEscapes(input) {
       let output = "";
-      for (let i = 0; i < input.length; i++) {
-        if (input[i] === "%" && i + 2 < input.length) {
-          const hex = input.slice(i + 1, i + 3);
+      for (let i2 = 0; i2 < input.length; i2++) {
+        if (input[i2] === "%" && i2 + 2 < input.length) {
+          const hex = input.slice(i2 + 1, i2 + 3);
           if (isHexPair(hex)) {
             output += "%" + hex.toUpperCase();
-            i += 2;
+            i2 += 2;
             continue;
           }
         }
-        output += escape(input[i]);
+        output += escape(input[i2]);
       }
       return output;
     }
@@ -10948,7 +12724,7 @@ var require_utils = __commonJS({
       }
       return uriTokens.length ? uriTokens.join("") : void 0;
     }
-    module.exports = {
+    module2.exports = {
       nonSimpleDomain,
       recomposeAuthority,
       reescapeHostDelimiters,
@@ -10972,9 +12748,9 @@ var require_utils = __commonJS({
 
 // node_modules/fast-uri/lib/schemes.js
 var require_schemes = __commonJS({
-  "node_modules/fast-uri/lib/schemes.js"(exports, module) {
+  "node_modules/fast-uri/lib/schemes.js"(exports, module2) {
     "use strict";
-    var { isUUID } = require_utils();
+    var { isUUID } = require_utils2();
     var URN_REG = /^([\da-z][\d\-a-z]{0,31}):((?:[\w!$'()*+,\-./:;=@]|%[\da-f]{2})+)$/iu;
     var supportedSchemeNames = (
       /** @type {const} */
@@ -10987,10 +12763,10 @@ var require_schemes = __commonJS({
         "urn:uuid"
       ]
     );
-    function isValidSchemeName(name) {
+    function isValidSchemeName(name2) {
       return supportedSchemeNames.indexOf(
         /** @type {*} */
-        name
+        name2
       ) !== -1;
     }
     function wsIsSecure(wsComponent) {
@@ -11172,7 +12948,7 @@ var require_schemes = __commonJS({
         scheme.toLowerCase()
       ]) || void 0;
     }
-    module.exports = {
+    module2.exports = {
       wsIsSecure,
       SCHEMES,
       isValidSchemeName,
@@ -11183,9 +12959,9 @@ var require_schemes = __commonJS({
 
 // node_modules/fast-uri/index.js
 var require_fast_uri = __commonJS({
-  "node_modules/fast-uri/index.js"(exports, module) {
+  "node_modules/fast-uri/index.js"(exports, module2) {
     "use strict";
-    var { normalizeIPv6, removeDotSegments, removeDotSegmentsRelative, recomposeAuthority, normalizePercentEncoding, normalizePathEncoding, serializePathEncoding, normalizeQueryFragmentEncoding, encodeQuery, encodeFragment, reescapeHostDelimiters, isIPv4, nonSimpleDomain } = require_utils();
+    var { normalizeIPv6, removeDotSegments, removeDotSegmentsRelative, recomposeAuthority, normalizePercentEncoding, normalizePathEncoding, serializePathEncoding, normalizeQueryFragmentEncoding, encodeQuery, encodeFragment, reescapeHostDelimiters, isIPv4, nonSimpleDomain } = require_utils2();
     var { SCHEMES, getSchemeHandler } = require_schemes();
     var VALID_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*$/u;
     var MALFORMED_SCHEME_ERROR = "URI scheme is malformed.";
@@ -11204,11 +12980,11 @@ var require_fast_uri = __commonJS({
         normalizeString(uri, options);
       } else if (typeof uri === "object") {
         uri = /** @type {T} */
-        parse(serialize(uri, options), options);
+        parse2(serialize(uri, options), options);
       }
       return uri;
     }
-    function resolve3(baseURI, relativeURI, options) {
+    function resolve6(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -11244,50 +13020,50 @@ var require_fast_uri = __commonJS({
       schemelessOptions.skipEscape = true;
       return serialize(resolved, schemelessOptions);
     }
-    function resolveComponent(base, relative, options, skipNormalization) {
+    function resolveComponent(base, relative3, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
-        base = parse(serialize(base, options), options);
-        relative = parse(serialize(relative, options), options);
+        base = parse2(serialize(base, options), options);
+        relative3 = parse2(serialize(relative3, options), options);
       }
       options = options || {};
-      if (!options.tolerant && relative.scheme) {
-        target.scheme = relative.scheme;
-        target.userinfo = relative.userinfo;
-        target.host = relative.host;
-        target.port = relative.port;
-        target.path = removeDotSegments(relative.path || "");
-        target.query = relative.query;
+      if (!options.tolerant && relative3.scheme) {
+        target.scheme = relative3.scheme;
+        target.userinfo = relative3.userinfo;
+        target.host = relative3.host;
+        target.port = relative3.port;
+        target.path = removeDotSegments(relative3.path || "");
+        target.query = relative3.query;
       } else {
-        if (relative.userinfo !== void 0 || relative.host !== void 0 || relative.port !== void 0) {
-          target.userinfo = relative.userinfo;
-          target.host = relative.host;
-          target.port = relative.port;
-          target.path = removeDotSegments(relative.path || "");
-          target.query = relative.query;
+        if (relative3.userinfo !== void 0 || relative3.host !== void 0 || relative3.port !== void 0) {
+          target.userinfo = relative3.userinfo;
+          target.host = relative3.host;
+          target.port = relative3.port;
+          target.path = removeDotSegments(relative3.path || "");
+          target.query = relative3.query;
         } else {
-          if (!relative.path) {
+          if (!relative3.path) {
             target.path = base.path;
-            if (relative.query !== void 0) {
-              target.query = relative.query;
+            if (relative3.query !== void 0) {
+              target.query = relative3.query;
             } else {
               target.query = base.query;
             }
           } else {
-            if (relative.path[0] === "/") {
-              target.path = removeDotSegments(relative.path);
+            if (relative3.path[0] === "/") {
+              target.path = removeDotSegments(relative3.path);
             } else {
               const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
               if (baseHasAuthority && !base.path) {
-                target.path = "/" + relative.path;
+                target.path = "/" + relative3.path;
               } else if (!base.path) {
-                target.path = relative.path;
+                target.path = relative3.path;
               } else {
-                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative.path;
+                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative3.path;
               }
               target.path = base.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
             }
-            target.query = relative.query;
+            target.query = relative3.query;
           }
           target.userinfo = base.userinfo;
           target.host = base.host;
@@ -11295,7 +13071,7 @@ var require_fast_uri = __commonJS({
         }
         target.scheme = base.scheme;
       }
-      target.fragment = relative.fragment;
+      target.fragment = relative3.fragment;
       return target;
     }
     function equal(uriA, uriB, options) {
@@ -11566,7 +13342,7 @@ var require_fast_uri = __commonJS({
       }
       return { parsed, malformedAuthorityOrPort, malformedPercentEncoding, malformedSchemeSpecific, malformedHost, malformedScheme };
     }
-    function parse(uri, opts) {
+    function parse2(uri, opts) {
       return parseWithStatus(uri, opts).parsed;
     }
     function normalizeString(uri, opts) {
@@ -11599,15 +13375,15 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize,
-      resolve: resolve3,
+      resolve: resolve6,
       resolveComponent,
       equal,
       serialize,
-      parse
+      parse: parse2
     };
-    module.exports = fastUri;
-    module.exports.default = fastUri;
-    module.exports.fastUri = fastUri;
+    module2.exports = fastUri;
+    module2.exports.default = fastUri;
+    module2.exports.fastUri = fastUri;
   }
 });
 
@@ -11661,7 +13437,7 @@ var require_core = __commonJS({
     var util_1 = require_util();
     var $dataRefSchema = require_data();
     var uri_1 = require_uri();
-    var defaultRegExp = (str, flags) => new RegExp(str, flags);
+    var defaultRegExp = (str, flags2) => new RegExp(str, flags2);
     defaultRegExp.code = "new RegExp";
     var META_IGNORE_OPTIONS = ["removeAdditional", "useDefaults", "coerceTypes"];
     var EXT_SCOPE_NAMES = /* @__PURE__ */ new Set([
@@ -11730,7 +13506,7 @@ var require_core = __commonJS({
         uriResolver
       };
     }
-    var Ajv2 = class {
+    var Ajv3 = class {
       constructor(opts = {}) {
         this.schemas = {};
         this.refs = {};
@@ -11846,7 +13622,7 @@ var require_core = __commonJS({
         }
       }
       // Adds schema to the instance
-      addSchema(schema, key, _meta, _validateSchema = this.opts.validateSchema) {
+      addSchema(schema, key2, _meta, _validateSchema = this.opts.validateSchema) {
         if (Array.isArray(schema)) {
           for (const sch of schema)
             this.addSchema(sch, void 0, _meta, _validateSchema);
@@ -11860,15 +13636,15 @@ var require_core = __commonJS({
             throw new Error(`schema ${schemaId} must be string`);
           }
         }
-        key = (0, resolve_1.normalizeId)(key || id);
-        this._checkUnique(key);
-        this.schemas[key] = this._addSchema(schema, _meta, key, _validateSchema, true);
+        key2 = (0, resolve_1.normalizeId)(key2 || id);
+        this._checkUnique(key2);
+        this.schemas[key2] = this._addSchema(schema, _meta, key2, _validateSchema, true);
         return this;
       }
       // Add schema that will be used to validate other schemas
       // options in META_IGNORE_OPTIONS are alway set to false
-      addMetaSchema(schema, key, _validateSchema = this.opts.validateSchema) {
-        this.addSchema(schema, key, true, _validateSchema);
+      addMetaSchema(schema, key2, _validateSchema = this.opts.validateSchema) {
+        this.addSchema(schema, key2, true, _validateSchema);
         return this;
       }
       //  Validate schema against its meta-schema
@@ -11998,17 +13774,17 @@ var require_core = __commonJS({
         delete RULES.keywords[keyword];
         delete RULES.all[keyword];
         for (const group of RULES.rules) {
-          const i = group.rules.findIndex((rule) => rule.keyword === keyword);
-          if (i >= 0)
-            group.rules.splice(i, 1);
+          const i2 = group.rules.findIndex((rule) => rule.keyword === keyword);
+          if (i2 >= 0)
+            group.rules.splice(i2, 1);
         }
         return this;
       }
       // Add format
-      addFormat(name, format) {
+      addFormat(name2, format) {
         if (typeof format == "string")
           format = new RegExp(format);
-        this.formats[name] = format;
+        this.formats[name2] = format;
         return this;
       }
       errorsText(errors = this.errors, { separator = ", ", dataVar = "data" } = {}) {
@@ -12024,14 +13800,14 @@ var require_core = __commonJS({
           let keywords = metaSchema;
           for (const seg of segments)
             keywords = keywords[seg];
-          for (const key in rules) {
-            const rule = rules[key];
+          for (const key2 in rules) {
+            const rule = rules[key2];
             if (typeof rule != "object")
               continue;
             const { $data } = rule.definition;
-            const schema = keywords[key];
+            const schema = keywords[key2];
             if ($data && schema)
-              keywords[key] = schemaOrData(schema);
+              keywords[key2] = schemaOrData(schema);
           }
         }
         return metaSchema;
@@ -12100,14 +13876,14 @@ var require_core = __commonJS({
         }
       }
     };
-    Ajv2.ValidationError = validation_error_1.default;
-    Ajv2.MissingRefError = ref_error_1.default;
-    exports.default = Ajv2;
+    Ajv3.ValidationError = validation_error_1.default;
+    Ajv3.MissingRefError = ref_error_1.default;
+    exports.default = Ajv3;
     function checkOptions(checkOpts, options, msg, log = "error") {
-      for (const key in checkOpts) {
-        const opt = key;
+      for (const key2 in checkOpts) {
+        const opt = key2;
         if (opt in options)
-          this.logger[log](`${msg}: option ${key}. ${checkOpts[opt]}`);
+          this.logger[log](`${msg}: option ${key2}. ${checkOpts[opt]}`);
       }
     }
     function getSchEnv(keyRef) {
@@ -12121,14 +13897,14 @@ var require_core = __commonJS({
       if (Array.isArray(optsSchemas))
         this.addSchema(optsSchemas);
       else
-        for (const key in optsSchemas)
-          this.addSchema(optsSchemas[key], key);
+        for (const key2 in optsSchemas)
+          this.addSchema(optsSchemas[key2], key2);
     }
     function addInitialFormats() {
-      for (const name in this.opts.formats) {
-        const format = this.opts.formats[name];
+      for (const name2 in this.opts.formats) {
+        const format = this.opts.formats[name2];
         if (format)
-          this.addFormat(name, format);
+          this.addFormat(name2, format);
       }
     }
     function addInitialKeywords(defs) {
@@ -12208,9 +13984,9 @@ var require_core = __commonJS({
       (_a = definition.implements) === null || _a === void 0 ? void 0 : _a.forEach((kwd) => this.addKeyword(kwd));
     }
     function addBeforeRule(ruleGroup, rule, before) {
-      const i = ruleGroup.rules.findIndex((_rule) => _rule.keyword === before);
-      if (i >= 0) {
-        ruleGroup.rules.splice(i, 0, rule);
+      const i2 = ruleGroup.rules.findIndex((_rule) => _rule.keyword === before);
+      if (i2 >= 0) {
+        ruleGroup.rules.splice(i2, 0, rule);
       } else {
         ruleGroup.rules.push(rule);
         this.logger.warn(`rule ${before} is not defined`);
@@ -12707,8 +14483,8 @@ var require_uniqueItems = __commonJS({
     var util_1 = require_util();
     var equal_1 = require_equal();
     var error = {
-      message: ({ params: { i, j } }) => (0, codegen_1.str)`must NOT have duplicate items (items ## ${j} and ${i} are identical)`,
-      params: ({ params: { i, j } }) => (0, codegen_1._)`{i: ${i}, j: ${j}}`
+      message: ({ params: { i: i2, j } }) => (0, codegen_1.str)`must NOT have duplicate items (items ## ${j} and ${i2} are identical)`,
+      params: ({ params: { i: i2, j } }) => (0, codegen_1._)`{i: ${i2}, j: ${j}}`
     };
     var def = {
       keyword: "uniqueItems",
@@ -12725,21 +14501,21 @@ var require_uniqueItems = __commonJS({
         cxt.block$data(valid, validateUniqueItems, (0, codegen_1._)`${schemaCode} === false`);
         cxt.ok(valid);
         function validateUniqueItems() {
-          const i = gen.let("i", (0, codegen_1._)`${data}.length`);
+          const i2 = gen.let("i", (0, codegen_1._)`${data}.length`);
           const j = gen.let("j");
-          cxt.setParams({ i, j });
+          cxt.setParams({ i: i2, j });
           gen.assign(valid, true);
-          gen.if((0, codegen_1._)`${i} > 1`, () => (canOptimize() ? loopN : loopN2)(i, j));
+          gen.if((0, codegen_1._)`${i2} > 1`, () => (canOptimize() ? loopN : loopN2)(i2, j));
         }
         function canOptimize() {
           return itemTypes.length > 0 && !itemTypes.some((t) => t === "object" || t === "array");
         }
-        function loopN(i, j) {
+        function loopN(i2, j) {
           const item = gen.name("item");
           const wrongType = (0, dataType_1.checkDataTypes)(itemTypes, item, it.opts.strictNumbers, dataType_1.DataType.Wrong);
           const indices = gen.const("indices", (0, codegen_1._)`{}`);
-          gen.for((0, codegen_1._)`;${i}--;`, () => {
-            gen.let(item, (0, codegen_1._)`${data}[${i}]`);
+          gen.for((0, codegen_1._)`;${i2}--;`, () => {
+            gen.let(item, (0, codegen_1._)`${data}[${i2}]`);
             gen.if(wrongType, (0, codegen_1._)`continue`);
             if (itemTypes.length > 1)
               gen.if((0, codegen_1._)`typeof ${item} == "string"`, (0, codegen_1._)`${item} += "_"`);
@@ -12747,13 +14523,13 @@ var require_uniqueItems = __commonJS({
               gen.assign(j, (0, codegen_1._)`${indices}[${item}]`);
               cxt.error();
               gen.assign(valid, false).break();
-            }).code((0, codegen_1._)`${indices}[${item}] = ${i}`);
+            }).code((0, codegen_1._)`${indices}[${item}] = ${i2}`);
           });
         }
-        function loopN2(i, j) {
+        function loopN2(i2, j) {
           const eql = (0, util_1.useFunc)(gen, equal_1.default);
           const outer = gen.name("outer");
-          gen.label(outer).for((0, codegen_1._)`;${i}--;`, () => gen.for((0, codegen_1._)`${j} = ${i}; ${j}--;`, () => gen.if((0, codegen_1._)`${eql}(${data}[${i}], ${data}[${j}])`, () => {
+          gen.label(outer).for((0, codegen_1._)`;${i2}--;`, () => gen.for((0, codegen_1._)`${j} = ${i2}; ${j}--;`, () => gen.if((0, codegen_1._)`${eql}(${data}[${i2}], ${data}[${j}])`, () => {
             cxt.error();
             gen.assign(valid, false).break(outer);
           })));
@@ -12825,16 +14601,16 @@ var require_enum = __commonJS({
           if (!Array.isArray(schema))
             throw new Error("ajv implementation error");
           const vSchema = gen.const("vSchema", schemaCode);
-          valid = (0, codegen_1.or)(...schema.map((_x, i) => equalCode(vSchema, i)));
+          valid = (0, codegen_1.or)(...schema.map((_x, i2) => equalCode(vSchema, i2)));
         }
         cxt.pass(valid);
         function loopEnum() {
           gen.assign(valid, false);
           gen.forOf("v", schemaCode, (v) => gen.if((0, codegen_1._)`${getEql()}(${data}, ${v})`, () => gen.assign(valid, true).break()));
         }
-        function equalCode(vSchema, i) {
-          const sch = schema[i];
-          return typeof sch === "object" && sch !== null ? (0, codegen_1._)`${getEql()}(${data}, ${vSchema}[${i}])` : (0, codegen_1._)`${data} === ${sch}`;
+        function equalCode(vSchema, i2) {
+          const sch = schema[i2];
+          return typeof sch === "object" && sch !== null ? (0, codegen_1._)`${getEql()}(${data}, ${vSchema}[${i2}])` : (0, codegen_1._)`${data} === ${sch}`;
         }
       }
     };
@@ -12921,8 +14697,8 @@ var require_additionalItems = __commonJS({
         cxt.ok(valid);
       }
       function validateItems(valid) {
-        gen.forRange("i", items.length, len, (i) => {
-          cxt.subschema({ keyword, dataProp: i, dataPropType: util_1.Type.Num }, valid);
+        gen.forRange("i", items.length, len, (i2) => {
+          cxt.subschema({ keyword, dataProp: i2, dataPropType: util_1.Type.Num }, valid);
           if (!it.allErrors)
             gen.if((0, codegen_1.not)(valid), () => gen.break());
         });
@@ -12965,13 +14741,13 @@ var require_items = __commonJS({
       }
       const valid = gen.name("valid");
       const len = gen.const("len", (0, codegen_1._)`${data}.length`);
-      schArr.forEach((sch, i) => {
+      schArr.forEach((sch, i2) => {
         if ((0, util_1.alwaysValidSchema)(it, sch))
           return;
-        gen.if((0, codegen_1._)`${len} > ${i}`, () => cxt.subschema({
+        gen.if((0, codegen_1._)`${len} > ${i2}`, () => cxt.subschema({
           keyword,
-          schemaProp: i,
-          dataProp: i
+          schemaProp: i2,
+          dataProp: i2
         }, valid));
         cxt.ok(valid);
       });
@@ -13108,10 +14884,10 @@ var require_contains = __commonJS({
           validateItems(schValid, () => gen.if(schValid, () => checkLimits(count)));
         }
         function validateItems(_valid, block) {
-          gen.forRange("i", 0, len, (i) => {
+          gen.forRange("i", 0, len, (i2) => {
             cxt.subschema({
               keyword: "contains",
-              dataProp: i,
+              dataProp: i2,
               dataPropType: util_1.Type.Num,
               compositeRule: true
             }, _valid);
@@ -13170,11 +14946,11 @@ var require_dependencies = __commonJS({
     function splitDependencies({ schema }) {
       const propertyDeps = {};
       const schemaDeps = {};
-      for (const key in schema) {
-        if (key === "__proto__")
+      for (const key2 in schema) {
+        if (key2 === "__proto__")
           continue;
-        const deps = Array.isArray(schema[key]) ? propertyDeps : schemaDeps;
-        deps[key] = schema[key];
+        const deps = Array.isArray(schema[key2]) ? propertyDeps : schemaDeps;
+        deps[key2] = schema[key2];
       }
       return [propertyDeps, schemaDeps];
     }
@@ -13251,13 +15027,13 @@ var require_propertyNames = __commonJS({
         if ((0, util_1.alwaysValidSchema)(it, schema))
           return;
         const valid = gen.name("valid");
-        gen.forIn("key", data, (key) => {
-          cxt.setParams({ propertyName: key });
+        gen.forIn("key", data, (key2) => {
+          cxt.setParams({ propertyName: key2 });
           cxt.subschema({
             keyword: "propertyNames",
-            data: key,
+            data: key2,
             dataTypes: ["string"],
-            propertyName: key,
+            propertyName: key2,
             compositeRule: true
           }, valid);
           gen.if((0, codegen_1.not)(valid), () => {
@@ -13306,38 +15082,38 @@ var require_additionalProperties = __commonJS({
         checkAdditionalProperties();
         cxt.ok((0, codegen_1._)`${errsCount} === ${names_1.default.errors}`);
         function checkAdditionalProperties() {
-          gen.forIn("key", data, (key) => {
+          gen.forIn("key", data, (key2) => {
             if (!props.length && !patProps.length)
-              additionalPropertyCode(key);
+              additionalPropertyCode(key2);
             else
-              gen.if(isAdditional(key), () => additionalPropertyCode(key));
+              gen.if(isAdditional(key2), () => additionalPropertyCode(key2));
           });
         }
-        function isAdditional(key) {
+        function isAdditional(key2) {
           let definedProp;
           if (props.length > 8) {
             const propsSchema = (0, util_1.schemaRefOrVal)(it, parentSchema.properties, "properties");
-            definedProp = (0, code_1.isOwnProperty)(gen, propsSchema, key);
+            definedProp = (0, code_1.isOwnProperty)(gen, propsSchema, key2);
           } else if (props.length) {
-            definedProp = (0, codegen_1.or)(...props.map((p) => (0, codegen_1._)`${key} === ${p}`));
+            definedProp = (0, codegen_1.or)(...props.map((p) => (0, codegen_1._)`${key2} === ${p}`));
           } else {
             definedProp = codegen_1.nil;
           }
           if (patProps.length) {
-            definedProp = (0, codegen_1.or)(definedProp, ...patProps.map((p) => (0, codegen_1._)`${(0, code_1.usePattern)(cxt, p)}.test(${key})`));
+            definedProp = (0, codegen_1.or)(definedProp, ...patProps.map((p) => (0, codegen_1._)`${(0, code_1.usePattern)(cxt, p)}.test(${key2})`));
           }
           return (0, codegen_1.not)(definedProp);
         }
-        function deleteAdditional(key) {
-          gen.code((0, codegen_1._)`delete ${data}[${key}]`);
+        function deleteAdditional(key2) {
+          gen.code((0, codegen_1._)`delete ${data}[${key2}]`);
         }
-        function additionalPropertyCode(key) {
+        function additionalPropertyCode(key2) {
           if (opts.removeAdditional === "all" || opts.removeAdditional && schema === false) {
-            deleteAdditional(key);
+            deleteAdditional(key2);
             return;
           }
           if (schema === false) {
-            cxt.setParams({ additionalProperty: key });
+            cxt.setParams({ additionalProperty: key2 });
             cxt.error();
             if (!allErrors)
               gen.break();
@@ -13346,22 +15122,22 @@ var require_additionalProperties = __commonJS({
           if (typeof schema == "object" && !(0, util_1.alwaysValidSchema)(it, schema)) {
             const valid = gen.name("valid");
             if (opts.removeAdditional === "failing") {
-              applyAdditionalSchema(key, valid, false);
+              applyAdditionalSchema(key2, valid, false);
               gen.if((0, codegen_1.not)(valid), () => {
                 cxt.reset();
-                deleteAdditional(key);
+                deleteAdditional(key2);
               });
             } else {
-              applyAdditionalSchema(key, valid);
+              applyAdditionalSchema(key2, valid);
               if (!allErrors)
                 gen.if((0, codegen_1.not)(valid), () => gen.break());
             }
           }
         }
-        function applyAdditionalSchema(key, valid, errors) {
+        function applyAdditionalSchema(key2, valid, errors) {
           const subschema = {
             keyword: "additionalProperties",
-            dataProp: key,
+            dataProp: key2,
             dataPropType: util_1.Type.Str
           };
           if (errors === false) {
@@ -13486,19 +15262,19 @@ var require_patternProperties = __commonJS({
           }
         }
         function validateProperties(pat) {
-          gen.forIn("key", data, (key) => {
-            gen.if((0, codegen_1._)`${(0, code_1.usePattern)(cxt, pat)}.test(${key})`, () => {
+          gen.forIn("key", data, (key2) => {
+            gen.if((0, codegen_1._)`${(0, code_1.usePattern)(cxt, pat)}.test(${key2})`, () => {
               const alwaysValid = alwaysValidPatterns.includes(pat);
               if (!alwaysValid) {
                 cxt.subschema({
                   keyword: "patternProperties",
                   schemaProp: pat,
-                  dataProp: key,
+                  dataProp: key2,
                   dataPropType: util_2.Type.Str
                 }, valid);
               }
               if (it.opts.unevaluated && props !== true) {
-                gen.assign((0, codegen_1._)`${props}[${key}]`, true);
+                gen.assign((0, codegen_1._)`${props}[${key2}]`, true);
               } else if (!alwaysValid && !it.allErrors) {
                 gen.if((0, codegen_1.not)(valid), () => gen.break());
               }
@@ -13589,23 +15365,23 @@ var require_oneOf = __commonJS({
         gen.block(validateOneOf);
         cxt.result(valid, () => cxt.reset(), () => cxt.error(true));
         function validateOneOf() {
-          schArr.forEach((sch, i) => {
+          schArr.forEach((sch, i2) => {
             let schCxt;
             if ((0, util_1.alwaysValidSchema)(it, sch)) {
               gen.var(schValid, true);
             } else {
               schCxt = cxt.subschema({
                 keyword: "oneOf",
-                schemaProp: i,
+                schemaProp: i2,
                 compositeRule: true
               }, schValid);
             }
-            if (i > 0) {
-              gen.if((0, codegen_1._)`${schValid} && ${valid}`).assign(valid, false).assign(passing, (0, codegen_1._)`[${passing}, ${i}]`).else();
+            if (i2 > 0) {
+              gen.if((0, codegen_1._)`${schValid} && ${valid}`).assign(valid, false).assign(passing, (0, codegen_1._)`[${passing}, ${i2}]`).else();
             }
             gen.if(schValid, () => {
               gen.assign(valid, true);
-              gen.assign(passing, i);
+              gen.assign(passing, i2);
               if (schCxt)
                 cxt.mergeEvaluated(schCxt, codegen_1.Name);
             });
@@ -13631,10 +15407,10 @@ var require_allOf = __commonJS({
         if (!Array.isArray(schema))
           throw new Error("ajv implementation error");
         const valid = gen.name("valid");
-        schema.forEach((sch, i) => {
+        schema.forEach((sch, i2) => {
           if ((0, util_1.alwaysValidSchema)(it, sch))
             return;
-          const schCxt = cxt.subschema({ keyword: "allOf", schemaProp: i }, valid);
+          const schCxt = cxt.subschema({ keyword: "allOf", schemaProp: i2 }, valid);
           cxt.ok(valid);
           cxt.mergeEvaluated(schCxt);
         });
@@ -13997,8 +15773,8 @@ var require_discriminator = __commonJS({
           const oneOfMapping = {};
           const topRequired = hasRequired(parentSchema);
           let tagRequired = true;
-          for (let i = 0; i < oneOf.length; i++) {
-            let sch = oneOf[i];
+          for (let i2 = 0; i2 < oneOf.length; i2++) {
+            let sch = oneOf[i2];
             if ((sch === null || sch === void 0 ? void 0 : sch.$ref) && !(0, util_1.schemaHasRulesButRef)(sch, it.self.RULES)) {
               const ref = sch.$ref;
               sch = compile_1.resolveRef.call(it.self, it.schemaEnv.root, it.baseId, ref);
@@ -14012,7 +15788,7 @@ var require_discriminator = __commonJS({
               throw new Error(`discriminator: oneOf subschemas (or referenced schemas) must have "properties/${tagName}"`);
             }
             tagRequired = tagRequired && (topRequired || hasRequired(sch));
-            addMappings(propSch, i);
+            addMappings(propSch, i2);
           }
           if (!tagRequired)
             throw new Error(`discriminator: "${tagName}" must be required`);
@@ -14020,22 +15796,22 @@ var require_discriminator = __commonJS({
           function hasRequired({ required }) {
             return Array.isArray(required) && required.includes(tagName);
           }
-          function addMappings(sch, i) {
+          function addMappings(sch, i2) {
             if (sch.const) {
-              addMapping(sch.const, i);
+              addMapping(sch.const, i2);
             } else if (sch.enum) {
               for (const tagValue of sch.enum) {
-                addMapping(tagValue, i);
+                addMapping(tagValue, i2);
               }
             } else {
               throw new Error(`discriminator: "properties/${tagName}" must have "const" or "enum"`);
             }
           }
-          function addMapping(tagValue, i) {
+          function addMapping(tagValue, i2) {
             if (typeof tagValue != "string" || tagValue in oneOfMapping) {
               throw new Error(`discriminator: "${tagName}" values must be unique strings`);
             }
-            oneOfMapping[tagValue] = i;
+            oneOfMapping[tagValue] = i2;
           }
         }
       }
@@ -14046,8 +15822,8 @@ var require_discriminator = __commonJS({
 
 // node_modules/ajv/dist/refs/json-schema-draft-07.json
 var require_json_schema_draft_07 = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-draft-07.json"(exports, module) {
-    module.exports = {
+  "node_modules/ajv/dist/refs/json-schema-draft-07.json"(exports, module2) {
+    module2.exports = {
       $schema: "http://json-schema.org/draft-07/schema#",
       $id: "http://json-schema.org/draft-07/schema#",
       title: "Core schema meta-schema",
@@ -14203,7 +15979,7 @@ var require_json_schema_draft_07 = __commonJS({
 
 // node_modules/ajv/dist/ajv.js
 var require_ajv = __commonJS({
-  "node_modules/ajv/dist/ajv.js"(exports, module) {
+  "node_modules/ajv/dist/ajv.js"(exports, module2) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.MissingRefError = exports.ValidationError = exports.CodeGen = exports.Name = exports.nil = exports.stringify = exports.str = exports._ = exports.KeywordCxt = exports.Ajv = void 0;
@@ -14213,7 +15989,7 @@ var require_ajv = __commonJS({
     var draft7MetaSchema = require_json_schema_draft_07();
     var META_SUPPORT_DATA = ["/properties"];
     var META_SCHEMA_ID = "http://json-schema.org/draft-07/schema";
-    var Ajv2 = class extends core_1.default {
+    var Ajv3 = class extends core_1.default {
       _addVocabularies() {
         super._addVocabularies();
         draft7_1.default.forEach((v) => this.addVocabulary(v));
@@ -14232,11 +16008,11 @@ var require_ajv = __commonJS({
         return this.opts.defaultMeta = super.defaultMeta() || (this.getSchema(META_SCHEMA_ID) ? META_SCHEMA_ID : void 0);
       }
     };
-    exports.Ajv = Ajv2;
-    module.exports = exports = Ajv2;
-    module.exports.Ajv = Ajv2;
+    exports.Ajv = Ajv3;
+    module2.exports = exports = Ajv3;
+    module2.exports.Ajv = Ajv3;
     Object.defineProperty(exports, "__esModule", { value: true });
-    exports.default = Ajv2;
+    exports.default = Ajv3;
     var validate_1 = require_validate();
     Object.defineProperty(exports, "KeywordCxt", { enumerable: true, get: function() {
       return validate_1.KeywordCxt;
@@ -14271,15 +16047,1923 @@ var require_ajv = __commonJS({
   }
 });
 
+// node_modules/xmlchars/xml/1.0/ed5.js
+var require_ed5 = __commonJS({
+  "node_modules/xmlchars/xml/1.0/ed5.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.CHAR = "	\n\r -\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}";
+    exports.S = " 	\r\n";
+    exports.NAME_START_CHAR = ":A-Z_a-z\xC0-\xD6\xD8-\xF6\xF8-\u02FF\u0370-\u037D\u037F-\u1FFF\u200C\u200D\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD\u{10000}-\u{EFFFF}";
+    exports.NAME_CHAR = "-" + exports.NAME_START_CHAR + ".0-9\xB7\u0300-\u036F\u203F-\u2040";
+    exports.CHAR_RE = new RegExp("^[" + exports.CHAR + "]$", "u");
+    exports.S_RE = new RegExp("^[" + exports.S + "]+$", "u");
+    exports.NAME_START_CHAR_RE = new RegExp("^[" + exports.NAME_START_CHAR + "]$", "u");
+    exports.NAME_CHAR_RE = new RegExp("^[" + exports.NAME_CHAR + "]$", "u");
+    exports.NAME_RE = new RegExp("^[" + exports.NAME_START_CHAR + "][" + exports.NAME_CHAR + "]*$", "u");
+    exports.NMTOKEN_RE = new RegExp("^[" + exports.NAME_CHAR + "]+$", "u");
+    var TAB = 9;
+    var NL = 10;
+    var CR = 13;
+    var SPACE = 32;
+    exports.S_LIST = [SPACE, NL, CR, TAB];
+    function isChar(c) {
+      return c >= SPACE && c <= 55295 || c === NL || c === CR || c === TAB || c >= 57344 && c <= 65533 || c >= 65536 && c <= 1114111;
+    }
+    exports.isChar = isChar;
+    function isS(c) {
+      return c === SPACE || c === NL || c === CR || c === TAB;
+    }
+    exports.isS = isS;
+    function isNameStartChar(c) {
+      return c >= 65 && c <= 90 || c >= 97 && c <= 122 || c === 58 || c === 95 || c === 8204 || c === 8205 || c >= 192 && c <= 214 || c >= 216 && c <= 246 || c >= 248 && c <= 767 || c >= 880 && c <= 893 || c >= 895 && c <= 8191 || c >= 8304 && c <= 8591 || c >= 11264 && c <= 12271 || c >= 12289 && c <= 55295 || c >= 63744 && c <= 64975 || c >= 65008 && c <= 65533 || c >= 65536 && c <= 983039;
+    }
+    exports.isNameStartChar = isNameStartChar;
+    function isNameChar(c) {
+      return isNameStartChar(c) || c >= 48 && c <= 57 || c === 45 || c === 46 || c === 183 || c >= 768 && c <= 879 || c >= 8255 && c <= 8256;
+    }
+    exports.isNameChar = isNameChar;
+  }
+});
+
+// node_modules/xmlchars/xml/1.1/ed2.js
+var require_ed2 = __commonJS({
+  "node_modules/xmlchars/xml/1.1/ed2.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.CHAR = "-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}";
+    exports.RESTRICTED_CHAR = "-\b\v\f-\x7F-\x84\x86-\x9F";
+    exports.S = " 	\r\n";
+    exports.NAME_START_CHAR = ":A-Z_a-z\xC0-\xD6\xD8-\xF6\xF8-\u02FF\u0370-\u037D\u037F-\u1FFF\u200C\u200D\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD\u{10000}-\u{EFFFF}";
+    exports.NAME_CHAR = "-" + exports.NAME_START_CHAR + ".0-9\xB7\u0300-\u036F\u203F-\u2040";
+    exports.CHAR_RE = new RegExp("^[" + exports.CHAR + "]$", "u");
+    exports.RESTRICTED_CHAR_RE = new RegExp("^[" + exports.RESTRICTED_CHAR + "]$", "u");
+    exports.S_RE = new RegExp("^[" + exports.S + "]+$", "u");
+    exports.NAME_START_CHAR_RE = new RegExp("^[" + exports.NAME_START_CHAR + "]$", "u");
+    exports.NAME_CHAR_RE = new RegExp("^[" + exports.NAME_CHAR + "]$", "u");
+    exports.NAME_RE = new RegExp("^[" + exports.NAME_START_CHAR + "][" + exports.NAME_CHAR + "]*$", "u");
+    exports.NMTOKEN_RE = new RegExp("^[" + exports.NAME_CHAR + "]+$", "u");
+    var TAB = 9;
+    var NL = 10;
+    var CR = 13;
+    var SPACE = 32;
+    exports.S_LIST = [SPACE, NL, CR, TAB];
+    function isChar(c) {
+      return c >= 1 && c <= 55295 || c >= 57344 && c <= 65533 || c >= 65536 && c <= 1114111;
+    }
+    exports.isChar = isChar;
+    function isRestrictedChar(c) {
+      return c >= 1 && c <= 8 || c === 11 || c === 12 || c >= 14 && c <= 31 || c >= 127 && c <= 132 || c >= 134 && c <= 159;
+    }
+    exports.isRestrictedChar = isRestrictedChar;
+    function isCharAndNotRestricted(c) {
+      return c === 9 || c === 10 || c === 13 || c > 31 && c < 127 || c === 133 || c > 159 && c <= 55295 || c >= 57344 && c <= 65533 || c >= 65536 && c <= 1114111;
+    }
+    exports.isCharAndNotRestricted = isCharAndNotRestricted;
+    function isS(c) {
+      return c === SPACE || c === NL || c === CR || c === TAB;
+    }
+    exports.isS = isS;
+    function isNameStartChar(c) {
+      return c >= 65 && c <= 90 || c >= 97 && c <= 122 || c === 58 || c === 95 || c === 8204 || c === 8205 || c >= 192 && c <= 214 || c >= 216 && c <= 246 || c >= 248 && c <= 767 || c >= 880 && c <= 893 || c >= 895 && c <= 8191 || c >= 8304 && c <= 8591 || c >= 11264 && c <= 12271 || c >= 12289 && c <= 55295 || c >= 63744 && c <= 64975 || c >= 65008 && c <= 65533 || c >= 65536 && c <= 983039;
+    }
+    exports.isNameStartChar = isNameStartChar;
+    function isNameChar(c) {
+      return isNameStartChar(c) || c >= 48 && c <= 57 || c === 45 || c === 46 || c === 183 || c >= 768 && c <= 879 || c >= 8255 && c <= 8256;
+    }
+    exports.isNameChar = isNameChar;
+  }
+});
+
+// node_modules/xmlchars/xmlns/1.0/ed3.js
+var require_ed3 = __commonJS({
+  "node_modules/xmlchars/xmlns/1.0/ed3.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.NC_NAME_START_CHAR = "A-Z_a-z\xC0-\xD6\xD8-\xF6\xF8-\u02FF\u0370-\u037D\u037F-\u1FFF\u200C-\u200D\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD\u{10000}-\u{EFFFF}";
+    exports.NC_NAME_CHAR = "-" + exports.NC_NAME_START_CHAR + ".0-9\xB7\u0300-\u036F\u203F-\u2040";
+    exports.NC_NAME_START_CHAR_RE = new RegExp("^[" + exports.NC_NAME_START_CHAR + "]$", "u");
+    exports.NC_NAME_CHAR_RE = new RegExp("^[" + exports.NC_NAME_CHAR + "]$", "u");
+    exports.NC_NAME_RE = new RegExp("^[" + exports.NC_NAME_START_CHAR + "][" + exports.NC_NAME_CHAR + "]*$", "u");
+    function isNCNameStartChar(c) {
+      return c >= 65 && c <= 90 || c === 95 || c >= 97 && c <= 122 || c >= 192 && c <= 214 || c >= 216 && c <= 246 || c >= 248 && c <= 767 || c >= 880 && c <= 893 || c >= 895 && c <= 8191 || c >= 8204 && c <= 8205 || c >= 8304 && c <= 8591 || c >= 11264 && c <= 12271 || c >= 12289 && c <= 55295 || c >= 63744 && c <= 64975 || c >= 65008 && c <= 65533 || c >= 65536 && c <= 983039;
+    }
+    exports.isNCNameStartChar = isNCNameStartChar;
+    function isNCNameChar(c) {
+      return isNCNameStartChar(c) || (c === 45 || c === 46 || c >= 48 && c <= 57 || c === 183 || c >= 768 && c <= 879 || c >= 8255 && c <= 8256);
+    }
+    exports.isNCNameChar = isNCNameChar;
+  }
+});
+
+// node_modules/saxes/saxes.js
+var require_saxes = __commonJS({
+  "node_modules/saxes/saxes.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.SaxesParser = exports.EVENTS = void 0;
+    var ed5 = require_ed5();
+    var ed2 = require_ed2();
+    var NSed3 = require_ed3();
+    var isS = ed5.isS;
+    var isChar10 = ed5.isChar;
+    var isNameStartChar = ed5.isNameStartChar;
+    var isNameChar = ed5.isNameChar;
+    var S_LIST = ed5.S_LIST;
+    var NAME_RE = ed5.NAME_RE;
+    var isChar11 = ed2.isChar;
+    var isNCNameStartChar = NSed3.isNCNameStartChar;
+    var isNCNameChar = NSed3.isNCNameChar;
+    var NC_NAME_RE = NSed3.NC_NAME_RE;
+    var XML_NAMESPACE = "http://www.w3.org/XML/1998/namespace";
+    var XMLNS_NAMESPACE = "http://www.w3.org/2000/xmlns/";
+    var rootNS = {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-assignment
+      __proto__: null,
+      xml: XML_NAMESPACE,
+      xmlns: XMLNS_NAMESPACE
+    };
+    var XML_ENTITIES = {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-assignment
+      __proto__: null,
+      amp: "&",
+      gt: ">",
+      lt: "<",
+      quot: '"',
+      apos: "'"
+    };
+    var EOC = -1;
+    var NL_LIKE = -2;
+    var S_BEGIN = 0;
+    var S_BEGIN_WHITESPACE = 1;
+    var S_DOCTYPE = 2;
+    var S_DOCTYPE_QUOTE = 3;
+    var S_DTD = 4;
+    var S_DTD_QUOTED = 5;
+    var S_DTD_OPEN_WAKA = 6;
+    var S_DTD_OPEN_WAKA_BANG = 7;
+    var S_DTD_COMMENT = 8;
+    var S_DTD_COMMENT_ENDING = 9;
+    var S_DTD_COMMENT_ENDED = 10;
+    var S_DTD_PI = 11;
+    var S_DTD_PI_ENDING = 12;
+    var S_TEXT = 13;
+    var S_ENTITY = 14;
+    var S_OPEN_WAKA = 15;
+    var S_OPEN_WAKA_BANG = 16;
+    var S_COMMENT = 17;
+    var S_COMMENT_ENDING = 18;
+    var S_COMMENT_ENDED = 19;
+    var S_CDATA = 20;
+    var S_CDATA_ENDING = 21;
+    var S_CDATA_ENDING_2 = 22;
+    var S_PI_FIRST_CHAR = 23;
+    var S_PI_REST = 24;
+    var S_PI_BODY = 25;
+    var S_PI_ENDING = 26;
+    var S_XML_DECL_NAME_START = 27;
+    var S_XML_DECL_NAME = 28;
+    var S_XML_DECL_EQ = 29;
+    var S_XML_DECL_VALUE_START = 30;
+    var S_XML_DECL_VALUE = 31;
+    var S_XML_DECL_SEPARATOR = 32;
+    var S_XML_DECL_ENDING = 33;
+    var S_OPEN_TAG = 34;
+    var S_OPEN_TAG_SLASH = 35;
+    var S_ATTRIB = 36;
+    var S_ATTRIB_NAME = 37;
+    var S_ATTRIB_NAME_SAW_WHITE = 38;
+    var S_ATTRIB_VALUE = 39;
+    var S_ATTRIB_VALUE_QUOTED = 40;
+    var S_ATTRIB_VALUE_CLOSED = 41;
+    var S_ATTRIB_VALUE_UNQUOTED = 42;
+    var S_CLOSE_TAG = 43;
+    var S_CLOSE_TAG_SAW_WHITE = 44;
+    var TAB = 9;
+    var NL = 10;
+    var CR = 13;
+    var SPACE = 32;
+    var BANG = 33;
+    var DQUOTE = 34;
+    var AMP = 38;
+    var SQUOTE = 39;
+    var MINUS = 45;
+    var FORWARD_SLASH = 47;
+    var SEMICOLON = 59;
+    var LESS = 60;
+    var EQUAL = 61;
+    var GREATER = 62;
+    var QUESTION = 63;
+    var OPEN_BRACKET = 91;
+    var CLOSE_BRACKET = 93;
+    var NEL = 133;
+    var LS = 8232;
+    var isQuote = (c) => c === DQUOTE || c === SQUOTE;
+    var QUOTES = [DQUOTE, SQUOTE];
+    var DOCTYPE_TERMINATOR = [...QUOTES, OPEN_BRACKET, GREATER];
+    var DTD_TERMINATOR = [...QUOTES, LESS, CLOSE_BRACKET];
+    var XML_DECL_NAME_TERMINATOR = [EQUAL, QUESTION, ...S_LIST];
+    var ATTRIB_VALUE_UNQUOTED_TERMINATOR = [...S_LIST, GREATER, AMP, LESS];
+    function nsPairCheck(parser, prefix, uri) {
+      switch (prefix) {
+        case "xml":
+          if (uri !== XML_NAMESPACE) {
+            parser.fail(`xml prefix must be bound to ${XML_NAMESPACE}.`);
+          }
+          break;
+        case "xmlns":
+          if (uri !== XMLNS_NAMESPACE) {
+            parser.fail(`xmlns prefix must be bound to ${XMLNS_NAMESPACE}.`);
+          }
+          break;
+        default:
+      }
+      switch (uri) {
+        case XMLNS_NAMESPACE:
+          parser.fail(prefix === "" ? `the default namespace may not be set to ${uri}.` : `may not assign a prefix (even "xmlns") to the URI ${XMLNS_NAMESPACE}.`);
+          break;
+        case XML_NAMESPACE:
+          switch (prefix) {
+            case "xml":
+              break;
+            case "":
+              parser.fail(`the default namespace may not be set to ${uri}.`);
+              break;
+            default:
+              parser.fail("may not assign the xml namespace to another prefix.");
+          }
+          break;
+        default:
+      }
+    }
+    function nsMappingCheck(parser, mapping) {
+      for (const local of Object.keys(mapping)) {
+        nsPairCheck(parser, local, mapping[local]);
+      }
+    }
+    var isNCName = (name2) => NC_NAME_RE.test(name2);
+    var isName = (name2) => NAME_RE.test(name2);
+    var FORBIDDEN_START = 0;
+    var FORBIDDEN_BRACKET = 1;
+    var FORBIDDEN_BRACKET_BRACKET = 2;
+    exports.EVENTS = [
+      "xmldecl",
+      "text",
+      "processinginstruction",
+      "doctype",
+      "comment",
+      "opentagstart",
+      "attribute",
+      "opentag",
+      "closetag",
+      "cdata",
+      "error",
+      "end",
+      "ready"
+    ];
+    var EVENT_NAME_TO_HANDLER_NAME = {
+      xmldecl: "xmldeclHandler",
+      text: "textHandler",
+      processinginstruction: "piHandler",
+      doctype: "doctypeHandler",
+      comment: "commentHandler",
+      opentagstart: "openTagStartHandler",
+      attribute: "attributeHandler",
+      opentag: "openTagHandler",
+      closetag: "closeTagHandler",
+      cdata: "cdataHandler",
+      error: "errorHandler",
+      end: "endHandler",
+      ready: "readyHandler"
+    };
+    var SaxesParser2 = class {
+      /**
+       * @param opt The parser options.
+       */
+      constructor(opt) {
+        this.opt = opt !== null && opt !== void 0 ? opt : {};
+        this.fragmentOpt = !!this.opt.fragment;
+        const xmlnsOpt = this.xmlnsOpt = !!this.opt.xmlns;
+        this.trackPosition = this.opt.position !== false;
+        this.fileName = this.opt.fileName;
+        if (xmlnsOpt) {
+          this.nameStartCheck = isNCNameStartChar;
+          this.nameCheck = isNCNameChar;
+          this.isName = isNCName;
+          this.processAttribs = this.processAttribsNS;
+          this.pushAttrib = this.pushAttribNS;
+          this.ns = Object.assign({ __proto__: null }, rootNS);
+          const additional = this.opt.additionalNamespaces;
+          if (additional != null) {
+            nsMappingCheck(this, additional);
+            Object.assign(this.ns, additional);
+          }
+        } else {
+          this.nameStartCheck = isNameStartChar;
+          this.nameCheck = isNameChar;
+          this.isName = isName;
+          this.processAttribs = this.processAttribsPlain;
+          this.pushAttrib = this.pushAttribPlain;
+        }
+        this.stateTable = [
+          /* eslint-disable @typescript-eslint/unbound-method */
+          this.sBegin,
+          this.sBeginWhitespace,
+          this.sDoctype,
+          this.sDoctypeQuote,
+          this.sDTD,
+          this.sDTDQuoted,
+          this.sDTDOpenWaka,
+          this.sDTDOpenWakaBang,
+          this.sDTDComment,
+          this.sDTDCommentEnding,
+          this.sDTDCommentEnded,
+          this.sDTDPI,
+          this.sDTDPIEnding,
+          this.sText,
+          this.sEntity,
+          this.sOpenWaka,
+          this.sOpenWakaBang,
+          this.sComment,
+          this.sCommentEnding,
+          this.sCommentEnded,
+          this.sCData,
+          this.sCDataEnding,
+          this.sCDataEnding2,
+          this.sPIFirstChar,
+          this.sPIRest,
+          this.sPIBody,
+          this.sPIEnding,
+          this.sXMLDeclNameStart,
+          this.sXMLDeclName,
+          this.sXMLDeclEq,
+          this.sXMLDeclValueStart,
+          this.sXMLDeclValue,
+          this.sXMLDeclSeparator,
+          this.sXMLDeclEnding,
+          this.sOpenTag,
+          this.sOpenTagSlash,
+          this.sAttrib,
+          this.sAttribName,
+          this.sAttribNameSawWhite,
+          this.sAttribValue,
+          this.sAttribValueQuoted,
+          this.sAttribValueClosed,
+          this.sAttribValueUnquoted,
+          this.sCloseTag,
+          this.sCloseTagSawWhite
+          /* eslint-enable @typescript-eslint/unbound-method */
+        ];
+        this._init();
+      }
+      /**
+       * Indicates whether or not the parser is closed. If ``true``, wait for
+       * the ``ready`` event to write again.
+       */
+      get closed() {
+        return this._closed;
+      }
+      _init() {
+        var _a;
+        this.openWakaBang = "";
+        this.text = "";
+        this.name = "";
+        this.piTarget = "";
+        this.entity = "";
+        this.q = null;
+        this.tags = [];
+        this.tag = null;
+        this.topNS = null;
+        this.chunk = "";
+        this.chunkPosition = 0;
+        this.i = 0;
+        this.prevI = 0;
+        this.carriedFromPrevious = void 0;
+        this.forbiddenState = FORBIDDEN_START;
+        this.attribList = [];
+        const { fragmentOpt } = this;
+        this.state = fragmentOpt ? S_TEXT : S_BEGIN;
+        this.reportedTextBeforeRoot = this.reportedTextAfterRoot = this.closedRoot = this.sawRoot = fragmentOpt;
+        this.xmlDeclPossible = !fragmentOpt;
+        this.xmlDeclExpects = ["version"];
+        this.entityReturnState = void 0;
+        let { defaultXMLVersion } = this.opt;
+        if (defaultXMLVersion === void 0) {
+          if (this.opt.forceXMLVersion === true) {
+            throw new Error("forceXMLVersion set but defaultXMLVersion is not set");
+          }
+          defaultXMLVersion = "1.0";
+        }
+        this.setXMLVersion(defaultXMLVersion);
+        this.positionAtNewLine = 0;
+        this.doctype = false;
+        this._closed = false;
+        this.xmlDecl = {
+          version: void 0,
+          encoding: void 0,
+          standalone: void 0
+        };
+        this.line = 1;
+        this.column = 0;
+        this.ENTITIES = Object.create(XML_ENTITIES);
+        (_a = this.readyHandler) === null || _a === void 0 ? void 0 : _a.call(this);
+      }
+      /**
+       * The stream position the parser is currently looking at. This field is
+       * zero-based.
+       *
+       * This field is not based on counting Unicode characters but is to be
+       * interpreted as a plain index into a JavaScript string.
+       */
+      get position() {
+        return this.chunkPosition + this.i;
+      }
+      /**
+       * The column number of the next character to be read by the parser.  *
+       * This field is zero-based. (The first column in a line is 0.)
+       *
+       * This field reports the index at which the next character would be in the
+       * line if the line were represented as a JavaScript string.  Note that this
+       * *can* be different to a count based on the number of *Unicode characters*
+       * due to how JavaScript handles astral plane characters.
+       *
+       * See [[column]] for a number that corresponds to a count of Unicode
+       * characters.
+       */
+      get columnIndex() {
+        return this.position - this.positionAtNewLine;
+      }
+      /**
+       * Set an event listener on an event. The parser supports one handler per
+       * event type. If you try to set an event handler over an existing handler,
+       * the old handler is silently overwritten.
+       *
+       * @param name The event to listen to.
+       *
+       * @param handler The handler to set.
+       */
+      on(name2, handler) {
+        this[EVENT_NAME_TO_HANDLER_NAME[name2]] = handler;
+      }
+      /**
+       * Unset an event handler.
+       *
+       * @parma name The event to stop listening to.
+       */
+      off(name2) {
+        this[EVENT_NAME_TO_HANDLER_NAME[name2]] = void 0;
+      }
+      /**
+       * Make an error object. The error object will have a message that contains
+       * the ``fileName`` option passed at the creation of the parser. If position
+       * tracking was turned on, it will also have line and column number
+       * information.
+       *
+       * @param message The message describing the error to report.
+       *
+       * @returns An error object with a properly formatted message.
+       */
+      makeError(message) {
+        var _a;
+        let msg = (_a = this.fileName) !== null && _a !== void 0 ? _a : "";
+        if (this.trackPosition) {
+          if (msg.length > 0) {
+            msg += ":";
+          }
+          msg += `${this.line}:${this.column}`;
+        }
+        if (msg.length > 0) {
+          msg += ": ";
+        }
+        return new Error(msg + message);
+      }
+      /**
+       * Report a parsing error. This method is made public so that client code may
+       * check for issues that are outside the scope of this project and can report
+       * errors.
+       *
+       * @param message The error to report.
+       *
+       * @returns this
+       */
+      fail(message) {
+        const err2 = this.makeError(message);
+        const handler = this.errorHandler;
+        if (handler === void 0) {
+          throw err2;
+        } else {
+          handler(err2);
+        }
+        return this;
+      }
+      /**
+       * Write a XML data to the parser.
+       *
+       * @param chunk The XML data to write.
+       *
+       * @returns this
+       */
+      // We do need object for the type here. Yes, it often causes problems
+      // but not in this case.
+      write(chunk2) {
+        if (this.closed) {
+          return this.fail("cannot write after close; assign an onready handler.");
+        }
+        let end = false;
+        if (chunk2 === null) {
+          end = true;
+          chunk2 = "";
+        } else if (typeof chunk2 === "object") {
+          chunk2 = chunk2.toString();
+        }
+        if (this.carriedFromPrevious !== void 0) {
+          chunk2 = `${this.carriedFromPrevious}${chunk2}`;
+          this.carriedFromPrevious = void 0;
+        }
+        let limit = chunk2.length;
+        const lastCode = chunk2.charCodeAt(limit - 1);
+        if (!end && // A trailing CR or surrogate must be carried over to the next
+        // chunk.
+        (lastCode === CR || lastCode >= 55296 && lastCode <= 56319)) {
+          this.carriedFromPrevious = chunk2[limit - 1];
+          limit--;
+          chunk2 = chunk2.slice(0, limit);
+        }
+        const { stateTable } = this;
+        this.chunk = chunk2;
+        this.i = 0;
+        while (this.i < limit) {
+          stateTable[this.state].call(this);
+        }
+        this.chunkPosition += limit;
+        return end ? this.end() : this;
+      }
+      /**
+       * Close the current stream. Perform final well-formedness checks and reset
+       * the parser tstate.
+       *
+       * @returns this
+       */
+      close() {
+        return this.write(null);
+      }
+      /**
+       * Get a single code point out of the current chunk. This updates the current
+       * position if we do position tracking.
+       *
+       * This is the algorithm to use for XML 1.0.
+       *
+       * @returns The character read.
+       */
+      getCode10() {
+        const { chunk: chunk2, i: i2 } = this;
+        this.prevI = i2;
+        this.i = i2 + 1;
+        if (i2 >= chunk2.length) {
+          return EOC;
+        }
+        const code = chunk2.charCodeAt(i2);
+        this.column++;
+        if (code < 55296) {
+          if (code >= SPACE || code === TAB) {
+            return code;
+          }
+          switch (code) {
+            case NL:
+              this.line++;
+              this.column = 0;
+              this.positionAtNewLine = this.position;
+              return NL;
+            case CR:
+              if (chunk2.charCodeAt(i2 + 1) === NL) {
+                this.i = i2 + 2;
+              }
+              this.line++;
+              this.column = 0;
+              this.positionAtNewLine = this.position;
+              return NL_LIKE;
+            default:
+              this.fail("disallowed character.");
+              return code;
+          }
+        }
+        if (code > 56319) {
+          if (!(code >= 57344 && code <= 65533)) {
+            this.fail("disallowed character.");
+          }
+          return code;
+        }
+        const final = 65536 + (code - 55296) * 1024 + (chunk2.charCodeAt(i2 + 1) - 56320);
+        this.i = i2 + 2;
+        if (final > 1114111) {
+          this.fail("disallowed character.");
+        }
+        return final;
+      }
+      /**
+       * Get a single code point out of the current chunk. This updates the current
+       * position if we do position tracking.
+       *
+       * This is the algorithm to use for XML 1.1.
+       *
+       * @returns {number} The character read.
+       */
+      getCode11() {
+        const { chunk: chunk2, i: i2 } = this;
+        this.prevI = i2;
+        this.i = i2 + 1;
+        if (i2 >= chunk2.length) {
+          return EOC;
+        }
+        const code = chunk2.charCodeAt(i2);
+        this.column++;
+        if (code < 55296) {
+          if (code > 31 && code < 127 || code > 159 && code !== LS || code === TAB) {
+            return code;
+          }
+          switch (code) {
+            case NL:
+              this.line++;
+              this.column = 0;
+              this.positionAtNewLine = this.position;
+              return NL;
+            case CR: {
+              const next = chunk2.charCodeAt(i2 + 1);
+              if (next === NL || next === NEL) {
+                this.i = i2 + 2;
+              }
+            }
+            /* yes, fall through */
+            case NEL:
+            // 0x85
+            case LS:
+              this.line++;
+              this.column = 0;
+              this.positionAtNewLine = this.position;
+              return NL_LIKE;
+            default:
+              this.fail("disallowed character.");
+              return code;
+          }
+        }
+        if (code > 56319) {
+          if (!(code >= 57344 && code <= 65533)) {
+            this.fail("disallowed character.");
+          }
+          return code;
+        }
+        const final = 65536 + (code - 55296) * 1024 + (chunk2.charCodeAt(i2 + 1) - 56320);
+        this.i = i2 + 2;
+        if (final > 1114111) {
+          this.fail("disallowed character.");
+        }
+        return final;
+      }
+      /**
+       * Like ``getCode`` but with the return value normalized so that ``NL`` is
+       * returned for ``NL_LIKE``.
+       */
+      getCodeNorm() {
+        const c = this.getCode();
+        return c === NL_LIKE ? NL : c;
+      }
+      unget() {
+        this.i = this.prevI;
+        this.column--;
+      }
+      /**
+       * Capture characters into a buffer until encountering one of a set of
+       * characters.
+       *
+       * @param chars An array of codepoints. Encountering a character in the array
+       * ends the capture. (``chars`` may safely contain ``NL``.)
+       *
+       * @return The character code that made the capture end, or ``EOC`` if we hit
+       * the end of the chunk. The return value cannot be NL_LIKE: NL is returned
+       * instead.
+       */
+      captureTo(chars) {
+        let { i: start2 } = this;
+        const { chunk: chunk2 } = this;
+        while (true) {
+          const c = this.getCode();
+          const isNLLike = c === NL_LIKE;
+          const final = isNLLike ? NL : c;
+          if (final === EOC || chars.includes(final)) {
+            this.text += chunk2.slice(start2, this.prevI);
+            return final;
+          }
+          if (isNLLike) {
+            this.text += `${chunk2.slice(start2, this.prevI)}
+`;
+            start2 = this.i;
+          }
+        }
+      }
+      /**
+       * Capture characters into a buffer until encountering a character.
+       *
+       * @param char The codepoint that ends the capture. **NOTE ``char`` MAY NOT
+       * CONTAIN ``NL``.** Passing ``NL`` will result in buggy behavior.
+       *
+       * @return ``true`` if we ran into the character. Otherwise, we ran into the
+       * end of the current chunk.
+       */
+      captureToChar(char) {
+        let { i: start2 } = this;
+        const { chunk: chunk2 } = this;
+        while (true) {
+          let c = this.getCode();
+          switch (c) {
+            case NL_LIKE:
+              this.text += `${chunk2.slice(start2, this.prevI)}
+`;
+              start2 = this.i;
+              c = NL;
+              break;
+            case EOC:
+              this.text += chunk2.slice(start2);
+              return false;
+            default:
+          }
+          if (c === char) {
+            this.text += chunk2.slice(start2, this.prevI);
+            return true;
+          }
+        }
+      }
+      /**
+       * Capture characters that satisfy ``isNameChar`` into the ``name`` field of
+       * this parser.
+       *
+       * @return The character code that made the test fail, or ``EOC`` if we hit
+       * the end of the chunk. The return value cannot be NL_LIKE: NL is returned
+       * instead.
+       */
+      captureNameChars() {
+        const { chunk: chunk2, i: start2 } = this;
+        while (true) {
+          const c = this.getCode();
+          if (c === EOC) {
+            this.name += chunk2.slice(start2);
+            return EOC;
+          }
+          if (!isNameChar(c)) {
+            this.name += chunk2.slice(start2, this.prevI);
+            return c === NL_LIKE ? NL : c;
+          }
+        }
+      }
+      /**
+       * Skip white spaces.
+       *
+       * @return The character that ended the skip, or ``EOC`` if we hit
+       * the end of the chunk. The return value cannot be NL_LIKE: NL is returned
+       * instead.
+       */
+      skipSpaces() {
+        while (true) {
+          const c = this.getCodeNorm();
+          if (c === EOC || !isS(c)) {
+            return c;
+          }
+        }
+      }
+      setXMLVersion(version) {
+        this.currentXMLVersion = version;
+        if (version === "1.0") {
+          this.isChar = isChar10;
+          this.getCode = this.getCode10;
+        } else {
+          this.isChar = isChar11;
+          this.getCode = this.getCode11;
+        }
+      }
+      // STATE ENGINE METHODS
+      // This needs to be a state separate from S_BEGIN_WHITESPACE because we want
+      // to be sure never to come back to this state later.
+      sBegin() {
+        if (this.chunk.charCodeAt(0) === 65279) {
+          this.i++;
+          this.column++;
+        }
+        this.state = S_BEGIN_WHITESPACE;
+      }
+      sBeginWhitespace() {
+        const iBefore = this.i;
+        const c = this.skipSpaces();
+        if (this.prevI !== iBefore) {
+          this.xmlDeclPossible = false;
+        }
+        switch (c) {
+          case LESS:
+            this.state = S_OPEN_WAKA;
+            if (this.text.length !== 0) {
+              throw new Error("no-empty text at start");
+            }
+            break;
+          case EOC:
+            break;
+          default:
+            this.unget();
+            this.state = S_TEXT;
+            this.xmlDeclPossible = false;
+        }
+      }
+      sDoctype() {
+        var _a;
+        const c = this.captureTo(DOCTYPE_TERMINATOR);
+        switch (c) {
+          case GREATER: {
+            (_a = this.doctypeHandler) === null || _a === void 0 ? void 0 : _a.call(this, this.text);
+            this.text = "";
+            this.state = S_TEXT;
+            this.doctype = true;
+            break;
+          }
+          case EOC:
+            break;
+          default:
+            this.text += String.fromCodePoint(c);
+            if (c === OPEN_BRACKET) {
+              this.state = S_DTD;
+            } else if (isQuote(c)) {
+              this.state = S_DOCTYPE_QUOTE;
+              this.q = c;
+            }
+        }
+      }
+      sDoctypeQuote() {
+        const q = this.q;
+        if (this.captureToChar(q)) {
+          this.text += String.fromCodePoint(q);
+          this.q = null;
+          this.state = S_DOCTYPE;
+        }
+      }
+      sDTD() {
+        const c = this.captureTo(DTD_TERMINATOR);
+        if (c === EOC) {
+          return;
+        }
+        this.text += String.fromCodePoint(c);
+        if (c === CLOSE_BRACKET) {
+          this.state = S_DOCTYPE;
+        } else if (c === LESS) {
+          this.state = S_DTD_OPEN_WAKA;
+        } else if (isQuote(c)) {
+          this.state = S_DTD_QUOTED;
+          this.q = c;
+        }
+      }
+      sDTDQuoted() {
+        const q = this.q;
+        if (this.captureToChar(q)) {
+          this.text += String.fromCodePoint(q);
+          this.state = S_DTD;
+          this.q = null;
+        }
+      }
+      sDTDOpenWaka() {
+        const c = this.getCodeNorm();
+        this.text += String.fromCodePoint(c);
+        switch (c) {
+          case BANG:
+            this.state = S_DTD_OPEN_WAKA_BANG;
+            this.openWakaBang = "";
+            break;
+          case QUESTION:
+            this.state = S_DTD_PI;
+            break;
+          default:
+            this.state = S_DTD;
+        }
+      }
+      sDTDOpenWakaBang() {
+        const char = String.fromCodePoint(this.getCodeNorm());
+        const owb = this.openWakaBang += char;
+        this.text += char;
+        if (owb !== "-") {
+          this.state = owb === "--" ? S_DTD_COMMENT : S_DTD;
+          this.openWakaBang = "";
+        }
+      }
+      sDTDComment() {
+        if (this.captureToChar(MINUS)) {
+          this.text += "-";
+          this.state = S_DTD_COMMENT_ENDING;
+        }
+      }
+      sDTDCommentEnding() {
+        const c = this.getCodeNorm();
+        this.text += String.fromCodePoint(c);
+        this.state = c === MINUS ? S_DTD_COMMENT_ENDED : S_DTD_COMMENT;
+      }
+      sDTDCommentEnded() {
+        const c = this.getCodeNorm();
+        this.text += String.fromCodePoint(c);
+        if (c === GREATER) {
+          this.state = S_DTD;
+        } else {
+          this.fail("malformed comment.");
+          this.state = S_DTD_COMMENT;
+        }
+      }
+      sDTDPI() {
+        if (this.captureToChar(QUESTION)) {
+          this.text += "?";
+          this.state = S_DTD_PI_ENDING;
+        }
+      }
+      sDTDPIEnding() {
+        const c = this.getCodeNorm();
+        this.text += String.fromCodePoint(c);
+        if (c === GREATER) {
+          this.state = S_DTD;
+        }
+      }
+      sText() {
+        if (this.tags.length !== 0) {
+          this.handleTextInRoot();
+        } else {
+          this.handleTextOutsideRoot();
+        }
+      }
+      sEntity() {
+        let { i: start2 } = this;
+        const { chunk: chunk2 } = this;
+        loop:
+          while (true) {
+            switch (this.getCode()) {
+              case NL_LIKE:
+                this.entity += `${chunk2.slice(start2, this.prevI)}
+`;
+                start2 = this.i;
+                break;
+              case SEMICOLON: {
+                const { entityReturnState } = this;
+                const entity = this.entity + chunk2.slice(start2, this.prevI);
+                this.state = entityReturnState;
+                let parsed;
+                if (entity === "") {
+                  this.fail("empty entity name.");
+                  parsed = "&;";
+                } else {
+                  parsed = this.parseEntity(entity);
+                  this.entity = "";
+                }
+                if (entityReturnState !== S_TEXT || this.textHandler !== void 0) {
+                  this.text += parsed;
+                }
+                break loop;
+              }
+              case EOC:
+                this.entity += chunk2.slice(start2);
+                break loop;
+              default:
+            }
+          }
+      }
+      sOpenWaka() {
+        const c = this.getCode();
+        if (isNameStartChar(c)) {
+          this.state = S_OPEN_TAG;
+          this.unget();
+          this.xmlDeclPossible = false;
+        } else {
+          switch (c) {
+            case FORWARD_SLASH:
+              this.state = S_CLOSE_TAG;
+              this.xmlDeclPossible = false;
+              break;
+            case BANG:
+              this.state = S_OPEN_WAKA_BANG;
+              this.openWakaBang = "";
+              this.xmlDeclPossible = false;
+              break;
+            case QUESTION:
+              this.state = S_PI_FIRST_CHAR;
+              break;
+            default:
+              this.fail("disallowed character in tag name");
+              this.state = S_TEXT;
+              this.xmlDeclPossible = false;
+          }
+        }
+      }
+      sOpenWakaBang() {
+        this.openWakaBang += String.fromCodePoint(this.getCodeNorm());
+        switch (this.openWakaBang) {
+          case "[CDATA[":
+            if (!this.sawRoot && !this.reportedTextBeforeRoot) {
+              this.fail("text data outside of root node.");
+              this.reportedTextBeforeRoot = true;
+            }
+            if (this.closedRoot && !this.reportedTextAfterRoot) {
+              this.fail("text data outside of root node.");
+              this.reportedTextAfterRoot = true;
+            }
+            this.state = S_CDATA;
+            this.openWakaBang = "";
+            break;
+          case "--":
+            this.state = S_COMMENT;
+            this.openWakaBang = "";
+            break;
+          case "DOCTYPE":
+            this.state = S_DOCTYPE;
+            if (this.doctype || this.sawRoot) {
+              this.fail("inappropriately located doctype declaration.");
+            }
+            this.openWakaBang = "";
+            break;
+          default:
+            if (this.openWakaBang.length >= 7) {
+              this.fail("incorrect syntax.");
+            }
+        }
+      }
+      sComment() {
+        if (this.captureToChar(MINUS)) {
+          this.state = S_COMMENT_ENDING;
+        }
+      }
+      sCommentEnding() {
+        var _a;
+        const c = this.getCodeNorm();
+        if (c === MINUS) {
+          this.state = S_COMMENT_ENDED;
+          (_a = this.commentHandler) === null || _a === void 0 ? void 0 : _a.call(this, this.text);
+          this.text = "";
+        } else {
+          this.text += `-${String.fromCodePoint(c)}`;
+          this.state = S_COMMENT;
+        }
+      }
+      sCommentEnded() {
+        const c = this.getCodeNorm();
+        if (c !== GREATER) {
+          this.fail("malformed comment.");
+          this.text += `--${String.fromCodePoint(c)}`;
+          this.state = S_COMMENT;
+        } else {
+          this.state = S_TEXT;
+        }
+      }
+      sCData() {
+        if (this.captureToChar(CLOSE_BRACKET)) {
+          this.state = S_CDATA_ENDING;
+        }
+      }
+      sCDataEnding() {
+        const c = this.getCodeNorm();
+        if (c === CLOSE_BRACKET) {
+          this.state = S_CDATA_ENDING_2;
+        } else {
+          this.text += `]${String.fromCodePoint(c)}`;
+          this.state = S_CDATA;
+        }
+      }
+      sCDataEnding2() {
+        var _a;
+        const c = this.getCodeNorm();
+        switch (c) {
+          case GREATER: {
+            (_a = this.cdataHandler) === null || _a === void 0 ? void 0 : _a.call(this, this.text);
+            this.text = "";
+            this.state = S_TEXT;
+            break;
+          }
+          case CLOSE_BRACKET:
+            this.text += "]";
+            break;
+          default:
+            this.text += `]]${String.fromCodePoint(c)}`;
+            this.state = S_CDATA;
+        }
+      }
+      // We need this separate state to check the first character fo the pi target
+      // with this.nameStartCheck which allows less characters than this.nameCheck.
+      sPIFirstChar() {
+        const c = this.getCodeNorm();
+        if (this.nameStartCheck(c)) {
+          this.piTarget += String.fromCodePoint(c);
+          this.state = S_PI_REST;
+        } else if (c === QUESTION || isS(c)) {
+          this.fail("processing instruction without a target.");
+          this.state = c === QUESTION ? S_PI_ENDING : S_PI_BODY;
+        } else {
+          this.fail("disallowed character in processing instruction name.");
+          this.piTarget += String.fromCodePoint(c);
+          this.state = S_PI_REST;
+        }
+      }
+      sPIRest() {
+        const { chunk: chunk2, i: start2 } = this;
+        while (true) {
+          const c = this.getCodeNorm();
+          if (c === EOC) {
+            this.piTarget += chunk2.slice(start2);
+            return;
+          }
+          if (!this.nameCheck(c)) {
+            this.piTarget += chunk2.slice(start2, this.prevI);
+            const isQuestion = c === QUESTION;
+            if (isQuestion || isS(c)) {
+              if (this.piTarget === "xml") {
+                if (!this.xmlDeclPossible) {
+                  this.fail("an XML declaration must be at the start of the document.");
+                }
+                this.state = isQuestion ? S_XML_DECL_ENDING : S_XML_DECL_NAME_START;
+              } else {
+                this.state = isQuestion ? S_PI_ENDING : S_PI_BODY;
+              }
+            } else {
+              this.fail("disallowed character in processing instruction name.");
+              this.piTarget += String.fromCodePoint(c);
+            }
+            break;
+          }
+        }
+      }
+      sPIBody() {
+        if (this.text.length === 0) {
+          const c = this.getCodeNorm();
+          if (c === QUESTION) {
+            this.state = S_PI_ENDING;
+          } else if (!isS(c)) {
+            this.text = String.fromCodePoint(c);
+          }
+        } else if (this.captureToChar(QUESTION)) {
+          this.state = S_PI_ENDING;
+        }
+      }
+      sPIEnding() {
+        var _a;
+        const c = this.getCodeNorm();
+        if (c === GREATER) {
+          const { piTarget } = this;
+          if (piTarget.toLowerCase() === "xml") {
+            this.fail("the XML declaration must appear at the start of the document.");
+          }
+          (_a = this.piHandler) === null || _a === void 0 ? void 0 : _a.call(this, {
+            target: piTarget,
+            body: this.text
+          });
+          this.piTarget = this.text = "";
+          this.state = S_TEXT;
+        } else if (c === QUESTION) {
+          this.text += "?";
+        } else {
+          this.text += `?${String.fromCodePoint(c)}`;
+          this.state = S_PI_BODY;
+        }
+        this.xmlDeclPossible = false;
+      }
+      sXMLDeclNameStart() {
+        const c = this.skipSpaces();
+        if (c === QUESTION) {
+          this.state = S_XML_DECL_ENDING;
+          return;
+        }
+        if (c !== EOC) {
+          this.state = S_XML_DECL_NAME;
+          this.name = String.fromCodePoint(c);
+        }
+      }
+      sXMLDeclName() {
+        const c = this.captureTo(XML_DECL_NAME_TERMINATOR);
+        if (c === QUESTION) {
+          this.state = S_XML_DECL_ENDING;
+          this.name += this.text;
+          this.text = "";
+          this.fail("XML declaration is incomplete.");
+          return;
+        }
+        if (!(isS(c) || c === EQUAL)) {
+          return;
+        }
+        this.name += this.text;
+        this.text = "";
+        if (!this.xmlDeclExpects.includes(this.name)) {
+          switch (this.name.length) {
+            case 0:
+              this.fail("did not expect any more name/value pairs.");
+              break;
+            case 1:
+              this.fail(`expected the name ${this.xmlDeclExpects[0]}.`);
+              break;
+            default:
+              this.fail(`expected one of ${this.xmlDeclExpects.join(", ")}`);
+          }
+        }
+        this.state = c === EQUAL ? S_XML_DECL_VALUE_START : S_XML_DECL_EQ;
+      }
+      sXMLDeclEq() {
+        const c = this.getCodeNorm();
+        if (c === QUESTION) {
+          this.state = S_XML_DECL_ENDING;
+          this.fail("XML declaration is incomplete.");
+          return;
+        }
+        if (isS(c)) {
+          return;
+        }
+        if (c !== EQUAL) {
+          this.fail("value required.");
+        }
+        this.state = S_XML_DECL_VALUE_START;
+      }
+      sXMLDeclValueStart() {
+        const c = this.getCodeNorm();
+        if (c === QUESTION) {
+          this.state = S_XML_DECL_ENDING;
+          this.fail("XML declaration is incomplete.");
+          return;
+        }
+        if (isS(c)) {
+          return;
+        }
+        if (!isQuote(c)) {
+          this.fail("value must be quoted.");
+          this.q = SPACE;
+        } else {
+          this.q = c;
+        }
+        this.state = S_XML_DECL_VALUE;
+      }
+      sXMLDeclValue() {
+        const c = this.captureTo([this.q, QUESTION]);
+        if (c === QUESTION) {
+          this.state = S_XML_DECL_ENDING;
+          this.text = "";
+          this.fail("XML declaration is incomplete.");
+          return;
+        }
+        if (c === EOC) {
+          return;
+        }
+        const value = this.text;
+        this.text = "";
+        switch (this.name) {
+          case "version": {
+            this.xmlDeclExpects = ["encoding", "standalone"];
+            const version = value;
+            this.xmlDecl.version = version;
+            if (!/^1\.[0-9]+$/.test(version)) {
+              this.fail("version number must match /^1\\.[0-9]+$/.");
+            } else if (!this.opt.forceXMLVersion) {
+              this.setXMLVersion(version);
+            }
+            break;
+          }
+          case "encoding":
+            if (!/^[A-Za-z][A-Za-z0-9._-]*$/.test(value)) {
+              this.fail("encoding value must match /^[A-Za-z0-9][A-Za-z0-9._-]*$/.");
+            }
+            this.xmlDeclExpects = ["standalone"];
+            this.xmlDecl.encoding = value;
+            break;
+          case "standalone":
+            if (value !== "yes" && value !== "no") {
+              this.fail('standalone value must match "yes" or "no".');
+            }
+            this.xmlDeclExpects = [];
+            this.xmlDecl.standalone = value;
+            break;
+          default:
+        }
+        this.name = "";
+        this.state = S_XML_DECL_SEPARATOR;
+      }
+      sXMLDeclSeparator() {
+        const c = this.getCodeNorm();
+        if (c === QUESTION) {
+          this.state = S_XML_DECL_ENDING;
+          return;
+        }
+        if (!isS(c)) {
+          this.fail("whitespace required.");
+          this.unget();
+        }
+        this.state = S_XML_DECL_NAME_START;
+      }
+      sXMLDeclEnding() {
+        var _a;
+        const c = this.getCodeNorm();
+        if (c === GREATER) {
+          if (this.piTarget !== "xml") {
+            this.fail("processing instructions are not allowed before root.");
+          } else if (this.name !== "version" && this.xmlDeclExpects.includes("version")) {
+            this.fail("XML declaration must contain a version.");
+          }
+          (_a = this.xmldeclHandler) === null || _a === void 0 ? void 0 : _a.call(this, this.xmlDecl);
+          this.name = "";
+          this.piTarget = this.text = "";
+          this.state = S_TEXT;
+        } else {
+          this.fail("The character ? is disallowed anywhere in XML declarations.");
+        }
+        this.xmlDeclPossible = false;
+      }
+      sOpenTag() {
+        var _a;
+        const c = this.captureNameChars();
+        if (c === EOC) {
+          return;
+        }
+        const tag = this.tag = {
+          name: this.name,
+          attributes: /* @__PURE__ */ Object.create(null)
+        };
+        this.name = "";
+        if (this.xmlnsOpt) {
+          this.topNS = tag.ns = /* @__PURE__ */ Object.create(null);
+        }
+        (_a = this.openTagStartHandler) === null || _a === void 0 ? void 0 : _a.call(this, tag);
+        this.sawRoot = true;
+        if (!this.fragmentOpt && this.closedRoot) {
+          this.fail("documents may contain only one root.");
+        }
+        switch (c) {
+          case GREATER:
+            this.openTag();
+            break;
+          case FORWARD_SLASH:
+            this.state = S_OPEN_TAG_SLASH;
+            break;
+          default:
+            if (!isS(c)) {
+              this.fail("disallowed character in tag name.");
+            }
+            this.state = S_ATTRIB;
+        }
+      }
+      sOpenTagSlash() {
+        if (this.getCode() === GREATER) {
+          this.openSelfClosingTag();
+        } else {
+          this.fail("forward-slash in opening tag not followed by >.");
+          this.state = S_ATTRIB;
+        }
+      }
+      sAttrib() {
+        const c = this.skipSpaces();
+        if (c === EOC) {
+          return;
+        }
+        if (isNameStartChar(c)) {
+          this.unget();
+          this.state = S_ATTRIB_NAME;
+        } else if (c === GREATER) {
+          this.openTag();
+        } else if (c === FORWARD_SLASH) {
+          this.state = S_OPEN_TAG_SLASH;
+        } else {
+          this.fail("disallowed character in attribute name.");
+        }
+      }
+      sAttribName() {
+        const c = this.captureNameChars();
+        if (c === EQUAL) {
+          this.state = S_ATTRIB_VALUE;
+        } else if (isS(c)) {
+          this.state = S_ATTRIB_NAME_SAW_WHITE;
+        } else if (c === GREATER) {
+          this.fail("attribute without value.");
+          this.pushAttrib(this.name, this.name);
+          this.name = this.text = "";
+          this.openTag();
+        } else if (c !== EOC) {
+          this.fail("disallowed character in attribute name.");
+        }
+      }
+      sAttribNameSawWhite() {
+        const c = this.skipSpaces();
+        switch (c) {
+          case EOC:
+            return;
+          case EQUAL:
+            this.state = S_ATTRIB_VALUE;
+            break;
+          default:
+            this.fail("attribute without value.");
+            this.text = "";
+            this.name = "";
+            if (c === GREATER) {
+              this.openTag();
+            } else if (isNameStartChar(c)) {
+              this.unget();
+              this.state = S_ATTRIB_NAME;
+            } else {
+              this.fail("disallowed character in attribute name.");
+              this.state = S_ATTRIB;
+            }
+        }
+      }
+      sAttribValue() {
+        const c = this.getCodeNorm();
+        if (isQuote(c)) {
+          this.q = c;
+          this.state = S_ATTRIB_VALUE_QUOTED;
+        } else if (!isS(c)) {
+          this.fail("unquoted attribute value.");
+          this.state = S_ATTRIB_VALUE_UNQUOTED;
+          this.unget();
+        }
+      }
+      sAttribValueQuoted() {
+        const { q, chunk: chunk2 } = this;
+        let { i: start2 } = this;
+        while (true) {
+          switch (this.getCode()) {
+            case q:
+              this.pushAttrib(this.name, this.text + chunk2.slice(start2, this.prevI));
+              this.name = this.text = "";
+              this.q = null;
+              this.state = S_ATTRIB_VALUE_CLOSED;
+              return;
+            case AMP:
+              this.text += chunk2.slice(start2, this.prevI);
+              this.state = S_ENTITY;
+              this.entityReturnState = S_ATTRIB_VALUE_QUOTED;
+              return;
+            case NL:
+            case NL_LIKE:
+            case TAB:
+              this.text += `${chunk2.slice(start2, this.prevI)} `;
+              start2 = this.i;
+              break;
+            case LESS:
+              this.text += chunk2.slice(start2, this.prevI);
+              this.fail("disallowed character.");
+              return;
+            case EOC:
+              this.text += chunk2.slice(start2);
+              return;
+            default:
+          }
+        }
+      }
+      sAttribValueClosed() {
+        const c = this.getCodeNorm();
+        if (isS(c)) {
+          this.state = S_ATTRIB;
+        } else if (c === GREATER) {
+          this.openTag();
+        } else if (c === FORWARD_SLASH) {
+          this.state = S_OPEN_TAG_SLASH;
+        } else if (isNameStartChar(c)) {
+          this.fail("no whitespace between attributes.");
+          this.unget();
+          this.state = S_ATTRIB_NAME;
+        } else {
+          this.fail("disallowed character in attribute name.");
+        }
+      }
+      sAttribValueUnquoted() {
+        const c = this.captureTo(ATTRIB_VALUE_UNQUOTED_TERMINATOR);
+        switch (c) {
+          case AMP:
+            this.state = S_ENTITY;
+            this.entityReturnState = S_ATTRIB_VALUE_UNQUOTED;
+            break;
+          case LESS:
+            this.fail("disallowed character.");
+            break;
+          case EOC:
+            break;
+          default:
+            if (this.text.includes("]]>")) {
+              this.fail('the string "]]>" is disallowed in char data.');
+            }
+            this.pushAttrib(this.name, this.text);
+            this.name = this.text = "";
+            if (c === GREATER) {
+              this.openTag();
+            } else {
+              this.state = S_ATTRIB;
+            }
+        }
+      }
+      sCloseTag() {
+        const c = this.captureNameChars();
+        if (c === GREATER) {
+          this.closeTag();
+        } else if (isS(c)) {
+          this.state = S_CLOSE_TAG_SAW_WHITE;
+        } else if (c !== EOC) {
+          this.fail("disallowed character in closing tag.");
+        }
+      }
+      sCloseTagSawWhite() {
+        switch (this.skipSpaces()) {
+          case GREATER:
+            this.closeTag();
+            break;
+          case EOC:
+            break;
+          default:
+            this.fail("disallowed character in closing tag.");
+        }
+      }
+      // END OF STATE ENGINE METHODS
+      handleTextInRoot() {
+        let { i: start2, forbiddenState } = this;
+        const { chunk: chunk2, textHandler: handler } = this;
+        scanLoop:
+          while (true) {
+            switch (this.getCode()) {
+              case LESS: {
+                this.state = S_OPEN_WAKA;
+                if (handler !== void 0) {
+                  const { text } = this;
+                  const slice = chunk2.slice(start2, this.prevI);
+                  if (text.length !== 0) {
+                    handler(text + slice);
+                    this.text = "";
+                  } else if (slice.length !== 0) {
+                    handler(slice);
+                  }
+                }
+                forbiddenState = FORBIDDEN_START;
+                break scanLoop;
+              }
+              case AMP:
+                this.state = S_ENTITY;
+                this.entityReturnState = S_TEXT;
+                if (handler !== void 0) {
+                  this.text += chunk2.slice(start2, this.prevI);
+                }
+                forbiddenState = FORBIDDEN_START;
+                break scanLoop;
+              case CLOSE_BRACKET:
+                switch (forbiddenState) {
+                  case FORBIDDEN_START:
+                    forbiddenState = FORBIDDEN_BRACKET;
+                    break;
+                  case FORBIDDEN_BRACKET:
+                    forbiddenState = FORBIDDEN_BRACKET_BRACKET;
+                    break;
+                  case FORBIDDEN_BRACKET_BRACKET:
+                    break;
+                  default:
+                    throw new Error("impossible state");
+                }
+                break;
+              case GREATER:
+                if (forbiddenState === FORBIDDEN_BRACKET_BRACKET) {
+                  this.fail('the string "]]>" is disallowed in char data.');
+                }
+                forbiddenState = FORBIDDEN_START;
+                break;
+              case NL_LIKE:
+                if (handler !== void 0) {
+                  this.text += `${chunk2.slice(start2, this.prevI)}
+`;
+                }
+                start2 = this.i;
+                forbiddenState = FORBIDDEN_START;
+                break;
+              case EOC:
+                if (handler !== void 0) {
+                  this.text += chunk2.slice(start2);
+                }
+                break scanLoop;
+              default:
+                forbiddenState = FORBIDDEN_START;
+            }
+          }
+        this.forbiddenState = forbiddenState;
+      }
+      handleTextOutsideRoot() {
+        let { i: start2 } = this;
+        const { chunk: chunk2, textHandler: handler } = this;
+        let nonSpace = false;
+        outRootLoop:
+          while (true) {
+            const code = this.getCode();
+            switch (code) {
+              case LESS: {
+                this.state = S_OPEN_WAKA;
+                if (handler !== void 0) {
+                  const { text } = this;
+                  const slice = chunk2.slice(start2, this.prevI);
+                  if (text.length !== 0) {
+                    handler(text + slice);
+                    this.text = "";
+                  } else if (slice.length !== 0) {
+                    handler(slice);
+                  }
+                }
+                break outRootLoop;
+              }
+              case AMP:
+                this.state = S_ENTITY;
+                this.entityReturnState = S_TEXT;
+                if (handler !== void 0) {
+                  this.text += chunk2.slice(start2, this.prevI);
+                }
+                nonSpace = true;
+                break outRootLoop;
+              case NL_LIKE:
+                if (handler !== void 0) {
+                  this.text += `${chunk2.slice(start2, this.prevI)}
+`;
+                }
+                start2 = this.i;
+                break;
+              case EOC:
+                if (handler !== void 0) {
+                  this.text += chunk2.slice(start2);
+                }
+                break outRootLoop;
+              default:
+                if (!isS(code)) {
+                  nonSpace = true;
+                }
+            }
+          }
+        if (!nonSpace) {
+          return;
+        }
+        if (!this.sawRoot && !this.reportedTextBeforeRoot) {
+          this.fail("text data outside of root node.");
+          this.reportedTextBeforeRoot = true;
+        }
+        if (this.closedRoot && !this.reportedTextAfterRoot) {
+          this.fail("text data outside of root node.");
+          this.reportedTextAfterRoot = true;
+        }
+      }
+      pushAttribNS(name2, value) {
+        var _a;
+        const { prefix, local } = this.qname(name2);
+        const attr = { name: name2, prefix, local, value };
+        this.attribList.push(attr);
+        (_a = this.attributeHandler) === null || _a === void 0 ? void 0 : _a.call(this, attr);
+        if (prefix === "xmlns") {
+          const trimmed = value.trim();
+          if (this.currentXMLVersion === "1.0" && trimmed === "") {
+            this.fail("invalid attempt to undefine prefix in XML 1.0");
+          }
+          this.topNS[local] = trimmed;
+          nsPairCheck(this, local, trimmed);
+        } else if (name2 === "xmlns") {
+          const trimmed = value.trim();
+          this.topNS[""] = trimmed;
+          nsPairCheck(this, "", trimmed);
+        }
+      }
+      pushAttribPlain(name2, value) {
+        var _a;
+        const attr = { name: name2, value };
+        this.attribList.push(attr);
+        (_a = this.attributeHandler) === null || _a === void 0 ? void 0 : _a.call(this, attr);
+      }
+      /**
+       * End parsing. This performs final well-formedness checks and resets the
+       * parser to a clean state.
+       *
+       * @returns this
+       */
+      end() {
+        var _a, _b;
+        if (!this.sawRoot) {
+          this.fail("document must contain a root element.");
+        }
+        const { tags } = this;
+        while (tags.length > 0) {
+          const tag = tags.pop();
+          this.fail(`unclosed tag: ${tag.name}`);
+        }
+        if (this.state !== S_BEGIN && this.state !== S_TEXT) {
+          this.fail("unexpected end.");
+        }
+        const { text } = this;
+        if (text.length !== 0) {
+          (_a = this.textHandler) === null || _a === void 0 ? void 0 : _a.call(this, text);
+          this.text = "";
+        }
+        this._closed = true;
+        (_b = this.endHandler) === null || _b === void 0 ? void 0 : _b.call(this);
+        this._init();
+        return this;
+      }
+      /**
+       * Resolve a namespace prefix.
+       *
+       * @param prefix The prefix to resolve.
+       *
+       * @returns The namespace URI or ``undefined`` if the prefix is not defined.
+       */
+      resolve(prefix) {
+        var _a, _b;
+        let uri = this.topNS[prefix];
+        if (uri !== void 0) {
+          return uri;
+        }
+        const { tags } = this;
+        for (let index = tags.length - 1; index >= 0; index--) {
+          uri = tags[index].ns[prefix];
+          if (uri !== void 0) {
+            return uri;
+          }
+        }
+        uri = this.ns[prefix];
+        if (uri !== void 0) {
+          return uri;
+        }
+        return (_b = (_a = this.opt).resolvePrefix) === null || _b === void 0 ? void 0 : _b.call(_a, prefix);
+      }
+      /**
+       * Parse a qname into its prefix and local name parts.
+       *
+       * @param name The name to parse
+       *
+       * @returns
+       */
+      qname(name2) {
+        const colon = name2.indexOf(":");
+        if (colon === -1) {
+          return { prefix: "", local: name2 };
+        }
+        const local = name2.slice(colon + 1);
+        const prefix = name2.slice(0, colon);
+        if (prefix === "" || local === "" || local.includes(":")) {
+          this.fail(`malformed name: ${name2}.`);
+        }
+        return { prefix, local };
+      }
+      processAttribsNS() {
+        var _a;
+        const { attribList } = this;
+        const tag = this.tag;
+        {
+          const { prefix, local } = this.qname(tag.name);
+          tag.prefix = prefix;
+          tag.local = local;
+          const uri = tag.uri = (_a = this.resolve(prefix)) !== null && _a !== void 0 ? _a : "";
+          if (prefix !== "") {
+            if (prefix === "xmlns") {
+              this.fail('tags may not have "xmlns" as prefix.');
+            }
+            if (uri === "") {
+              this.fail(`unbound namespace prefix: ${JSON.stringify(prefix)}.`);
+              tag.uri = prefix;
+            }
+          }
+        }
+        if (attribList.length === 0) {
+          return;
+        }
+        const { attributes } = tag;
+        const seen = /* @__PURE__ */ new Set();
+        for (const attr of attribList) {
+          const { name: name2, prefix, local } = attr;
+          let uri;
+          let eqname;
+          if (prefix === "") {
+            uri = name2 === "xmlns" ? XMLNS_NAMESPACE : "";
+            eqname = name2;
+          } else {
+            uri = this.resolve(prefix);
+            if (uri === void 0) {
+              this.fail(`unbound namespace prefix: ${JSON.stringify(prefix)}.`);
+              uri = prefix;
+            }
+            eqname = `{${uri}}${local}`;
+          }
+          if (seen.has(eqname)) {
+            this.fail(`duplicate attribute: ${eqname}.`);
+          }
+          seen.add(eqname);
+          attr.uri = uri;
+          attributes[name2] = attr;
+        }
+        this.attribList = [];
+      }
+      processAttribsPlain() {
+        const { attribList } = this;
+        const attributes = this.tag.attributes;
+        for (const { name: name2, value } of attribList) {
+          if (attributes[name2] !== void 0) {
+            this.fail(`duplicate attribute: ${name2}.`);
+          }
+          attributes[name2] = value;
+        }
+        this.attribList = [];
+      }
+      /**
+       * Handle a complete open tag. This parser code calls this once it has seen
+       * the whole tag. This method checks for well-formeness and then emits
+       * ``onopentag``.
+       */
+      openTag() {
+        var _a;
+        this.processAttribs();
+        const { tags } = this;
+        const tag = this.tag;
+        tag.isSelfClosing = false;
+        (_a = this.openTagHandler) === null || _a === void 0 ? void 0 : _a.call(this, tag);
+        tags.push(tag);
+        this.state = S_TEXT;
+        this.name = "";
+      }
+      /**
+       * Handle a complete self-closing tag. This parser code calls this once it has
+       * seen the whole tag. This method checks for well-formeness and then emits
+       * ``onopentag`` and ``onclosetag``.
+       */
+      openSelfClosingTag() {
+        var _a, _b, _c;
+        this.processAttribs();
+        const { tags } = this;
+        const tag = this.tag;
+        tag.isSelfClosing = true;
+        (_a = this.openTagHandler) === null || _a === void 0 ? void 0 : _a.call(this, tag);
+        (_b = this.closeTagHandler) === null || _b === void 0 ? void 0 : _b.call(this, tag);
+        const top = this.tag = (_c = tags[tags.length - 1]) !== null && _c !== void 0 ? _c : null;
+        if (top === null) {
+          this.closedRoot = true;
+        }
+        this.state = S_TEXT;
+        this.name = "";
+      }
+      /**
+       * Handle a complete close tag. This parser code calls this once it has seen
+       * the whole tag. This method checks for well-formeness and then emits
+       * ``onclosetag``.
+       */
+      closeTag() {
+        const { tags, name: name2 } = this;
+        this.state = S_TEXT;
+        this.name = "";
+        if (name2 === "") {
+          this.fail("weird empty close tag.");
+          this.text += "</>";
+          return;
+        }
+        const handler = this.closeTagHandler;
+        let l = tags.length;
+        while (l-- > 0) {
+          const tag = this.tag = tags.pop();
+          this.topNS = tag.ns;
+          handler === null || handler === void 0 ? void 0 : handler(tag);
+          if (tag.name === name2) {
+            break;
+          }
+          this.fail("unexpected close tag.");
+        }
+        if (l === 0) {
+          this.closedRoot = true;
+        } else if (l < 0) {
+          this.fail(`unmatched closing tag: ${name2}.`);
+          this.text += `</${name2}>`;
+        }
+      }
+      /**
+       * Resolves an entity. Makes any necessary well-formedness checks.
+       *
+       * @param entity The entity to resolve.
+       *
+       * @returns The parsed entity.
+       */
+      parseEntity(entity) {
+        if (entity[0] !== "#") {
+          const defined = this.ENTITIES[entity];
+          if (defined !== void 0) {
+            return defined;
+          }
+          this.fail(this.isName(entity) ? "undefined entity." : "disallowed character in entity name.");
+          return `&${entity};`;
+        }
+        let num = NaN;
+        if (entity[1] === "x" && /^#x[0-9a-f]+$/i.test(entity)) {
+          num = parseInt(entity.slice(2), 16);
+        } else if (/^#[0-9]+$/.test(entity)) {
+          num = parseInt(entity.slice(1), 10);
+        }
+        if (!this.isChar(num)) {
+          this.fail("malformed character entity.");
+          return `&${entity};`;
+        }
+        return String.fromCodePoint(num);
+      }
+    };
+    exports.SaxesParser = SaxesParser2;
+  }
+});
+
 // src/cli/main.ts
-import { writeFile as writeFile2 } from "node:fs/promises";
-import { resolve as resolve2 } from "node:path";
-import { parseArgs as parseArgs2 } from "node:util";
+import { writeFile as writeFile5 } from "node:fs/promises";
+import { resolve as resolve5 } from "node:path";
+import { parseArgs as parseArgs3 } from "node:util";
 
 // src/gate.ts
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm as rm3 } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join as join11 } from "node:path";
 
 // src/errors.ts
 var GateError = class extends Error {
@@ -14315,21 +17999,21 @@ var CREDENTIAL_NAMES = /* @__PURE__ */ new Set([
 var CREDENTIAL_PATTERNS = [/^ACTIONS_ID_TOKEN_REQUEST_/, /^INPUT_.*TOKEN/i, /^GITHUB_.*TOKEN$/i];
 function secretValues(env) {
   const values = /* @__PURE__ */ new Set();
-  for (const [name, value] of Object.entries(env)) {
-    if (value && value.length >= 8 && isCredentialName(name)) values.add(value);
+  for (const [name2, value] of Object.entries(env)) {
+    if (value && value.length >= 8 && isCredentialName(name2)) values.add(value);
   }
   return [...values];
 }
-function isCredentialName(name) {
-  return CREDENTIAL_NAMES.has(name) || CREDENTIAL_PATTERNS.some((p) => p.test(name));
+function isCredentialName(name2) {
+  return CREDENTIAL_NAMES.has(name2) || CREDENTIAL_PATTERNS.some((p) => p.test(name2));
 }
 function childEnv(parent, extra = {}, secrets = []) {
   const known = [...secretValues(parent), ...secrets.filter((s) => s.length >= 8)];
   const env = {};
-  for (const [name, value] of Object.entries({ ...parent, ...extra })) {
-    if (value === void 0 || isCredentialName(name)) continue;
+  for (const [name2, value] of Object.entries({ ...parent, ...extra })) {
+    if (value === void 0 || isCredentialName(name2)) continue;
     if (known.some((secret) => value.includes(secret))) continue;
-    env[name] = value;
+    env[name2] = value;
   }
   return env;
 }
@@ -14343,11 +18027,11 @@ var Git = class {
   }
   cwd;
   /** Runs git; resolves with the exit code instead of throwing (callers decide). */
-  exec(args, input) {
-    return new Promise((resolve3, reject) => {
+  exec(args2, input) {
+    return new Promise((resolve6, reject2) => {
       const child = execFile(
         "git",
-        args,
+        args2,
         {
           cwd: this.cwd,
           encoding: "buffer",
@@ -14358,30 +18042,34 @@ var Git = class {
         (error, stdout, stderr) => {
           const code = error ? typeof error.code === "number" ? error.code : -1 : 0;
           if (error && typeof error.code !== "number") {
-            reject(new GateError(`git ${args.join(" ")} could not run in ${this.cwd}: ${error.message}`));
+            reject2(
+              new GateError(`git ${args2.join(" ")} could not run in ${this.cwd}: ${error.message}`)
+            );
             return;
           }
-          resolve3({ stdout, stderr: stderr.toString("utf8"), code });
+          resolve6({ stdout, stderr: stderr.toString("utf8"), code });
         }
       );
       if (input !== void 0) child.stdin?.end(input);
     });
   }
   /** Runs git and returns stdout as text; throws a GateError naming the command on failure. */
-  async run(args, input) {
-    const result = await this.exec(args, input);
-    if (result.code !== 0) throw this.failure(args, result);
+  async run(args2, input) {
+    const result = await this.exec(args2, input);
+    if (result.code !== 0) throw this.failure(args2, result);
     return result.stdout.toString("utf8");
   }
-  failure(args, result) {
+  failure(args2, result) {
     const detail = result.stderr.trim().split("\n").slice(-3).join(" / ") || `exit ${result.code}`;
-    return new GateError(`git ${args.join(" ")} failed in ${this.cwd}: ${detail}`);
+    return new GateError(`git ${args2.join(" ")} failed in ${this.cwd}: ${detail}`);
   }
   /** Resolves a ref to a full commit sha. */
   async resolveCommit(ref) {
     const result = await this.exec(["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]);
     if (result.code !== 0) {
-      throw new GateError(`cannot resolve "${ref}" to a commit in ${this.cwd} (is it fetched? a shallow clone may lack it)`);
+      throw new GateError(
+        `cannot resolve "${ref}" to a commit in ${this.cwd} (is it fetched? a shallow clone may lack it)`
+      );
     }
     return result.stdout.toString("utf8").trim();
   }
@@ -14391,7 +18079,10 @@ var Git = class {
   }
   async mergeBase(a, b) {
     const result = await this.exec(["merge-base", a, b]);
-    if (result.code === 1) throw new GateError(`${a} and ${b} have no common ancestor (unrelated histories or a shallow clone)`);
+    if (result.code === 1)
+      throw new GateError(
+        `${a} and ${b} have no common ancestor (unrelated histories or a shallow clone)`
+      );
     if (result.code !== 0) throw this.failure(["merge-base", a, b], result);
     return result.stdout.toString("utf8").trim();
   }
@@ -14415,45 +18106,7241 @@ var Git = class {
   }
   /** Recursive listing of a revision's tree (optionally restricted to paths). */
   async lsTree(rev, paths = []) {
-    const out = await this.run(["ls-tree", "-r", "-z", "--full-tree", rev, ...paths.length ? ["--", ...paths] : []]);
+    const out2 = await this.run([
+      "ls-tree",
+      "-r",
+      "-z",
+      "--full-tree",
+      rev,
+      ...paths.length ? ["--", ...paths] : []
+    ]);
     const entries = [];
-    for (const record of out.split("\0")) {
+    for (const record of out2.split("\0")) {
       if (record === "") continue;
       const tab = record.indexOf("	");
       const [mode, type, sha] = record.slice(0, tab).split(" ");
-      entries.push({ mode: mode ?? "", type: type ?? "blob", sha: sha ?? "", path: record.slice(tab + 1) });
+      entries.push({
+        mode: mode ?? "",
+        type: type ?? "blob",
+        sha: sha ?? "",
+        path: record.slice(tab + 1)
+      });
     }
     return entries;
   }
 };
 
+// src/writeset/planes.ts
+var import_picomatch = __toESM(require_picomatch2(), 1);
+function alwaysProtected(policy) {
+  return [policy.path, policy.ledger, policy.fixtures, policy.seeds?.corpus].filter((p) => !!p).map(normalisePath);
+}
+function compilePlanes(policy) {
+  const compile = (globs) => compileGlobs(globs, policy.case_insensitive);
+  const fixed = new Set(
+    alwaysProtected(policy).map((p) => policy.case_insensitive ? p.toLowerCase() : p)
+  );
+  const protectedGlob = compile(policy.protected);
+  const voting = compile(policy.planes.voting);
+  const drafts = compile(policy.planes.drafts);
+  const inDiff = compile(policy.planes.in_diff);
+  const testLike = compile(policy.test_patterns);
+  const protectedNormal = (p) => fixed.has(policy.case_insensitive ? p.toLowerCase() : p) || protectedGlob(p);
+  return {
+    isProtected: (path) => protectedNormal(normalisePath(path)),
+    isTestLike: (path) => testLike(normalisePath(path)),
+    planeOf: (path) => {
+      const p = normalisePath(path);
+      if (protectedNormal(p)) return voting(p) ? "voting" : "protected";
+      if (voting(p)) return "voting";
+      if (drafts(p)) return "drafts";
+      if (inDiff(p)) return "in_diff";
+      return testLike(p) ? "other" : "source";
+    }
+  };
+}
+function normalisePath(path) {
+  if (PLAIN_ASCII.test(path) && !NEEDS_WORK.test(path)) return path;
+  let p = path.normalize("NFC").replace(/\\/g, "/").replace(/\/{2,}/g, "/");
+  while (p.startsWith("./")) p = p.slice(2);
+  const parts2 = [];
+  for (const part of p.split("/")) {
+    if (part === "." || part === "") continue;
+    if (part === "..") {
+      if (parts2.length === 0 || parts2[parts2.length - 1] === "..") parts2.push("..");
+      else parts2.pop();
+      continue;
+    }
+    parts2.push(part);
+  }
+  return parts2.join("/");
+}
+var PLAIN_ASCII = /^[\x20-\x7e]*$/;
+var NEEDS_WORK = /\\|\/\/|(?:^|\/)\.\.?(?:\/|$)|^\/|\/$/;
+function compileGlobs(globs, nocase) {
+  if (globs.length === 0) return () => false;
+  const sources = globs.map((g) => import_picomatch.default.makeRe(normalisePath(g), { dot: true, nocase }).source);
+  const union = new RegExp(sources.map((source) => `(?:${source})`).join("|"), nocase ? "i" : "");
+  return (path) => union.test(path);
+}
+
+// src/writeset/symlinks.ts
+var MAX_HOPS = 40;
+function resolveSymlink(linkPath, target, links = /* @__PURE__ */ new Map()) {
+  if (target.startsWith("/") || /^[A-Za-z]:[\\/]/.test(target)) return null;
+  const dir = linkPath.split("/").slice(0, -1);
+  let pending = [...dir, ...target.replace(/\\/g, "/").split("/")];
+  const resolved = [];
+  let hops = 0;
+  while (pending.length > 0) {
+    const part = pending.shift();
+    if (part === "" || part === ".") continue;
+    if (part === "..") {
+      if (resolved.length === 0) return null;
+      resolved.pop();
+      continue;
+    }
+    resolved.push(part);
+    const next = links.get(resolved.join("/"));
+    if (next !== void 0) {
+      if (++hops > MAX_HOPS || next.startsWith("/")) return null;
+      resolved.pop();
+      pending = [...next.split("/"), ...pending];
+    }
+  }
+  return resolved.join("/");
+}
+
+// src/writeset/classify.ts
+var reject = () => "reject";
+var CLASSIFICATION_TABLE = [
+  {
+    row: "escapes-repository",
+    when: (f) => f.escaping !== void 0,
+    plane: () => "other",
+    action: reject,
+    rule: "protected-path",
+    message: (f) => `path ${f.escaping ?? ""} leaves the repository`
+  },
+  {
+    row: "instrument",
+    when: (f) => f.instrumentName !== void 0,
+    plane: (f) => f.instrumentPlane ?? "protected",
+    action: reject,
+    rule: "protected-path",
+    message: instrumentMessage
+  },
+  {
+    row: "symlink-into-instrument",
+    when: (f) => f.linkHitsInstrument,
+    plane: () => "protected",
+    action: reject,
+    rule: "protected-path",
+    message: (f) => `symlink ${f.path} resolves to ${f.linkTarget === "" ? "the repository root" : f.linkTarget ?? ""}, which holds the instrument`
+  },
+  {
+    row: "symlink-leaves-repository",
+    when: (f) => f.linkTarget === null,
+    action: reject,
+    rule: "protected-path",
+    message: (f) => `symlink ${f.path} points outside the repository (or loops); the gate cannot tell what it reads`
+  },
+  {
+    row: "deleted",
+    when: (f) => f.status === "deleted",
+    action: () => "ignore",
+    message: (f) => `${f.path} deleted outside the instrument`
+  },
+  {
+    row: "drafts-or-in-diff",
+    when: (f) => f.plane === "drafts" || f.plane === "in_diff",
+    action: () => "continue",
+    message: (f) => `${f.path} is on the ${f.plane} plane`
+  },
+  {
+    row: "ungoverned-test",
+    when: (f) => f.plane === "other",
+    action: (_f, mode) => mode === "error" ? "reject" : mode === "warn" ? "continue" : "ignore",
+    rule: "ungoverned-test",
+    message: (f) => `${f.path} looks like a test but is on no plane (voting, drafts, in_diff): put it under an in_diff glob or remove it`
+  },
+  {
+    row: "source",
+    when: () => true,
+    action: () => "continue",
+    message: (f) => `${f.path} is ${f.plane}`
+  }
+];
+function instrumentMessage(f) {
+  const name2 = f.instrumentName ?? f.path;
+  const what = f.viaLink !== void 0 ? `part of the instrument (the protected symlink ${f.viaLink} points at it)` : f.instrumentPlane === "voting" ? "a voting test (part of the instrument)" : "protected";
+  if (f.status === "renamed" || f.status === "copied") {
+    const into = name2 === f.path;
+    return into ? `${f.previous ?? ""} ${f.status} into ${f.path}, which is ${what}` : `${name2}, which is ${what}, ${f.status} out to ${f.path}`;
+  }
+  return `${name2} is ${what}; the patch ${verb(f.status)} it`;
+}
+function verb(status2) {
+  switch (status2) {
+    case "added":
+      return "adds";
+    case "deleted":
+      return "deletes";
+    case "type-changed":
+      return "changes the type of";
+    case "mode-changed":
+      return "changes the mode of";
+    default:
+      return "modifies";
+  }
+}
+function pathFacts(change, ctx) {
+  const path = normalisePath(change.path);
+  const previous = change.previous_path === void 0 ? void 0 : normalisePath(change.previous_path);
+  const plane = ctx.planes.planeOf(path);
+  const facts = { path, status: change.status, linkHitsInstrument: false, plane };
+  const named = [[path, plane]];
+  if (previous !== void 0) facts.previous = previous;
+  if (previous !== void 0 && change.status !== "copied") {
+    named.unshift([previous, ctx.planes.planeOf(previous)]);
+  }
+  const escaping = named.find(([n]) => n === ".." || n.startsWith("../") || n === "");
+  if (escaping !== void 0) facts.escaping = escaping[0] === "" ? "(empty path)" : escaping[0];
+  const instrument = named.find(([, p]) => p === "protected" || p === "voting");
+  if (instrument !== void 0) {
+    facts.instrumentName = instrument[0];
+    facts.instrumentPlane = instrument[1];
+  } else if (ctx.linkedInstrument !== void 0) {
+    for (const [name2] of named) {
+      const link = ctx.linkedInstrument(name2);
+      if (link === void 0) continue;
+      facts.instrumentName = name2;
+      facts.instrumentPlane = "protected";
+      facts.viaLink = link;
+      break;
+    }
+  }
+  if (change.new_kind === "symlink" && change.status !== "deleted" && change.symlink_target !== void 0) {
+    const target = resolveSymlink(path, change.symlink_target, ctx.links);
+    facts.linkTarget = target === null ? null : normalisePath(target);
+    if (facts.linkTarget !== null) {
+      const t = facts.linkTarget;
+      const plane2 = t === "" ? "other" : ctx.planes.planeOf(t);
+      facts.linkHitsInstrument = plane2 === "protected" || plane2 === "voting" || (ctx.containsInstrument?.(t) ?? false);
+    }
+  }
+  return facts;
+}
+function classifyChange(change, ctx) {
+  const facts = pathFacts(change, ctx);
+  for (const row of CLASSIFICATION_TABLE) {
+    if (!row.when(facts)) continue;
+    const result = {
+      plane: row.plane ? row.plane(facts) : facts.plane,
+      action: row.action(facts, ctx.ungovernedTest),
+      row: row.row,
+      message: row.message(facts)
+    };
+    if (row.rule !== void 0) result.rule = row.rule;
+    return result;
+  }
+  throw new Error("unreachable: the last classification row matches everything");
+}
+
+// src/writeset/blobs.ts
+async function readBlobs(git, requests) {
+  const result = /* @__PURE__ */ new Map();
+  const unique = [...new Set(requests)];
+  if (unique.length === 0) return result;
+  for (const request of unique) {
+    if (request.includes("\n"))
+      throw new GateError(`cannot read ${JSON.stringify(request)}: path contains a newline`);
+  }
+  const args2 = ["cat-file", "--batch"];
+  const out2 = await git.exec(args2, unique.join("\n") + "\n");
+  if (out2.code !== 0) throw git.failure(args2, out2);
+  const buf = out2.stdout;
+  let pos = 0;
+  for (const request of unique) {
+    const eol = buf.indexOf(10, pos);
+    if (eol < 0) throw new GateError(`git cat-file --batch ended early (at ${request})`);
+    const header2 = buf.subarray(pos, eol).toString("utf8");
+    pos = eol + 1;
+    if (header2.endsWith(" missing") || header2.endsWith(" ambiguous")) {
+      result.set(request, null);
+      continue;
+    }
+    const [, type, sizeText] = header2.split(" ");
+    const size = Number(sizeText);
+    if (!Number.isSafeInteger(size))
+      throw new GateError(`git cat-file --batch: unexpected header "${header2}"`);
+    result.set(request, type === "blob" ? Buffer.from(buf.subarray(pos, pos + size)) : null);
+    pos += size + 1;
+  }
+  return result;
+}
+
+// src/writeset/diff.ts
+function kindOfMode(mode) {
+  switch (mode) {
+    case "100644":
+    case "100664":
+      return "file";
+    case "100755":
+      return "executable";
+    case "120000":
+      return "symlink";
+    case "160000":
+      return "submodule";
+    default:
+      return void 0;
+  }
+}
+function sameType(a, b) {
+  const type = (k) => k === "executable" ? "file" : k;
+  return type(a) === type(b);
+}
+function statusOf(letter, oldMode, newMode) {
+  switch (letter) {
+    case "A":
+      return "added";
+    case "D":
+      return "deleted";
+    case "R":
+      return "renamed";
+    case "C":
+      return "copied";
+    case "T":
+      return "type-changed";
+    case "M":
+      return oldMode !== newMode ? "mode-changed" : "modified";
+    default:
+      throw new GateError(`git diff reported status "${letter}", which the gate cannot judge`);
+  }
+}
+function parseRawDiff(out2) {
+  const fields = out2.split("\0");
+  const changes = [];
+  let i2 = 0;
+  while (i2 < fields.length) {
+    const meta = fields[i2++] ?? "";
+    if (meta === "") continue;
+    if (!meta.startsWith(":"))
+      throw new GateError(`unexpected git diff --raw record "${meta.slice(0, 80)}"`);
+    const [oldMode = "", newMode = "", , newOid = "", score2 = ""] = meta.slice(1).split(" ");
+    const letter = score2.charAt(0);
+    const first = fields[i2++];
+    if (first === void 0) throw new GateError("git diff --raw output ended inside a record");
+    const change = { path: first, status: statusOf(letter, oldMode, newMode) };
+    if (letter === "R" || letter === "C") {
+      const second = fields[i2++];
+      if (second === void 0)
+        throw new GateError("git diff --raw output ended inside a rename record");
+      change.previous_path = first;
+      change.path = second;
+    }
+    const oldKind = kindOfMode(oldMode);
+    const newKind = kindOfMode(newMode);
+    if (oldKind) change.old_kind = oldKind;
+    if (newKind) {
+      change.new_kind = newKind;
+      change.new_oid = newOid;
+    }
+    changes.push(change);
+  }
+  return changes;
+}
+
+// src/writeset/index.ts
+async function buildWriteSet(git, mergeBase, head, policy, api) {
+  const trees = new TreeCache(git);
+  const changes = api === null ? await gitChanges(git, mergeBase, head) : await fillFromTrees(api, await trees.get(mergeBase), await trees.get(head));
+  await readLinkTargets(git, changes);
+  const planes = compilePlanes(policy);
+  const ctx = await classifierContext(git, planes, policy, changes, trees, mergeBase, head);
+  return changes.map(({ new_oid: _oid, ...change }) => toRow(change, ctx)).sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+}
+function toRow(change, ctx) {
+  const { plane, action } = classifyChange(change, ctx);
+  const row = { ...change, path: normalisePath(change.path), plane, action };
+  if (change.previous_path !== void 0) row.previous_path = normalisePath(change.previous_path);
+  return row;
+}
+async function gitChanges(git, mergeBase, head) {
+  const out2 = await git.run([
+    "diff",
+    "--raw",
+    "-z",
+    "--no-abbrev",
+    "-M",
+    "--no-ext-diff",
+    "--no-textconv",
+    "--no-relative",
+    "--ignore-submodules=none",
+    mergeBase,
+    head,
+    "--"
+  ]);
+  return parseRawDiff(out2);
+}
+function fillFromTrees(api, base, head) {
+  return api.map((change) => {
+    const oldPath = change.previous_path ?? change.path;
+    const before = change.status === "added" ? void 0 : base.get(oldPath);
+    const after = change.status === "deleted" ? void 0 : head.get(change.path);
+    const filled = { path: change.path, status: change.status };
+    if (change.previous_path !== void 0) filled.previous_path = change.previous_path;
+    const oldKind = before ? kindOfMode(before.mode) : void 0;
+    const newKind = after ? kindOfMode(after.mode) : void 0;
+    if (oldKind) filled.old_kind = oldKind;
+    if (newKind && after) {
+      filled.new_kind = newKind;
+      filled.new_oid = after.sha;
+    }
+    if (filled.status === "renamed" || filled.status === "copied") return filled;
+    if (before && !after) filled.status = "deleted";
+    else if (!before && after) filled.status = "added";
+    else if (before && after) {
+      if (!sameType(oldKind, newKind)) filled.status = "type-changed";
+      else if (before.mode !== after.mode) filled.status = "mode-changed";
+      else filled.status = "modified";
+    }
+    return filled;
+  });
+}
+async function readLinkTargets(git, changes) {
+  const links = changes.filter((c) => c.new_kind === "symlink" && c.new_oid !== void 0);
+  if (links.length === 0) return;
+  const blobs = await readBlobs(
+    git,
+    links.map((c) => c.new_oid)
+  );
+  for (const c of links) {
+    const bytes = blobs.get(c.new_oid);
+    if (bytes) c.symlink_target = bytes.toString("utf8");
+  }
+}
+async function classifierContext(git, planes, policy, changes, trees, mergeBase, head) {
+  const ctx = { planes, ungovernedTest: policy.lints["ungoverned-test"] };
+  const baseTree = await trees.get(mergeBase);
+  const linked = await linkedInstrument(git, planes, baseTree);
+  if (linked !== void 0) ctx.linkedInstrument = linked;
+  if (!changes.some((c) => c.new_kind === "symlink")) return ctx;
+  const headTree = await trees.get(head);
+  ctx.links = await symlinkMap(git, headTree);
+  ctx.containsInstrument = instrumentDirs(planes, [baseTree, headTree]);
+  return ctx;
+}
+async function symlinkMap(git, tree) {
+  const links = [...tree.values()].filter((e) => e.mode === "120000");
+  const blobs = await readBlobs(
+    git,
+    links.map((e) => e.sha)
+  );
+  const map = /* @__PURE__ */ new Map();
+  for (const e of links) map.set(e.path, blobs.get(e.sha)?.toString("utf8") ?? "");
+  return map;
+}
+async function linkedInstrument(git, planes, baseTree) {
+  const isInstrument = (p) => {
+    const plane = planes.planeOf(p);
+    return plane === "protected" || plane === "voting";
+  };
+  const links = [...baseTree.values()].filter((e) => e.mode === "120000" && isInstrument(e.path));
+  if (links.length === 0) return void 0;
+  const blobs = await readBlobs(
+    git,
+    links.map((e) => e.sha)
+  );
+  const targets = [];
+  for (const e of links) {
+    const target = resolveSymlink(e.path, blobs.get(e.sha)?.toString("utf8") ?? "");
+    if (target !== null && !isInstrument(target))
+      targets.push([normalisePath(target), normalisePath(e.path)]);
+  }
+  if (targets.length === 0) return void 0;
+  return (path) => {
+    const p = normalisePath(path);
+    for (const [target, link] of targets) {
+      if (target === "" || p === target || p.startsWith(`${target}/`)) return link;
+    }
+    return void 0;
+  };
+}
+function instrumentDirs(planes, trees) {
+  const dirs = /* @__PURE__ */ new Set();
+  for (const tree of trees) {
+    for (const path of tree.keys()) {
+      const plane = planes.planeOf(path);
+      if (plane !== "protected" && plane !== "voting") continue;
+      const parts2 = normalisePath(path).split("/");
+      for (let i2 = 0; i2 < parts2.length; i2++) dirs.add(parts2.slice(0, i2).join("/"));
+    }
+  }
+  return (dir) => dirs.has(normalisePath(dir));
+}
+var TreeCache = class {
+  constructor(git) {
+    this.git = git;
+  }
+  git;
+  cache = /* @__PURE__ */ new Map();
+  get(rev) {
+    let hit = this.cache.get(rev);
+    if (hit === void 0) {
+      hit = this.git.lsTree(rev).then((entries) => new Map(entries.map((e) => [e.path, e])));
+      this.cache.set(rev, hit);
+    }
+    return hit;
+  }
+};
+
+// src/instrument/digest.ts
+import { createHash } from "node:crypto";
+function instrumentDigest(tree, isInstrument) {
+  const entries = /* @__PURE__ */ new Map();
+  for (const e of tree) if (isInstrument(e.path)) entries.set(e.path, `${e.mode} ${e.sha}`);
+  const hash = createHash("sha256");
+  for (const path of [...entries.keys()].sort())
+    hash.update(`${path}\0${entries.get(path) ?? ""}
+`);
+  return { digest: `sha256:${hash.digest("hex")}`, entries };
+}
+function digestDifferences(base, head) {
+  const paths = /* @__PURE__ */ new Set([...base.entries.keys(), ...head.entries.keys()]);
+  return [...paths].filter((p) => base.entries.get(p) !== head.entries.get(p)).sort();
+}
+
+// src/instrument/fixtures.ts
+import { createHash as createHash2 } from "node:crypto";
+import { posix } from "node:path";
+function parseManifest(text, manifestPath) {
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new GateError(
+      `fixture manifest ${manifestPath} is not valid JSON: ${error.message}`,
+      { rule: "config-invalid", path: manifestPath }
+    );
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new GateError(
+      `fixture manifest ${manifestPath} must be an object {NAME: {file, sha256}}`,
+      { rule: "config-invalid", path: manifestPath }
+    );
+  }
+  const folder = posix.dirname(normalisePath(manifestPath));
+  return Object.entries(value).map(([name2, raw]) => {
+    const bad = (what) => new GateError(`fixture manifest ${manifestPath}, entry "${name2}": ${what}`, {
+      rule: "config-invalid",
+      path: manifestPath
+    });
+    if (raw === null || typeof raw !== "object") throw bad("expected {file, sha256}");
+    const { file, sha256: sha2562 } = raw;
+    if (typeof file !== "string" || file === "") throw bad('"file" must be a non-empty string');
+    if (typeof sha2562 !== "string" || !/^[0-9a-fA-F]{64}$/.test(sha2562))
+      throw bad('"sha256" must be 64 hex digits');
+    const path = normalisePath(folder === "." ? file : `${folder}/${file}`);
+    if (path === "" || path === ".." || path.startsWith("../"))
+      throw bad(`"file" ${file} leaves the repository`);
+    return { name: name2, path, sha256: sha2562.toLowerCase() };
+  });
+}
+async function readManifest(git, mergeBase, manifestPath) {
+  if (manifestPath === void 0) return null;
+  const text = await git.showText(mergeBase, manifestPath);
+  if (text === null) {
+    throw new GateError(
+      `the policy names fixture manifest ${manifestPath}, which does not exist at the merge base ${mergeBase.slice(0, 12)}`,
+      {
+        rule: "config-invalid",
+        path: manifestPath
+      }
+    );
+  }
+  return parseManifest(text, manifestPath);
+}
+async function checkFixtures(git, mergeBase, head, manifestPath, entries) {
+  const key2 = (rev, e) => `${rev}:${e.path}`;
+  const blobs = await readBlobs(
+    git,
+    entries.flatMap((e) => [key2(mergeBase, e), key2(head, e)])
+  );
+  const reasons = [];
+  for (const e of entries) {
+    const atBase = blobs.get(key2(mergeBase, e)) ?? null;
+    if (atBase === null || sha256(atBase) !== e.sha256) {
+      reasons.push({
+        rule: "config-invalid",
+        level: "failure",
+        path: manifestPath,
+        message: `policy error in the base branch: fixture manifest ${manifestPath}, entry "${e.name}": ${e.path} ` + (atBase === null ? "does not exist at the merge base" : `at the merge base hashes to ${sha256(atBase)}, not ${e.sha256}`) + ". Fix the manifest (or the file) on the base branch; the patch is not to blame."
+      });
+      continue;
+    }
+    const atHead = blobs.get(key2(head, e)) ?? null;
+    if (atHead === null) {
+      reasons.push({
+        rule: "fixture-digest",
+        level: "failure",
+        path: e.path,
+        message: `fixture "${e.name}" (${e.path}) is missing at head (${manifestPath} at the merge base lists it)`
+      });
+    } else if (sha256(atHead) !== e.sha256) {
+      reasons.push({
+        rule: "fixture-digest",
+        level: "failure",
+        path: e.path,
+        message: `fixture "${e.name}" (${e.path}) at head hashes to ${sha256(atHead)}; ${manifestPath} at the merge base says ${e.sha256}`
+      });
+    }
+  }
+  return reasons;
+}
+function sha256(bytes) {
+  return createHash2("sha256").update(bytes).digest("hex");
+}
+
+// src/instrument/overlay.ts
+function computeOverlay(view, runner) {
+  const runnerPaths = new Set(runner.map((c) => c.path));
+  const restore = [];
+  const remove = [];
+  for (const path of view.changed) {
+    const relevant = view.isInstrument(path) || view.fixturePaths.has(path) || runnerPaths.has(path);
+    if (!relevant) continue;
+    if (view.base.has(path)) restore.push(path);
+    else remove.push(path);
+  }
+  return { restore, remove };
+}
+
+// src/instrument/sections.ts
+function iniSections(text, wanted) {
+  if (text === null) return null;
+  const kept = [];
+  let inside2 = false;
+  for (const raw of text.split(/\r?\n/)) {
+    const line2 = raw.trim();
+    const header2 = /^\[([^\]]*)\]/.exec(line2);
+    if (header2) {
+      inside2 = wanted((header2[1] ?? "").trim());
+      if (inside2) kept.push(`[${(header2[1] ?? "").trim()}]`);
+      continue;
+    }
+    if (!inside2 || line2 === "" || line2.startsWith("#") || line2.startsWith(";")) continue;
+    kept.push(/^\s/.test(raw) ? `  ${line2}` : line2);
+  }
+  return kept.join("\n");
+}
+function tomlSections(text, prefix) {
+  if (text === null) return null;
+  const kept = [];
+  let table = "";
+  for (const statement of tomlStatements(text)) {
+    const header2 = /^\[\[?\s*([^\]]+?)\s*\]\]?$/.exec(statement);
+    if (header2) {
+      table = normaliseKey(header2[1] ?? "");
+      if (startsWithKey(table, prefix)) kept.push(`[${table}]`);
+      continue;
+    }
+    const eq = keyEnd(statement);
+    const key2 = normaliseKey(eq < 0 ? statement : statement.slice(0, eq));
+    const full = table === "" ? key2 : `${table}.${key2}`;
+    if (startsWithKey(full, prefix) || startsWithKey(prefix, full))
+      kept.push(`${table}|${statement}`);
+  }
+  return kept.join("\n");
+}
+function startsWithKey(key2, prefix) {
+  return key2 === prefix || key2.startsWith(`${prefix}.`);
+}
+function normaliseKey(key2) {
+  return key2.split(".").map((part) => part.trim().replace(/^["']|["']$/g, "")).join(".");
+}
+function keyEnd(statement) {
+  let quote2 = "";
+  for (let i2 = 0; i2 < statement.length; i2++) {
+    const c = statement[i2];
+    if (quote2) {
+      if (c === quote2) quote2 = "";
+    } else if (c === '"' || c === "'") quote2 = c;
+    else if (c === "=") return i2;
+  }
+  return -1;
+}
+function tomlStatements(text) {
+  const statements = [];
+  let current = "";
+  let depth = 0;
+  let quote2 = "";
+  let i2 = 0;
+  const flush = () => {
+    const s = current.trim();
+    if (s !== "") statements.push(s);
+    current = "";
+  };
+  while (i2 < text.length) {
+    const c = text[i2] ?? "";
+    if (quote2) {
+      if (quote2.length === 1 && c === "\\" && quote2 === '"') {
+        current += text.slice(i2, i2 + 2);
+        i2 += 2;
+        continue;
+      }
+      if (quote2.length === 3 && c === "\\" && quote2 === '"""') {
+        current += text.slice(i2, i2 + 2);
+        i2 += 2;
+        continue;
+      }
+      if (text.startsWith(quote2, i2)) {
+        current += quote2;
+        i2 += quote2.length;
+        quote2 = "";
+        continue;
+      }
+      if (quote2.length === 1 && c === "\n") quote2 = "";
+      current += c;
+      i2++;
+      continue;
+    }
+    if (text.startsWith('"""', i2) || text.startsWith("'''", i2)) {
+      quote2 = text.slice(i2, i2 + 3);
+      current += quote2;
+      i2 += 3;
+      continue;
+    }
+    if (c === '"' || c === "'") {
+      quote2 = c;
+      current += c;
+      i2++;
+      continue;
+    }
+    if (c === "#") {
+      while (i2 < text.length && text[i2] !== "\n") i2++;
+      continue;
+    }
+    if (c === "[" || c === "{") depth++;
+    if (c === "]" || c === "}") depth = Math.max(0, depth - 1);
+    if (c === "\n" || c === "\r") {
+      if (depth === 0) flush();
+      else current = current.trimEnd() + " ";
+      i2++;
+      continue;
+    }
+    current += c;
+    i2++;
+  }
+  flush();
+  return statements;
+}
+var PACKAGE_TEST_KEYS = [
+  "jest",
+  "mocha",
+  "vitest",
+  "ava",
+  "tap",
+  "c8",
+  "nyc",
+  "jest-junit",
+  "playwright",
+  "jasmine"
+];
+function packageTestFields(text) {
+  if (text === null) return null;
+  let parsed;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return `unparsable:${text}`;
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed))
+    return `not-an-object:${text}`;
+  const pkg = parsed;
+  const picked = {};
+  const scripts = pkg.scripts;
+  if (scripts && typeof scripts === "object") {
+    for (const [name2, value] of Object.entries(scripts)) {
+      if (/^(pre|post)?test($|[:_-])/.test(name2)) picked[`scripts.${name2}`] = value;
+    }
+  }
+  for (const key2 of PACKAGE_TEST_KEYS) if (key2 in pkg) picked[key2] = pkg[key2];
+  return canonicalJson(picked);
+}
+function canonicalJson(value) {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value && typeof value === "object") {
+    const entries = Object.entries(value).sort(
+      ([a], [b]) => a < b ? -1 : a > b ? 1 : 0
+    );
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "undefined";
+}
+function goModTestDirectives(text) {
+  if (text === null) return null;
+  const kept = [];
+  let block = "";
+  for (const raw of text.split(/\r?\n/)) {
+    const line2 = raw.replace(/\/\/.*$/, "").trim();
+    if (line2 === "") continue;
+    if (block) {
+      if (line2 === ")") block = "";
+      else if (block === "godebug") kept.push(`godebug ${line2}`);
+      continue;
+    }
+    const open = /^(\w+)\s*\($/.exec(line2);
+    if (open) {
+      block = open[1] ?? "";
+      continue;
+    }
+    if (/^(go|toolchain|godebug)\s/.test(line2)) kept.push(line2.replace(/\s+/g, " "));
+  }
+  return kept.join("\n");
+}
+
+// src/instrument/runner.ts
+var RUNNER_TABLE = [
+  {
+    names: ["conftest.py"],
+    scope: "voting-ancestor",
+    why: "pytest loads conftest.py from the rootdir and every ancestor of a collected test; its hooks can deselect tests or rewrite outcomes"
+  },
+  {
+    names: ["pytest.ini", ".pytest.ini", "tox.ini"],
+    scope: "voting-ancestor",
+    why: "pytest ini file: addopts, markers, testpaths and plugins change what is collected and how it is reported"
+  },
+  {
+    names: ["setup.cfg"],
+    scope: "voting-ancestor",
+    part: {
+      label: "[tool:pytest] section",
+      extract: (t) => iniSections(t, (s) => s === "tool:pytest"),
+      marker: /^\s*\[tool:pytest\]/
+    },
+    why: "setup.cfg's [tool:pytest] section is pytest configuration"
+  },
+  {
+    names: ["pyproject.toml"],
+    scope: "voting-ancestor",
+    part: {
+      label: "[tool.pytest...] section",
+      extract: (t) => tomlSections(t, "tool.pytest"),
+      marker: /tool\.pytest|^\s*pytest\s*[.=]/
+    },
+    why: "pyproject.toml's [tool.pytest.ini_options] is pytest configuration (dependencies elsewhere in the file are not)"
+  },
+  {
+    names: ["sitecustomize.py", "usercustomize.py", "*.pth"],
+    scope: "anywhere",
+    why: "Python runs these at interpreter start-up when they are on sys.path, before any test"
+  },
+  {
+    names: [
+      "jest.config.*",
+      "vitest.config.*",
+      "vitest.workspace.*",
+      "playwright.config.*",
+      ".mocharc",
+      ".mocharc.*",
+      "ava.config.*",
+      "karma.conf.*",
+      "cypress.config.*"
+    ],
+    scope: "voting-ancestor",
+    why: "JavaScript test-runner configuration: collection, setup files, reporters"
+  },
+  {
+    names: ["package.json"],
+    scope: "voting-ancestor",
+    part: {
+      label: "test fields (scripts.test*, jest, mocha, vitest, ava, ...)",
+      extract: packageTestFields,
+      marker: /"(pre|post)?test[^"]*"\s*:|"(jest|mocha|vitest|ava|tap|c8|nyc|jest-junit|playwright|jasmine)"\s*:/
+    },
+    why: "package.json's test scripts and runner keys decide how the JavaScript suite runs"
+  },
+  {
+    names: ["go.mod"],
+    scope: "voting-ancestor",
+    part: {
+      label: "go/toolchain/godebug directives",
+      extract: goModTestDirectives,
+      marker: /^\s*(go|toolchain|godebug)\b/
+    },
+    why: "go.mod's go, toolchain and godebug directives change how go test builds and runs tests (require/replace do not count)"
+  },
+  {
+    names: [".rspec"],
+    scope: "voting-ancestor",
+    why: "RSpec reads default command-line options (requires, formatters, filters) from .rspec"
+  }
+];
+function compileRunnerMatcher(policy, votingPaths) {
+  const fold = (s) => policy.case_insensitive ? s.toLowerCase() : s;
+  const ancestors = /* @__PURE__ */ new Set([""]);
+  for (const path of votingPaths) {
+    const parts2 = fold(normalisePath(path)).split("/");
+    for (let i2 = 1; i2 < parts2.length; i2++) ancestors.add(parts2.slice(0, i2).join("/"));
+  }
+  const nocase = policy.case_insensitive;
+  const compiled3 = RUNNER_TABLE.map((entry) => ({ entry, match: compileGlobs(entry.names, nocase) }));
+  const anyName = compileGlobs(
+    RUNNER_TABLE.flatMap((e) => e.names),
+    nocase
+  );
+  const policyEntry = {
+    names: policy.runner_config,
+    scope: "anywhere",
+    why: "listed under runner_config in the policy"
+  };
+  const policyMatch = compileGlobs(policy.runner_config, nocase);
+  return {
+    entryFor(path) {
+      const p = normalisePath(path);
+      if (policyMatch(p)) return policyEntry;
+      const slash = p.lastIndexOf("/");
+      const base = p.slice(slash + 1);
+      if (!anyName(base)) return null;
+      const dir = fold(slash < 0 ? "" : p.slice(0, slash));
+      for (const { entry, match } of compiled3) {
+        if (!match(base)) continue;
+        if (entry.scope === "anywhere" || ancestors.has(dir)) return entry;
+      }
+      return null;
+    }
+  };
+}
+function markerLine(entry, text) {
+  if (text === null || entry.part === void 0) return void 0;
+  const lines = text.split(/\r?\n/);
+  const index = lines.findIndex((l) => entry.part?.marker.test(l));
+  return index < 0 ? void 0 : index + 1;
+}
+
+// src/instrument/tampering.ts
+async function runnerChanges(git, view) {
+  const candidates = view.changed.map((path) => ({ path, entry: view.runner.entryFor(path) })).filter((c) => c.entry !== null);
+  const sectioned = candidates.filter((c) => c.entry.part !== void 0);
+  const oids = sectioned.flatMap((c) => [view.base.get(c.path)?.sha, view.head.get(c.path)?.sha]).filter((s) => s !== void 0);
+  const blobs = await readBlobs(git, oids);
+  const text = (sha) => {
+    if (sha === void 0) return null;
+    return blobs.get(sha)?.toString("utf8") ?? null;
+  };
+  const changes = [];
+  for (const { path, entry } of candidates) {
+    const atBase = view.base.has(path);
+    const atHead = view.head.has(path);
+    const change = { path, entry, atBase, atHead };
+    if (entry.part !== void 0) {
+      const headText = text(view.head.get(path)?.sha);
+      const before = entry.part.extract(text(view.base.get(path)?.sha)) ?? "";
+      const after = entry.part.extract(headText) ?? "";
+      if (before === after) continue;
+      const line2 = markerLine(entry, headText);
+      if (line2 !== void 0) change.line = line2;
+    }
+    changes.push(change);
+  }
+  return changes;
+}
+function runnerReasons(changes) {
+  return changes.map((c) => {
+    const path = normalisePath(c.path);
+    const what = c.entry.part ? `its ${c.entry.part.label}` : "it";
+    const verb2 = !c.atBase ? "adds" : !c.atHead ? "deletes" : "changes";
+    const reason2 = {
+      rule: "runner-tampered",
+      level: "failure",
+      path,
+      message: `${path} is runner configuration (${c.entry.why}); the patch ${verb2} ${what}. Change runner configuration in a PR of its own`
+    };
+    if (c.line !== void 0) reason2.line = c.line;
+    return reason2;
+  });
+}
+
+// src/instrument/view.ts
+async function instrumentView(ctx) {
+  const [baseList, headList, fixtures] = await Promise.all([
+    ctx.git.lsTree(ctx.mergeBase),
+    ctx.git.lsTree(ctx.head),
+    readManifest(ctx.git, ctx.mergeBase, ctx.policy.fixtures)
+  ]);
+  const base = new Map(baseList.map((e) => [e.path, e]));
+  const head = new Map(headList.map((e) => [e.path, e]));
+  const planes = compilePlanes(ctx.policy);
+  const voting = baseList.filter((e) => planes.planeOf(e.path) === "voting").map((e) => e.path);
+  const runner = compileRunnerMatcher(ctx.policy, voting);
+  const changed = [];
+  for (const [path, b] of base) {
+    const h = head.get(path);
+    if (h === void 0 || h.mode !== b.mode || h.sha !== b.sha) changed.push(path);
+  }
+  for (const path of head.keys()) if (!base.has(path)) changed.push(path);
+  changed.sort();
+  const fixturePaths = new Set((fixtures ?? []).map((f) => f.path));
+  const linked = await linkedInstrument(ctx.git, planes, base);
+  const isInstrument = (path) => {
+    const plane = planes.planeOf(path);
+    return plane === "protected" || plane === "voting" || linked?.(path) !== void 0;
+  };
+  const view = {
+    base,
+    head,
+    planes,
+    runner,
+    fixtures,
+    fixturePaths,
+    changed,
+    isInstrument
+  };
+  if (linked !== void 0) view.linkedInstrument = linked;
+  return view;
+}
+
 // src/instrument/index.ts
-var INSTRUMENT_RULES = /* @__PURE__ */ new Set(["protected-path", "oracle-digest", "fixture-digest", "runner-tampered"]);
-async function checkInstrument(_ctx) {
-  return { reasons: [], oracle: { base_digest: "", head_digest: "", unchanged: true } };
+var INSTRUMENT_RULES = /* @__PURE__ */ new Set([
+  "protected-path",
+  "oracle-digest",
+  "fixture-digest",
+  "runner-tampered"
+]);
+async function checkInstrument(ctx) {
+  const view = await instrumentView(ctx);
+  const reasons = [];
+  const write = await writeSetReasons(ctx, view);
+  reasons.push(...write.filter((r) => r.rule === "protected-path"));
+  const base = instrumentDigest(view.base.values(), view.isInstrument);
+  const head = instrumentDigest(view.head.values(), view.isInstrument);
+  const oracle = {
+    base_digest: base.digest,
+    head_digest: head.digest,
+    unchanged: base.digest === head.digest
+  };
+  if (!oracle.unchanged) {
+    const differs = digestDifferences(base, head);
+    const shown = differs.slice(0, 5).join(", ") + (differs.length > 5 ? ` (+${differs.length - 5} more)` : "");
+    const reason2 = {
+      rule: "oracle-digest",
+      level: "failure",
+      message: `the oracle digest changed (${base.digest.slice(0, 19)}\u2026 \u2192 ${head.digest.slice(0, 19)}\u2026): ${differs.length} instrument entr${differs.length === 1 ? "y differs" : "ies differ"}: ${shown}`
+    };
+    if (differs[0] !== void 0) reason2.path = differs[0];
+    reasons.push(reason2);
+  }
+  if (view.fixtures !== null && ctx.policy.fixtures !== void 0) {
+    reasons.push(
+      ...await checkFixtures(ctx.git, ctx.mergeBase, ctx.head, ctx.policy.fixtures, view.fixtures)
+    );
+  }
+  reasons.push(...runnerReasons(await runnerChanges(ctx.git, view)));
+  reasons.push(...write.filter((r) => r.rule === "ungoverned-test"));
+  return { reasons, oracle };
+}
+async function writeSetReasons(ctx, view) {
+  const cctx = {
+    planes: view.planes,
+    ungovernedTest: ctx.policy.lints["ungoverned-test"]
+  };
+  if (view.linkedInstrument !== void 0) cctx.linkedInstrument = view.linkedInstrument;
+  if (ctx.writeSet.some((r) => r.new_kind === "symlink")) {
+    cctx.links = await symlinkMap(ctx.git, view.head);
+    cctx.containsInstrument = instrumentDirs(view.planes, [view.base, view.head]);
+  }
+  const mode = ctx.policy.lints["ungoverned-test"];
+  const reasons = [];
+  for (const row of ctx.writeSet) {
+    const c = classifyChange(row, cctx);
+    if (c.rule === "protected-path" && c.action === "reject") {
+      reasons.push({ rule: "protected-path", level: "failure", path: row.path, message: c.message });
+    } else if (c.rule === "ungoverned-test" && mode !== "off") {
+      reasons.push({
+        rule: "ungoverned-test",
+        level: mode === "error" ? "failure" : "warning",
+        path: row.path,
+        message: c.message
+      });
+    }
+  }
+  return reasons;
+}
+async function instrumentOverlay(ctx) {
+  const view = await instrumentView(ctx);
+  return computeOverlay(view, await runnerChanges(ctx.git, view));
 }
 function instrumentTouched(reasons) {
   return reasons.some((r) => r.level === "failure" && INSTRUMENT_RULES.has(r.rule));
 }
 
+// src/ledger/dates.ts
+var DAY_MS = 864e5;
+var SHAPE = /^(\d{4})-(\d{2})-(\d{2})$/;
+function isCalendarDate(text) {
+  const match = SHAPE.exec(text);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+function epochDay(text) {
+  if (!isCalendarDate(text)) throw new RangeError(`not a calendar date: "${text}"`);
+  const [year, month, day] = text.split("-").map(Number);
+  return Date.UTC(year, month - 1, day) / DAY_MS;
+}
+function daysBetween(from, to) {
+  return epochDay(to) - epochDay(from);
+}
+function addDays(date, days) {
+  return new Date((epochDay(date) + days) * DAY_MS).toISOString().slice(0, 10);
+}
+
+// src/ledger/expiry.ts
+var EXPIRING_WITHIN_DAYS = 7;
+function judgeRows(rows, lines, file, today) {
+  const live = /* @__PURE__ */ new Map();
+  const freeze_debt = [];
+  const reasons = [];
+  for (const row of rows) {
+    const left = daysBetween(today, row.expires_on);
+    const line2 = lines.get(row.id);
+    const at = line2 === void 0 ? { path: file } : { path: file, line: line2 };
+    if (left < 0) {
+      const overdue = -left;
+      freeze_debt.push({
+        id: row.id,
+        test: row.test,
+        owner: row.owner,
+        expires_on: row.expires_on,
+        days_overdue: overdue
+      });
+      reasons.push({
+        rule: "ledger-expired",
+        level: "failure",
+        message: `${file}${line2 === void 0 ? "" : `:${line2}`}: row "${row.id}" (${row.test}, owner ${row.owner}) expired on ${row.expires_on}, ${overdue} day(s) ago: fix the flake and delete the row, or renew it in a reviewed PR`,
+        ...at
+      });
+      continue;
+    }
+    live.set(row.test, row);
+    if (left <= EXPIRING_WITHIN_DAYS) {
+      reasons.push({
+        rule: "ledger-expiring",
+        level: "warning",
+        message: `row "${row.id}" (${row.test}, owner ${row.owner}) expires ${left === 0 ? "today" : `in ${left} day(s)`} (${row.expires_on})`,
+        ...at
+      });
+    }
+  }
+  return { live, freeze_debt, reasons };
+}
+
+// src/ledger/parse.ts
+var import_yaml = __toESM(require_dist(), 1);
+
+// src/ledger/validate.ts
+var import_ajv = __toESM(require_ajv(), 1);
+
+// src/ledger/schema.json
+var schema_default = {
+  $schema: "http://json-schema.org/draft-07/schema#",
+  $id: "https://oracle-gate.dev/schema/flake-ledger-v1.json",
+  title: "oracle-gate flake ledger",
+  description: "Flaky tests, each recorded, dated and owned. Read from the merge base. Cross-row rules (unique id and test, expires_on >= first_seen, window <= ledger_max_days) are checked in code.",
+  type: "object",
+  additionalProperties: false,
+  required: ["version", "entries"],
+  properties: {
+    version: { const: 1, description: "Ledger format version. Must be 1." },
+    entries: {
+      type: "array",
+      items: { $ref: "#/definitions/row" }
+    }
+  },
+  definitions: {
+    row: {
+      type: "object",
+      additionalProperties: false,
+      required: [
+        "id",
+        "test",
+        "cause",
+        "reason",
+        "owner",
+        "first_seen",
+        "expires_on",
+        "max_runs"
+      ],
+      properties: {
+        id: {
+          type: "string",
+          minLength: 1,
+          pattern: "\\S",
+          description: "Unique row id."
+        },
+        test: {
+          type: "string",
+          minLength: 1,
+          pattern: "\\S",
+          description: "Canonical test id: path/to/test_file.py::name."
+        },
+        cause: { enum: ["order", "time", "net", "rng", "shared"] },
+        reason: { type: "string", minLength: 1, pattern: "\\S" },
+        owner: { type: "string", minLength: 1, pattern: "\\S" },
+        first_seen: { type: "string", format: "calendar-date" },
+        expires_on: { type: "string", format: "calendar-date" },
+        max_runs: { type: "integer", minimum: 1 },
+        ticket: { type: "string", minLength: 1 },
+        counterexample: {}
+      }
+    }
+  }
+};
+
+// src/ledger/validate.ts
+var compiled;
+function validator() {
+  if (compiled === void 0) {
+    const ajv = new import_ajv.Ajv({ allErrors: true, strict: true });
+    ajv.addFormat("calendar-date", { type: "string", validate: isCalendarDate });
+    compiled = ajv.compile(schema_default);
+  }
+  return compiled;
+}
+function validateLedgerObject(value) {
+  const validate = validator();
+  if (validate(value)) return [];
+  const seen = /* @__PURE__ */ new Set();
+  return (validate.errors ?? []).map(toIssue).filter((issue) => {
+    const key2 = `${issue.path.join("/")}|${issue.field ?? ""}|${issue.message}`;
+    if (seen.has(key2)) return false;
+    seen.add(key2);
+    return true;
+  });
+}
+function toIssue(error) {
+  const path = error.instancePath.split("/").slice(1).map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+  const params = error.params;
+  switch (error.keyword) {
+    case "required": {
+      const field = String(params.missingProperty);
+      return { path, field, message: "missing (required)" };
+    }
+    case "additionalProperties": {
+      const field = String(params.additionalProperty);
+      const known = Object.keys(
+        error.parentSchema?.properties ?? {}
+      );
+      return {
+        path: [...path, field],
+        field,
+        message: `unknown field (known: ${known.join(", ")})`
+      };
+    }
+    case "enum":
+      return withField(
+        path,
+        `expected one of ${params.allowedValues.map((v) => JSON.stringify(v)).join(", ")}`
+      );
+    case "const":
+      return withField(path, `expected ${JSON.stringify(params.allowedValue)}`);
+    case "type":
+      return withField(path, `expected ${String(params.type)}`);
+    case "format":
+      return withField(path, "expected a real calendar date YYYY-MM-DD");
+    case "minimum":
+      return withField(path, `expected >= ${String(params.limit)}`);
+    case "minLength":
+    case "pattern":
+      return withField(path, "expected a non-empty string");
+    default:
+      return withField(path, error.message ?? error.keyword);
+  }
+}
+function withField(path, message) {
+  const field = path[0] === "entries" && path.length > 1 ? path[2] : path[0];
+  return field === void 0 ? { path, message } : { path, field, message };
+}
+
+// src/ledger/parse.ts
+function formatOf(file) {
+  return /\.json$/i.test(file) ? "json" : "yaml";
+}
+function formatProblem(p) {
+  const where = p.index === void 0 ? "" : p.rowId !== void 0 ? `row "${p.rowId}" ` : `row #${p.index + 1} (no id) `;
+  const field = p.field === void 0 ? "" : `field "${p.field}": `;
+  return `${p.file}:${p.line}: ${where}${field}${p.message}`;
+}
+function parseLedger(text, file, options) {
+  const format = formatOf(file);
+  const empty = (problems2) => ({
+    format,
+    rows: [],
+    lines: /* @__PURE__ */ new Map(),
+    problems: problems2
+  });
+  const lc = new import_yaml.LineCounter();
+  if (format === "json") {
+    const syntax = jsonSyntaxProblem(text, file);
+    if (syntax) return empty([syntax]);
+  }
+  const doc = (0, import_yaml.parseDocument)(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    return empty(
+      doc.errors.map((e) => ({
+        file,
+        line: lc.linePos(e.pos[0]).line,
+        message: `syntax: ${e.message.split("\n")[0]}`
+      }))
+    );
+  }
+  const value = doc.toJS({ maxAliasCount: 100 });
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    return empty([{ file, line: 1, message: "expected a mapping {version: 1, entries: [...]}" }]);
+  }
+  const locate3 = (path) => lc.linePos(offsetOf(doc, path)).line;
+  const raw = value;
+  const entries = Array.isArray(raw.entries) ? raw.entries : [];
+  const idOf = (index) => {
+    const id = entries[index]?.id;
+    return typeof id === "string" && id.trim() !== "" ? id : void 0;
+  };
+  const problems = validateLedgerObject(value).map(
+    (issue) => toProblem(issue, file, locate3, idOf)
+  );
+  const badRows = new Set(problems.map((p) => p.index).filter((i2) => i2 !== void 0));
+  const topLevel = problems.some((p) => p.index === void 0);
+  const rows = [];
+  const lines = /* @__PURE__ */ new Map();
+  const seenId = /* @__PURE__ */ new Map();
+  const seenTest = /* @__PURE__ */ new Map();
+  entries.forEach((entry, index) => {
+    if (topLevel || badRows.has(index)) return;
+    const row = entry;
+    const line2 = locate3(["entries", String(index)]);
+    const fail = (field, message) => {
+      problems.push({
+        file,
+        line: locate3(["entries", String(index), field]),
+        rowId: row.id,
+        index,
+        field,
+        message
+      });
+    };
+    const before = problems.length;
+    const idLine = seenId.get(row.id);
+    if (idLine !== void 0) fail("id", `duplicate id (first used on line ${idLine})`);
+    const testLine = seenTest.get(row.test);
+    if (testLine !== void 0)
+      fail("test", `duplicate test "${row.test}" (already frozen on line ${testLine})`);
+    const window2 = daysBetween(row.first_seen, row.expires_on);
+    if (window2 < 0) fail("expires_on", `${row.expires_on} is before first_seen ${row.first_seen}`);
+    else if (window2 > options.maxDays) {
+      fail(
+        "expires_on",
+        `window first_seen \u2192 expires_on is ${window2} days; the policy allows at most ${options.maxDays} (ledger_max_days)`
+      );
+    }
+    if (daysBetween(options.today, row.first_seen) > 0) {
+      fail("first_seen", `${row.first_seen} is after today (${options.today})`);
+    }
+    if (idLine === void 0) seenId.set(row.id, line2);
+    if (testLine === void 0) seenTest.set(row.test, line2);
+    if (problems.length === before) {
+      rows.push(row);
+      lines.set(row.id, line2);
+    }
+  });
+  return { format, rows, lines, problems };
+}
+function toProblem(issue, file, locate3, idOf) {
+  const problem = { file, line: locate3(issue.path), message: issue.message };
+  if (issue.path[0] === "entries" && issue.path[1] !== void 0) {
+    problem.index = Number(issue.path[1]);
+    const id = idOf(problem.index);
+    if (id !== void 0) problem.rowId = id;
+  }
+  if (issue.field !== void 0) problem.field = issue.field;
+  return problem;
+}
+function offsetOf(doc, path) {
+  let node = doc.contents;
+  let offset = node?.range?.[0] ?? 0;
+  for (const segment of path) {
+    let next;
+    if ((0, import_yaml.isMap)(node)) {
+      const pair = node.items.find(
+        (item) => (0, import_yaml.isPair)(item) && (0, import_yaml.isScalar)(item.key) && String(item.key.value) === segment
+      );
+      if (pair === void 0) break;
+      const valueRange = pair.value?.range;
+      const keyRange = pair.key.range;
+      offset = valueRange?.[0] ?? keyRange?.[0] ?? offset;
+      next = pair.value;
+    } else if ((0, import_yaml.isSeq)(node)) {
+      next = node.items[Number(segment)];
+      const range = next?.range;
+      if (range === void 0) break;
+      offset = range[0];
+    } else {
+      break;
+    }
+    node = next;
+  }
+  return offset;
+}
+function jsonSyntaxProblem(text, file) {
+  try {
+    JSON.parse(text);
+    return void 0;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const position = /position (\d+)/.exec(message);
+    const lineMatch = /line (\d+)/.exec(message);
+    let line2 = 1;
+    if (lineMatch) line2 = Number(lineMatch[1]);
+    else if (position) line2 = text.slice(0, Number(position[1])).split("\n").length;
+    return { file, line: line2, message: `JSON syntax: ${message}` };
+  }
+}
+
 // src/ledger/types.ts
 var EMPTY_LEDGER = { rows: [], live: /* @__PURE__ */ new Map(), reasons: [], freeze_debt: [] };
 
-// src/ledger/index.ts
-async function loadLedger(_ctx) {
-  return EMPTY_LEDGER;
+// src/ledger/load.ts
+async function loadLedger(ctx) {
+  if (ctx.policy.ledger === void 0)
+    return { ...EMPTY_LEDGER, live: /* @__PURE__ */ new Map(), reasons: [], freeze_debt: [] };
+  const file = normalisePath(ctx.policy.ledger);
+  const text = await ctx.git.showText(ctx.mergeBase, file);
+  if (text === null) {
+    const reason2 = {
+      rule: "ledger-invalid",
+      level: "failure",
+      path: file,
+      message: `ledger ${file} (named by the policy) does not exist at the merge base ${ctx.mergeBase.slice(0, 12)}; add it (oracle-gate ledger add, or {version: 1, entries: []}) in a PR of its own, or remove "ledger:" from the policy`
+    };
+    return {
+      path: file,
+      rows: [],
+      live: /* @__PURE__ */ new Map(),
+      lines: /* @__PURE__ */ new Map(),
+      reasons: [reason2],
+      freeze_debt: []
+    };
+  }
+  return ledgerFromText(text, file, ctx.today, ctx.policy.ledger_max_days);
 }
-async function checkSkipMarkers(_ctx, _ledger) {
-  return [];
+function ledgerFromText(text, file, today, maxDays) {
+  const parsed = parseLedger(text, file, { today, maxDays });
+  const invalid = parsed.problems.map((p) => ({
+    rule: "ledger-invalid",
+    level: "failure",
+    path: file,
+    line: p.line,
+    message: formatProblem(p)
+  }));
+  const judged = judgeRows(parsed.rows, parsed.lines, file, today);
+  return {
+    path: file,
+    rows: parsed.rows,
+    live: judged.live,
+    lines: parsed.lines,
+    reasons: [...invalid, ...judged.reasons],
+    freeze_debt: judged.freeze_debt
+  };
+}
+
+// src/git/hunks.ts
+async function addedLines(git, from, to, paths) {
+  const result = /* @__PURE__ */ new Map();
+  if (paths !== void 0 && paths.length === 0) return result;
+  const args2 = ["diff", "--no-color", "--no-ext-diff", "-U0", "-M", "--diff-filter=AMRCT", from, to];
+  const chunks = paths === void 0 ? [void 0] : chunk(paths, 500);
+  for (const part of chunks) {
+    const out2 = await git.run(part === void 0 ? args2 : [...args2, "--", ...part]);
+    parseUnifiedDiff(out2, result);
+  }
+  return result;
+}
+function parseUnifiedDiff(diff, into = /* @__PURE__ */ new Map()) {
+  let current;
+  let line2 = 0;
+  for (const raw of diff.split("\n")) {
+    if (raw.startsWith("diff --git ")) {
+      current = void 0;
+      continue;
+    }
+    if (raw.startsWith("+++ ")) {
+      const target = raw.slice(4);
+      if (target === "/dev/null") {
+        current = void 0;
+      } else {
+        const path = unquote(target).replace(/^b\//, "");
+        current = into.get(path) ?? /* @__PURE__ */ new Map();
+        into.set(path, current);
+      }
+      continue;
+    }
+    if (raw.startsWith("@@")) {
+      const match = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(raw);
+      line2 = match ? Number(match[1]) : 0;
+      continue;
+    }
+    if (current === void 0) continue;
+    if (raw.startsWith("+")) {
+      current.set(line2, raw.slice(1));
+      line2 += 1;
+    } else if (raw.startsWith(" ")) {
+      line2 += 1;
+    }
+  }
+  return into;
+}
+function unquote(path) {
+  if (!path.startsWith('"')) return path;
+  const bytes = [];
+  const body2 = path.slice(1, -1);
+  for (let i2 = 0; i2 < body2.length; i2++) {
+    const c = body2[i2];
+    if (c !== "\\") {
+      bytes.push(...Buffer.from(c, "utf8"));
+      continue;
+    }
+    const next = body2[i2 + 1];
+    if (/[0-7]/.test(next)) {
+      bytes.push(parseInt(body2.slice(i2 + 1, i2 + 4), 8));
+      i2 += 3;
+    } else {
+      const map = {
+        n: 10,
+        t: 9,
+        '"': 34,
+        "\\": 92,
+        a: 7,
+        b: 8,
+        f: 12,
+        r: 13,
+        v: 11
+      };
+      bytes.push(map[next] ?? next.charCodeAt(0));
+      i2 += 1;
+    }
+  }
+  return Buffer.from(bytes).toString("utf8");
+}
+function chunk(items, size) {
+  const out2 = [];
+  for (let i2 = 0; i2 < items.length; i2 += size) out2.push(items.slice(i2, i2 + size));
+  return out2;
+}
+
+// src/ledger/mask.ts
+var EXTENSIONS = [
+  [/\.pyi?$/i, "python"],
+  [/\.(?:[cm]?[jt]s|[jt]sx)$/i, "js"],
+  [/\.go$/i, "go"],
+  [/\.(?:java|kts?)$/i, "java"]
+];
+function langOf(path) {
+  return EXTENSIONS.find(([re]) => re.test(path))?.[1];
+}
+function maskCode(text, lang) {
+  const out2 = text.split("");
+  const blank = (from, to) => {
+    for (let k = from; k < to && k < out2.length; k++) if (out2[k] !== "\n") out2[k] = " ";
+  };
+  const quoted = (start2, close, escapes, multiline) => {
+    let k = start2;
+    while (k < text.length) {
+      if (escapes && text[k] === "\\") {
+        k += 2;
+        continue;
+      }
+      if (text.startsWith(close, k)) {
+        blank(start2, k);
+        return k + close.length;
+      }
+      if (!multiline && text[k] === "\n") break;
+      k++;
+    }
+    blank(start2, k);
+    return k;
+  };
+  const templates = [];
+  let braces = 0;
+  let lastCode = "";
+  let i2 = 0;
+  while (i2 < text.length) {
+    const c = text[i2];
+    const next = text[i2 + 1];
+    if (lang === "python") {
+      if (c === "#") {
+        const end = lineEnd(text, i2);
+        blank(i2, end);
+        i2 = end;
+        continue;
+      }
+      if (c === '"' || c === "'") {
+        const triple = text.startsWith(c.repeat(3), i2);
+        const open = triple ? 3 : 1;
+        i2 = quoted(i2 + open, c.repeat(open), true, triple);
+        continue;
+      }
+      i2++;
+      continue;
+    }
+    if (c === "/" && next === "/") {
+      const end = lineEnd(text, i2);
+      blank(i2, end);
+      i2 = end;
+      continue;
+    }
+    if (c === "/" && next === "*") {
+      const end = text.indexOf("*/", i2 + 2);
+      const stop2 = end === -1 ? text.length : end + 2;
+      blank(i2, stop2);
+      i2 = stop2;
+      continue;
+    }
+    if (lang === "java" && text.startsWith('"""', i2)) {
+      i2 = quoted(i2 + 3, '"""', true, true);
+      continue;
+    }
+    if (c === '"' || c === "'") {
+      i2 = quoted(i2 + 1, c, true, false);
+      lastCode = c;
+      continue;
+    }
+    if (c === "`" && lang === "go") {
+      i2 = quoted(i2 + 1, "`", false, true);
+      lastCode = c;
+      continue;
+    }
+    if (lang === "js") {
+      if (c === "`" || c === "}" && templates.length > 0 && templates[templates.length - 1] === braces) {
+        if (c === "}") templates.pop();
+        let k = i2 + 1;
+        while (k < text.length && text[k] !== "`" && !(text[k] === "$" && text[k + 1] === "{")) {
+          k += text[k] === "\\" ? 2 : 1;
+        }
+        blank(i2 + 1, k);
+        if (text[k] === "$") {
+          templates.push(braces);
+          i2 = k + 2;
+        } else {
+          i2 = k + 1;
+        }
+        lastCode = "`";
+        continue;
+      }
+      if (c === "{") braces++;
+      if (c === "}") braces--;
+      if (c === "/" && regexAllowedAfter(lastCode)) {
+        i2 = regexLiteral(text, i2, blank);
+        lastCode = "/";
+        continue;
+      }
+    }
+    if (!/\s/.test(c)) lastCode = /[\w$]/.test(c) ? wordBefore(text, i2 + 1) : c;
+    i2++;
+  }
+  return out2.join("");
+}
+function lineEnd(text, from) {
+  const end = text.indexOf("\n", from);
+  return end === -1 ? text.length : end;
+}
+function wordBefore(text, end) {
+  let start2 = end;
+  while (start2 > 0 && /[\w$]/.test(text[start2 - 1])) start2--;
+  return text.slice(start2, end);
+}
+function regexAllowedAfter(last) {
+  if (last === "") return true;
+  if (/^[\w$]+$/.test(last))
+    return /^(?:return|typeof|instanceof|in|of|new|delete|void|throw|case|do|else|yield|await)$/.test(
+      last
+    );
+  return !/[)\]}`'"]/.test(last);
+}
+function regexLiteral(text, start2, blank) {
+  let k = start2 + 1;
+  let inClass = false;
+  while (k < text.length && text[k] !== "\n") {
+    const c = text[k];
+    if (c === "\\") {
+      k += 2;
+      continue;
+    }
+    if (c === "[") inClass = true;
+    else if (c === "]") inClass = false;
+    else if (c === "/" && !inClass) {
+      blank(start2 + 1, k);
+      return k + 1;
+    }
+    k++;
+  }
+  return start2 + 1;
+}
+
+// src/ledger/markers.ts
+var SUPPRESSIONS = {
+  python: [
+    { re: /\b(?:pytest\.)?mark\.(skipif|skip|xfail)\b/g, label: (m) => `pytest.mark.${m[1]}` },
+    { re: /\bpytest\.(skip|xfail|importorskip)\s*\(/g, label: (m) => `pytest.${m[1]}(` },
+    {
+      re: /(?:@\s*|\bunittest\.)(?:unittest\.)?(skipIf|skipUnless|skip|expectedFailure)\b/g,
+      label: (m) => `unittest.${m[1]}`
+    },
+    { re: /\.skipTest\s*\(/g, label: () => "skipTest(" },
+    { re: /\braise\s+(?:unittest\.)?SkipTest\b/g, label: () => "raise SkipTest" }
+  ],
+  js: [
+    {
+      re: /(?<![\w$.])(it|test|describe|suite|context|specify|bench)(?:\s*\.\s*[\w$]+)*?\s*\.\s*(only|skipIf|runIf|skip|todo|fails)\b/g,
+      label: (m) => `${m[1]}.${m[2]}`
+    },
+    { re: /(?<![\w$.])(fit|fdescribe|fcontext)\s*\(/g, label: (m) => m[1], silencesOthers: true },
+    { re: /(?<![\w$.])(xit|xtest|xdescribe|xcontext|xspecify)\s*\(/g, label: (m) => m[1] },
+    { re: /(?<![\w$.])(this|ctx|context|t)\s*\.\s*skip\s*\(/g, label: (m) => `${m[1]}.skip(` },
+    // node:test options: test('x', { skip: true }), { todo: 'why' }, { only: true }
+    { re: /[{,]\s*(skip|todo|only)\s*:\s*(?:true|['"`])/g, label: (m) => `{ ${m[1]}: ... }` }
+  ],
+  go: [{ re: /\b[A-Za-z_]\w*\.(Skipf|SkipNow|Skip)\s*\(/g, label: (m) => `t.${m[1]}` }],
+  java: [{ re: /@\s*(Disabled\w*|Ignore)\b/g, label: (m) => `@${m[1]}` }]
+};
+function suppressionsIn(line2, lang) {
+  const hits2 = [];
+  for (const pattern of SUPPRESSIONS[lang]) {
+    pattern.re.lastIndex = 0;
+    for (let m = pattern.re.exec(line2); m !== null; m = pattern.re.exec(line2)) {
+      const label = pattern.label(m);
+      const silencesOthers = pattern.silencesOthers ?? /\.only$|\{ only:/.test(label);
+      if (!hits2.some((h) => h.label === label))
+        hits2.push({ label, silencesOthers, column: m.index + 1 });
+    }
+  }
+  return hits2;
+}
+var TIMEOUT_DEFAULTS = {
+  deadline: 200,
+  // hypothesis, milliseconds
+  testTimeout: 5e3,
+  // jest and vitest, milliseconds
+  hookTimeout: 1e4,
+  // vitest, milliseconds
+  mocha: 2e3
+  // mocha, milliseconds
+};
+var NUMBER = "(None|null|Infinity|\\d[\\d_]*(?:\\.\\d+)?)";
+var TIMEOUTS = {
+  python: [
+    {
+      re: new RegExp(`\\bmark\\.timeout\\s*\\(\\s*${NUMBER}`, "g"),
+      kind: "timeout",
+      label: "pytest.mark.timeout"
+    },
+    {
+      re: new RegExp(`\\btimeout\\s*=\\s*${NUMBER}`, "g"),
+      kind: "timeout",
+      label: "timeout=",
+      unlimited: /^None$/
+    },
+    {
+      re: new RegExp(`\\bdeadline\\s*=\\s*${NUMBER}`, "g"),
+      kind: "deadline",
+      label: "deadline=",
+      unlimited: /^None$/
+    }
+  ],
+  js: [
+    {
+      re: new RegExp(`\\b(?:jest|vi)\\s*\\.\\s*setTimeout\\s*\\(\\s*${NUMBER}`, "g"),
+      kind: "testTimeout",
+      label: "setTimeout(",
+      unlimited: /^Infinity$/
+    },
+    {
+      re: new RegExp(`\\btestTimeout\\s*:\\s*${NUMBER}`, "g"),
+      kind: "testTimeout",
+      label: "testTimeout:",
+      unlimited: /^Infinity$/
+    },
+    {
+      re: new RegExp(`\\bhookTimeout\\s*:\\s*${NUMBER}`, "g"),
+      kind: "hookTimeout",
+      label: "hookTimeout:",
+      unlimited: /^Infinity$/
+    },
+    {
+      re: new RegExp(`(?<![\\w$])timeout\\s*:\\s*${NUMBER}`, "g"),
+      kind: "timeout",
+      label: "timeout:",
+      unlimited: /^Infinity$/
+    },
+    {
+      re: new RegExp(`\\bthis\\s*\\.\\s*timeout\\s*\\(\\s*${NUMBER}`, "g"),
+      kind: "mocha",
+      label: "this.timeout(",
+      unlimited: /^0$/
+    }
+  ],
+  go: [],
+  java: [
+    {
+      re: new RegExp(`@\\s*Timeout\\s*\\(\\s*(?:value\\s*=\\s*)?${NUMBER}`, "g"),
+      kind: "timeout",
+      label: "@Timeout"
+    },
+    { re: new RegExp(`\\btimeout\\s*=\\s*${NUMBER}`, "g"), kind: "timeout", label: "timeout =" }
+  ]
+};
+function timeoutsIn(line2, lang) {
+  const hits2 = [];
+  for (const pattern of TIMEOUTS[lang]) {
+    pattern.re.lastIndex = 0;
+    for (let m = pattern.re.exec(line2); m !== null; m = pattern.re.exec(line2)) {
+      const raw = m[1];
+      const value = pattern.unlimited?.test(raw) ? Infinity : Number(raw.replace(/_/g, ""));
+      if (Number.isNaN(value)) continue;
+      hits2.push({ kind: pattern.kind, label: pattern.label, value, column: m.index + 1 });
+    }
+  }
+  return hits2;
+}
+
+// src/ledger/units.ts
+function unitFinder(path, text, masked, lang) {
+  switch (lang) {
+    case "python":
+      return pythonUnits(path, masked);
+    case "js":
+      return jsUnits(path, text, masked);
+    case "go":
+      return goUnits(path, text, masked);
+    case "java":
+      return javaUnits(path, masked);
+  }
+}
+var fileUnit = (path, members) => ({
+  ids: [path],
+  kind: "file",
+  members
+});
+function pythonUnits(path, masked) {
+  const lines = masked.split("\n");
+  const start2 = [];
+  let depth = 0;
+  let continued = false;
+  for (const line2 of lines) {
+    start2.push(depth === 0 && !continued);
+    for (const c of line2) {
+      if (c === "(" || c === "[" || c === "{") depth++;
+      else if ((c === ")" || c === "]" || c === "}") && depth > 0) depth--;
+    }
+    continued = /\\\s*$/.test(line2);
+  }
+  const indent = (i2) => /^[ \t]*/.exec(lines[i2])[0].replace(/\t/g, "        ").length;
+  const blank = (i2) => lines[i2].trim() === "";
+  const header2 = (i2) => {
+    const m = /^\s*(?:async\s+)?(def|class)\s+([A-Za-z_]\w*)/.exec(lines[i2]);
+    return m ? { type: m[1], name: m[2] } : void 0;
+  };
+  const logicalStart = (i2) => {
+    let j = Math.min(i2, lines.length - 1);
+    while (j > 0 && (!start2[j] || blank(j))) j--;
+    return j;
+  };
+  const enclosing = (t) => {
+    const chain = [];
+    let threshold = indent(t);
+    for (let j = t - 1; j >= 0 && threshold > 0; j--) {
+      if (!start2[j] || blank(j) || indent(j) >= threshold) continue;
+      const h = header2(j);
+      if (h) chain.unshift(h);
+      threshold = indent(j);
+    }
+    return chain;
+  };
+  const unitAt = (line2) => {
+    let target = logicalStart(line2 - 1);
+    if (lines[target].trim().startsWith("@")) {
+      const level = indent(target);
+      for (let j = target + 1; j < lines.length; j++) {
+        if (!start2[j] || blank(j)) continue;
+        if (indent(j) !== level) break;
+        if (header2(j)) {
+          target = j;
+          break;
+        }
+        if (!lines[j].trim().startsWith("@")) break;
+      }
+    }
+    const own = header2(target);
+    const chain = [...enclosing(target), ...own ? [own] : []];
+    const firstDef = chain.findIndex((h) => h.type === "def");
+    const names = (firstDef === -1 ? chain : chain.slice(0, firstDef + 1)).map((h) => h.name);
+    if (names.length === 0) return { ids: [path], kind: "file" };
+    return { ids: [`${path}::${names.join("::")}`], kind: firstDef === -1 ? "group" : "test" };
+  };
+  let tests;
+  const allTests = () => tests ??= lines.flatMap((_, i2) => {
+    const h = start2[i2] ? header2(i2) : void 0;
+    if (h?.type !== "def" || !/^test/.test(h.name)) return [];
+    const unit = unitAt(i2 + 1);
+    return unit.kind === "test" && unit.ids[0].endsWith(`::${h.name}`) ? [unit.ids[0]] : [];
+  });
+  return (line2) => {
+    const unit = unitAt(line2);
+    if (unit.kind === "test") return unit;
+    const prefix = unit.kind === "file" ? `${path}::` : `${unit.ids[0]}::`;
+    return {
+      ...unit,
+      members: allTests().filter((id) => id.startsWith(prefix)).map((id) => [id])
+    };
+  };
+}
+var JS_HEAD = /(?<![\w$.])(it|test|describe|suite|context|specify|bench|xit|xtest|xdescribe|xcontext|xspecify|fit|fdescribe|fcontext)((?:\s*\.\s*[\w$]+)*)\s*\(/g;
+var JS_GROUPS = /* @__PURE__ */ new Set([
+  "describe",
+  "suite",
+  "context",
+  "xdescribe",
+  "xcontext",
+  "fdescribe",
+  "fcontext"
+]);
+function jsUnits(path, text, masked) {
+  const lineOf = lineIndex(text);
+  const spans = [];
+  JS_HEAD.lastIndex = 0;
+  for (let m = JS_HEAD.exec(masked); m !== null; m = JS_HEAD.exec(masked)) {
+    let open = m.index + m[0].length - 1;
+    let close = matching(masked, open);
+    const after = skipSpace(masked, close + 1);
+    if (masked[after] === "(") {
+      open = after;
+      close = matching(masked, open);
+    }
+    const title2 = stringArgument(text, open + 1);
+    if (title2 === void 0) continue;
+    spans.push({ title: title2, group: JS_GROUPS.has(m[1]), from: lineOf(m.index), to: lineOf(close) });
+  }
+  const idsOf = (span) => {
+    const chain = spans.filter((s) => s.from <= span.from && span.to <= s.to && s !== span && s.group).map((s) => s.title);
+    const full = `${path}::${[...chain, span.title].join(" > ")}`;
+    return chain.length === 0 ? [full] : [full, `${path}::${span.title}`];
+  };
+  const membersOf = (group) => spans.filter(
+    (s) => !s.group && (group === void 0 || group.from <= s.from && s.to <= group.to && s !== group)
+  ).map(idsOf);
+  return (line2) => {
+    const around = spans.filter((s) => s.from <= line2 && line2 <= s.to);
+    const inner = around[around.length - 1];
+    if (inner === void 0) return fileUnit(path, membersOf());
+    if (!inner.group) return { ids: idsOf(inner), kind: "test" };
+    return { ids: idsOf(inner), kind: "group", members: membersOf(inner) };
+  };
+}
+function stringArgument(text, from) {
+  const k = skipSpace(text, from);
+  const quote2 = text[k];
+  if (quote2 !== '"' && quote2 !== "'" && quote2 !== "`") return void 0;
+  let out2 = "";
+  for (let j = k + 1; j < text.length; j++) {
+    const c = text[j];
+    if (c === "\\") {
+      out2 += text[j + 1] ?? "";
+      j++;
+      continue;
+    }
+    if (c === quote2) return out2;
+    if (c === "\n" && quote2 !== "`") return void 0;
+    out2 += c;
+  }
+  return void 0;
+}
+function goUnits(path, text, masked) {
+  const lineOf = lineIndex(text);
+  const funcs = [];
+  const FUNC = /^func\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)\s*\(/gm;
+  for (let m = FUNC.exec(masked); m !== null; m = FUNC.exec(masked)) {
+    const body2 = masked.indexOf("{", m.index);
+    if (body2 === -1) continue;
+    funcs.push({ name: m[1], from: lineOf(m.index), to: lineOf(matching(masked, body2)) });
+  }
+  const runs = [];
+  const RUN = /\.\s*Run\s*\(/g;
+  for (let m = RUN.exec(masked); m !== null; m = RUN.exec(masked)) {
+    const open = m.index + m[0].length - 1;
+    const title2 = stringArgument(text, open + 1);
+    if (title2 === void 0) continue;
+    runs.push({ title: title2, group: false, from: lineOf(m.index), to: lineOf(matching(masked, open)) });
+  }
+  return (line2) => {
+    const fn = funcs.find((f) => f.from <= line2 && line2 <= f.to);
+    if (fn === void 0)
+      return fileUnit(
+        path,
+        funcs.filter((f) => /^(?:Test|Fuzz)/.test(f.name)).map((f) => [`${path}::${f.name}`])
+      );
+    const subs = runs.filter((r) => fn.from <= r.from && r.from <= line2 && line2 <= r.to).map((r) => r.title.replace(/\s/g, "_"));
+    return { ids: [`${path}::${[fn.name, ...subs].join("/")}`], kind: "test" };
+  };
+}
+function javaUnits(path, masked) {
+  const lines = masked.split("\n");
+  const offsets = lineOffsets(masked);
+  const depthAt = [];
+  let depth = 0;
+  for (const line2 of lines) {
+    depthAt.push(depth);
+    for (const c of line2) {
+      if (c === "(") depth++;
+      else if (c === ")" && depth > 0) depth--;
+    }
+  }
+  const declaration = (from) => {
+    let k = from;
+    for (; ; ) {
+      k = skipSpace(masked, k);
+      if (masked[k] !== "@") break;
+      k = skipSpace(masked, k + 1);
+      while (/[\w$.]/.test(masked[k] ?? "")) k++;
+      const after = skipSpace(masked, k);
+      if (masked[after] === "(") k = matching(masked, after) + 1;
+    }
+    const head = masked.slice(k, nextOf(masked, k, /[{;=]/));
+    const type = /\b(?:class|interface|enum|record|object)\s+([A-Za-z_$][\w$]*)/.exec(head);
+    if (type) return { ids: [`${path}::${type[1]}`], kind: "group" };
+    const method = /(?:^|[\s>\]])([A-Za-z_$][\w$]*)\s*\([^()]*\)\s*(?:throws\s+[\w$.,\s]+|:\s*[\w$.<>?,\s]+)?$/.exec(
+      head.trim()
+    );
+    if (!method || JAVA_KEYWORDS.has(method[1])) return void 0;
+    return { ids: [`${path}::${method[1]}`], kind: "test" };
+  };
+  const enclosingMethod = (offset) => {
+    let level = 0;
+    for (let k = offset - 1; k >= 0; k--) {
+      const c = masked[k];
+      if (c === "}") level++;
+      else if (c === "{") {
+        if (level > 0) {
+          level--;
+          continue;
+        }
+        const headStart = Math.max(
+          masked.lastIndexOf(";", k),
+          masked.lastIndexOf("}", k),
+          masked.lastIndexOf("{", k - 1)
+        ) + 1;
+        const unit = declaration(headStart);
+        if (unit) return unit;
+      }
+    }
+    return void 0;
+  };
+  let tests;
+  const allTests = () => {
+    if (tests === void 0) {
+      tests = [];
+      const TEST = /@\s*(?:Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate)\b/g;
+      for (let m = TEST.exec(masked); m !== null; m = TEST.exec(masked)) {
+        const unit = declaration(m.index);
+        if (unit?.kind === "test" && !tests.some((t) => t[0] === unit.ids[0])) tests.push(unit.ids);
+      }
+    }
+    return tests;
+  };
+  return (line2) => {
+    let i2 = line2 - 1;
+    while (i2 > 0 && depthAt[i2] > 0) i2--;
+    const start2 = offsets[i2] ?? 0;
+    const unit = lines[i2].trim().startsWith("@") ? declaration(start2) : enclosingMethod(start2 + lines[i2].length);
+    if (unit === void 0) return fileUnit(path, allTests());
+    return unit.kind === "test" ? unit : { ...unit, members: allTests() };
+  };
+}
+var JAVA_KEYWORDS = /* @__PURE__ */ new Set([
+  "if",
+  "for",
+  "while",
+  "switch",
+  "catch",
+  "synchronized",
+  "try",
+  "return",
+  "new",
+  "when",
+  "super",
+  "this"
+]);
+function matching(masked, open) {
+  const pairs = { "(": ")", "[": "]", "{": "}" };
+  const stack = [];
+  for (let k = open; k < masked.length; k++) {
+    const c = masked[k];
+    if (c in pairs) stack.push(pairs[c]);
+    else if (c === ")" || c === "]" || c === "}") {
+      stack.pop();
+      if (stack.length === 0) return k;
+    }
+  }
+  return masked.length - 1;
+}
+function skipSpace(text, from) {
+  let k = from;
+  while (k < text.length && /\s/.test(text[k])) k++;
+  return k;
+}
+function nextOf(text, from, re) {
+  for (let k = from; k < text.length; k++) if (re.test(text[k])) return k;
+  return text.length;
+}
+function lineOffsets(text) {
+  const offsets = [0];
+  for (let k = 0; k < text.length; k++) if (text[k] === "\n") offsets.push(k + 1);
+  return offsets;
+}
+function lineIndex(text) {
+  const offsets = lineOffsets(text);
+  return (offset) => {
+    let lo = 0;
+    let hi = offsets.length - 1;
+    while (lo < hi) {
+      const mid = lo + hi + 1 >> 1;
+      if (offsets[mid] <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  };
+}
+
+// src/ledger/scan.ts
+var MAYBE = /skip|xfail|expectedfailure|only|todo|fails|runif|\bx(?:it|test|describe|context|specify)\b|\bf(?:it|describe|context)\b|disabled|ignore|timeout|deadline/i;
+function mayHoldMarker(lines) {
+  for (const line2 of lines) if (MAYBE.test(line2)) return true;
+  return false;
+}
+function scanFile(path, lang, headText, baseText, added) {
+  const head = analyse(path, lang, headText);
+  const base = baseText === null ? void 0 : analyse(path, lang, baseText);
+  const before = /* @__PURE__ */ new Set();
+  const baseTimeouts = /* @__PURE__ */ new Map();
+  if (base) {
+    for (let line2 = 1; line2 <= base.lines.length; line2++) {
+      const masked = base.lines[line2 - 1];
+      const hits2 = suppressionsIn(masked, lang);
+      if (hits2.length > 0) {
+        const id = base.unitAt(line2).ids[0];
+        for (const hit of hits2) before.add(`${id}\0${hit.label}`);
+      }
+      for (const t of timeoutsIn(masked, lang))
+        baseTimeouts.set(t.kind, Math.max(baseTimeouts.get(t.kind) ?? -Infinity, t.value));
+    }
+  }
+  const findings = [];
+  for (const line2 of [...added].sort((a, b) => a - b)) {
+    const masked = head.lines[line2 - 1];
+    if (masked === void 0) continue;
+    const hits2 = suppressionsIn(masked, lang);
+    const raised = timeoutsIn(masked, lang).filter((t) => {
+      const baseline = baseTimeouts.get(t.kind) ?? TIMEOUT_DEFAULTS[t.kind];
+      return baseline !== void 0 && t.value > baseline;
+    });
+    if (hits2.length === 0 && raised.length === 0) continue;
+    const unit = head.unitAt(line2);
+    for (const hit of hits2) {
+      if (before.has(`${unit.ids[0]}\0${hit.label}`)) continue;
+      findings.push({ line: line2, label: hit.label, unit, silencesOthers: hit.silencesOthers });
+    }
+    for (const t of raised) {
+      const baseline = baseTimeouts.get(t.kind) ?? TIMEOUT_DEFAULTS[t.kind];
+      findings.push({
+        line: line2,
+        label: `${t.label} raised ${show(baseline)} \u2192 ${show(t.value)}`,
+        unit,
+        silencesOthers: false
+      });
+    }
+  }
+  return findings;
+}
+function analyse(path, lang, text) {
+  const masked = maskCode(text, lang);
+  return { lines: masked.split("\n"), unitAt: unitFinder(path, text, masked, lang) };
+}
+function show(value) {
+  return value === Infinity ? "no limit" : String(value);
+}
+
+// src/ledger/skip.ts
+var TEST_PLANES = /* @__PURE__ */ new Set(["voting", "drafts", "in_diff"]);
+async function checkSkipMarkers(ctx, ledger) {
+  const mode = ctx.policy.lints["skip-marker"];
+  if (mode === "off") return [];
+  const level = mode === "warn" ? "warning" : "failure";
+  const planes = compilePlanes(ctx.policy);
+  const targets = ctx.writeSet.filter(
+    (row) => row.status !== "deleted" && langOf(row.path) !== void 0 && (planes.isTestLike(row.path) || TEST_PLANES.has(planes.planeOf(row.path)))
+  );
+  if (targets.length === 0) return [];
+  const added = await addedLines(
+    ctx.git,
+    ctx.mergeBase,
+    ctx.head,
+    targets.map((t) => t.path)
+  );
+  const reasons = [];
+  for (const row of targets) {
+    const lines = added.get(row.path);
+    const lang = langOf(row.path);
+    if (lines === void 0 || lang === void 0 || !mayHoldMarker(lines.values())) continue;
+    const headText = await ctx.git.showText(ctx.head, row.path);
+    if (headText === null) continue;
+    const baseText = await ctx.git.showText(ctx.mergeBase, row.previous_path ?? row.path);
+    for (const finding of scanFile(row.path, lang, headText, baseText, lines.keys())) {
+      const reason2 = judge(finding, row.path, ledger, level);
+      if (reason2) reasons.push(reason2);
+    }
+  }
+  return reasons;
+}
+function judge(finding, path, ledger, level) {
+  const { unit } = finding;
+  const id = unit.ids[0];
+  const where = { path, line: finding.line };
+  if (finding.silencesOthers) {
+    return {
+      rule: "skip-marker",
+      level,
+      message: `${path}:${finding.line}: ${finding.label} on ${id} silences every other test; no ledger row can cover it: remove it`,
+      ...where
+    };
+  }
+  const isLive = (ids) => ids.some((candidate) => ledger.live.has(candidate));
+  if (unit.kind === "test") {
+    if (isLive(unit.ids)) return void 0;
+    const expired = ledger.rows.find((row) => unit.ids.includes(row.test));
+    const why = expired ? `its ledger row "${expired.id}" expired on ${expired.expires_on}` : "no live ledger row covers it";
+    return {
+      rule: "skip-marker",
+      level,
+      message: `${path}:${finding.line}: adds ${finding.label} to ${id} and ${why}; fix the test, or freeze the flake in the ledger (test: ${id}) in a reviewed PR of its own`,
+      ...where
+    };
+  }
+  const members = unit.members ?? [];
+  const uncovered = members.filter((ids) => !isLive(ids)).map((ids) => ids[0]);
+  if (members.length > 0 && uncovered.length === 0) return void 0;
+  const scope = unit.kind === "file" ? `every test in ${path}` : `every test in ${id}`;
+  const gap = members.length === 0 ? "no test was found in it to freeze" : `${uncovered.length} of its ${members.length} test(s) have no live ledger row (${uncovered.slice(0, 3).join(", ")}${uncovered.length > 3 ? ", \u2026" : ""})`;
+  return {
+    rule: "skip-marker",
+    level,
+    message: `${path}:${finding.line}: adds ${finding.label}, which reaches ${scope}, and ${gap}; fix the tests, or freeze each flaky one in the ledger in a reviewed PR of its own`,
+    ...where
+  };
+}
+
+// src/lints/parsers.ts
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+// node_modules/web-tree-sitter/web-tree-sitter.js
+var __defProp2 = Object.defineProperty;
+var __name = (target, value) => __defProp2(target, "name", { value, configurable: true });
+var Edit = class {
+  static {
+    __name(this, "Edit");
+  }
+  /** The start position of the change. */
+  startPosition;
+  /** The end position of the change before the edit. */
+  oldEndPosition;
+  /** The end position of the change after the edit. */
+  newEndPosition;
+  /** The start index of the change. */
+  startIndex;
+  /** The end index of the change before the edit. */
+  oldEndIndex;
+  /** The end index of the change after the edit. */
+  newEndIndex;
+  constructor({
+    startIndex,
+    oldEndIndex,
+    newEndIndex,
+    startPosition,
+    oldEndPosition,
+    newEndPosition
+  }) {
+    this.startIndex = startIndex >>> 0;
+    this.oldEndIndex = oldEndIndex >>> 0;
+    this.newEndIndex = newEndIndex >>> 0;
+    this.startPosition = startPosition;
+    this.oldEndPosition = oldEndPosition;
+    this.newEndPosition = newEndPosition;
+  }
+  /**
+   * Edit a point and index to keep it in-sync with source code that has been edited.
+   *
+   * This function updates a single point's byte offset and row/column position
+   * based on an edit operation. This is useful for editing points without
+   * requiring a tree or node instance.
+   */
+  editPoint(point, index) {
+    let newIndex = index;
+    const newPoint = { ...point };
+    if (index >= this.oldEndIndex) {
+      newIndex = this.newEndIndex + (index - this.oldEndIndex);
+      const originalRow = point.row;
+      newPoint.row = this.newEndPosition.row + (point.row - this.oldEndPosition.row);
+      newPoint.column = originalRow === this.oldEndPosition.row ? this.newEndPosition.column + (point.column - this.oldEndPosition.column) : point.column;
+    } else if (index > this.startIndex) {
+      newIndex = this.newEndIndex;
+      newPoint.row = this.newEndPosition.row;
+      newPoint.column = this.newEndPosition.column;
+    }
+    return { point: newPoint, index: newIndex };
+  }
+  /**
+   * Edit a range to keep it in-sync with source code that has been edited.
+   *
+   * This function updates a range's start and end positions based on an edit
+   * operation. This is useful for editing ranges without requiring a tree
+   * or node instance.
+   */
+  editRange(range) {
+    const newRange = {
+      startIndex: range.startIndex,
+      startPosition: { ...range.startPosition },
+      endIndex: range.endIndex,
+      endPosition: { ...range.endPosition }
+    };
+    if (range.endIndex >= this.oldEndIndex) {
+      if (range.endIndex !== Number.MAX_SAFE_INTEGER) {
+        newRange.endIndex = this.newEndIndex + (range.endIndex - this.oldEndIndex);
+        newRange.endPosition = {
+          row: this.newEndPosition.row + (range.endPosition.row - this.oldEndPosition.row),
+          column: range.endPosition.row === this.oldEndPosition.row ? this.newEndPosition.column + (range.endPosition.column - this.oldEndPosition.column) : range.endPosition.column
+        };
+        if (newRange.endIndex < this.newEndIndex) {
+          newRange.endIndex = Number.MAX_SAFE_INTEGER;
+          newRange.endPosition = { row: Number.MAX_SAFE_INTEGER, column: Number.MAX_SAFE_INTEGER };
+        }
+      }
+    } else if (range.endIndex > this.startIndex) {
+      newRange.endIndex = this.startIndex;
+      newRange.endPosition = { ...this.startPosition };
+    }
+    if (range.startIndex >= this.oldEndIndex) {
+      newRange.startIndex = this.newEndIndex + (range.startIndex - this.oldEndIndex);
+      newRange.startPosition = {
+        row: this.newEndPosition.row + (range.startPosition.row - this.oldEndPosition.row),
+        column: range.startPosition.row === this.oldEndPosition.row ? this.newEndPosition.column + (range.startPosition.column - this.oldEndPosition.column) : range.startPosition.column
+      };
+      if (newRange.startIndex < this.newEndIndex) {
+        newRange.startIndex = Number.MAX_SAFE_INTEGER;
+        newRange.startPosition = { row: Number.MAX_SAFE_INTEGER, column: Number.MAX_SAFE_INTEGER };
+      }
+    } else if (range.startIndex > this.startIndex) {
+      newRange.startIndex = this.startIndex;
+      newRange.startPosition = { ...this.startPosition };
+    }
+    return newRange;
+  }
+};
+var SIZE_OF_SHORT = 2;
+var SIZE_OF_INT = 4;
+var SIZE_OF_CURSOR = 4 * SIZE_OF_INT;
+var SIZE_OF_NODE = 5 * SIZE_OF_INT;
+var SIZE_OF_POINT = 2 * SIZE_OF_INT;
+var SIZE_OF_RANGE = 2 * SIZE_OF_INT + 2 * SIZE_OF_POINT;
+var ZERO_POINT = { row: 0, column: 0 };
+var INTERNAL = /* @__PURE__ */ Symbol("INTERNAL");
+function assertInternal(x) {
+  if (x !== INTERNAL) throw new Error("Illegal constructor");
+}
+__name(assertInternal, "assertInternal");
+function isPoint(point) {
+  return !!point && typeof point.row === "number" && typeof point.column === "number";
+}
+__name(isPoint, "isPoint");
+function setModule(module2) {
+  C = module2;
+}
+__name(setModule, "setModule");
+var C;
+function newFinalizer(handler) {
+  try {
+    return new FinalizationRegistry(handler);
+  } catch (e) {
+    console.error("Unsupported FinalizationRegistry:", e);
+    return;
+  }
+}
+__name(newFinalizer, "newFinalizer");
+var finalizer = newFinalizer((address) => {
+  C._ts_lookahead_iterator_delete(address);
+});
+var LookaheadIterator = class {
+  static {
+    __name(this, "LookaheadIterator");
+  }
+  /** @internal */
+  [0] = 0;
+  // Internal handle for Wasm
+  /** @internal */
+  language;
+  /** @internal */
+  positioned = false;
+  /** @internal */
+  constructor(internal, address, language) {
+    assertInternal(internal);
+    this[0] = address;
+    this.language = language;
+    finalizer?.register(this, address, this);
+  }
+  /**
+   * Get the current symbol of the lookahead iterator.
+   *
+   * Returns `null` if the iterator is not positioned on a symbol:
+   *
+   * - Before the first iteration step
+   * - After the iterator is exhausted
+   * - After a {@link reset} or {@link resetState} call
+   */
+  get currentTypeId() {
+    return this.positioned ? C._ts_lookahead_iterator_current_symbol(this[0]) : null;
+  }
+  /**
+   * Get the current symbol name of the lookahead iterator.
+   *
+   * Returns `null` if the iterator is not positioned on a symbol.
+   */
+  get currentType() {
+    const id = this.currentTypeId;
+    if (id === null) return null;
+    return this.language.types[id] ?? C.UTF8ToString(C._ts_language_symbol_name(this.language[0], id));
+  }
+  /** Delete the lookahead iterator, freeing its resources. */
+  delete() {
+    finalizer?.unregister(this);
+    C._ts_lookahead_iterator_delete(this[0]);
+    this[0] = 0;
+  }
+  /**
+   * Reset the lookahead iterator.
+   *
+   * This returns `true` if the language was set successfully and `false`
+   * otherwise.
+   */
+  reset(language, stateId) {
+    if (C._ts_lookahead_iterator_reset(this[0], language[0], stateId)) {
+      this.language = language;
+      this.positioned = false;
+      return true;
+    }
+    return false;
+  }
+  /**
+   * Reset the lookahead iterator to another state.
+   *
+   * This returns `true` if the iterator was reset to the given state and
+   * `false` otherwise.
+   */
+  resetState(stateId) {
+    if (!C._ts_lookahead_iterator_reset_state(this[0], stateId)) return false;
+    this.positioned = false;
+    return true;
+  }
+  /**
+   * Returns an iterator that iterates over the symbols of the lookahead iterator.
+   *
+   * The iterator will yield the current symbol name as a string for each step
+   * until there are no more symbols to iterate over.
+   */
+  [Symbol.iterator]() {
+    return {
+      next: /* @__PURE__ */ __name(() => {
+        this.positioned = Boolean(C._ts_lookahead_iterator_next(this[0]));
+        const value = this.currentType;
+        return value === null ? { done: true, value: "" } : { done: false, value };
+      }, "next")
+    };
+  }
+};
+function getText(tree, startIndex, endIndex, startPosition) {
+  const length = endIndex - startIndex;
+  let result = tree.textCallback(startIndex, startPosition);
+  if (result) {
+    startIndex += result.length;
+    while (startIndex < endIndex) {
+      const string = tree.textCallback(startIndex, startPosition);
+      if (string && string.length > 0) {
+        startIndex += string.length;
+        result += string;
+      } else {
+        break;
+      }
+    }
+    if (startIndex > endIndex) {
+      result = result.slice(0, length);
+    }
+  }
+  return result ?? "";
+}
+__name(getText, "getText");
+var finalizer2 = newFinalizer((address) => {
+  C._ts_tree_delete(address);
+});
+var Tree = class _Tree {
+  static {
+    __name(this, "Tree");
+  }
+  /** @internal */
+  [0] = 0;
+  // Internal handle for Wasm
+  /** @internal */
+  textCallback;
+  /** The language that was used to parse the syntax tree. */
+  language;
+  /** @internal */
+  constructor(internal, address, language, textCallback) {
+    assertInternal(internal);
+    this[0] = address;
+    this.language = language;
+    this.textCallback = textCallback;
+    finalizer2?.register(this, address, this);
+  }
+  /** Create a shallow copy of the syntax tree. This is very fast. */
+  copy() {
+    const address = C._ts_tree_copy(this[0]);
+    return new _Tree(INTERNAL, address, this.language, this.textCallback);
+  }
+  /** Delete the syntax tree, freeing its resources. */
+  delete() {
+    finalizer2?.unregister(this);
+    C._ts_tree_delete(this[0]);
+    this[0] = 0;
+  }
+  /** Get the root node of the syntax tree. */
+  get rootNode() {
+    C._ts_tree_root_node_wasm(this[0]);
+    return unmarshalNode(this);
+  }
+  /**
+   * Get the root node of the syntax tree, but with its position shifted
+   * forward by the given offset.
+   */
+  rootNodeWithOffset(offsetBytes, offsetExtent) {
+    const address = TRANSFER_BUFFER + SIZE_OF_NODE;
+    C.setValue(address, offsetBytes, "i32");
+    marshalPoint(address + SIZE_OF_INT, offsetExtent);
+    C._ts_tree_root_node_with_offset_wasm(this[0]);
+    return unmarshalNode(this);
+  }
+  /**
+   * Edit the syntax tree to keep it in sync with source code that has been
+   * edited.
+   *
+   * You must describe the edit both in terms of byte offsets and in terms of
+   * row/column coordinates.
+   */
+  edit(edit) {
+    marshalEdit(edit);
+    C._ts_tree_edit_wasm(this[0]);
+  }
+  /** Create a new {@link TreeCursor} starting from the root of the tree. */
+  walk() {
+    return this.rootNode.walk();
+  }
+  /**
+   * Compare this old edited syntax tree to a new syntax tree representing
+   * the same document, returning a sequence of ranges whose syntactic
+   * structure has changed.
+   *
+   * For this to work correctly, this syntax tree must have been edited such
+   * that its ranges match up to the new tree. Generally, you'll want to
+   * call this method right after calling one of the [`Parser::parse`]
+   * functions. Call it on the old tree that was passed to parse, and
+   * pass the new tree that was returned from `parse`.
+   */
+  getChangedRanges(other) {
+    if (!(other instanceof _Tree)) {
+      throw new TypeError("Argument must be a Tree");
+    }
+    C._ts_tree_get_changed_ranges_wasm(this[0], other[0]);
+    const count = C.getValue(TRANSFER_BUFFER, "i32");
+    const buffer = C.getValue(TRANSFER_BUFFER + SIZE_OF_INT, "i32");
+    const result = new Array(count);
+    if (count > 0) {
+      let address = buffer;
+      for (let i2 = 0; i2 < count; i2++) {
+        result[i2] = unmarshalRange(address);
+        address += SIZE_OF_RANGE;
+      }
+      C._free(buffer);
+    }
+    return result;
+  }
+  /** Get the included ranges that were used to parse the syntax tree. */
+  getIncludedRanges() {
+    C._ts_tree_included_ranges_wasm(this[0]);
+    const count = C.getValue(TRANSFER_BUFFER, "i32");
+    const buffer = C.getValue(TRANSFER_BUFFER + SIZE_OF_INT, "i32");
+    const result = new Array(count);
+    if (count > 0) {
+      let address = buffer;
+      for (let i2 = 0; i2 < count; i2++) {
+        result[i2] = unmarshalRange(address);
+        address += SIZE_OF_RANGE;
+      }
+      C._free(buffer);
+    }
+    return result;
+  }
+};
+var finalizer3 = newFinalizer((handles) => {
+  marshalTreeCursor({ handles });
+  C._ts_tree_cursor_delete_wasm(0);
+});
+var TreeCursor = class _TreeCursor {
+  static {
+    __name(this, "TreeCursor");
+  }
+  /** @internal */
+  handles = [0, 0, 0, 0];
+  // Internal handles for Wasm, shared with the finalizer.
+  /** @internal */
+  tree;
+  /** @internal */
+  constructor(internal, tree) {
+    assertInternal(internal);
+    this.tree = tree;
+    unmarshalTreeCursor(this);
+    finalizer3?.register(this, this.handles, this);
+  }
+  /** Creates a deep copy of the tree cursor. This allocates new memory. */
+  copy() {
+    marshalTreeCursor(this);
+    C._ts_tree_cursor_copy_wasm(this.tree[0]);
+    return new _TreeCursor(INTERNAL, this.tree);
+  }
+  /** Delete the tree cursor, freeing its resources. */
+  delete() {
+    finalizer3?.unregister(this);
+    marshalTreeCursor(this);
+    C._ts_tree_cursor_delete_wasm(this.tree[0]);
+    this.handles.fill(0);
+  }
+  /** Get the tree cursor's current {@link Node}. */
+  get currentNode() {
+    marshalTreeCursor(this);
+    C._ts_tree_cursor_current_node_wasm(this.tree[0]);
+    return unmarshalNode(this.tree);
+  }
+  /**
+   * Get the numerical field id of this tree cursor's current node.
+   *
+   * See also {@link TreeCursor#currentFieldName}.
+   */
+  get currentFieldId() {
+    marshalTreeCursor(this);
+    return C._ts_tree_cursor_current_field_id_wasm(this.tree[0]);
+  }
+  /** Get the field name of this tree cursor's current node. */
+  get currentFieldName() {
+    return this.tree.language.fields[this.currentFieldId];
+  }
+  /**
+   * Get the depth of the cursor's current node relative to the original
+   * node that the cursor was constructed with.
+   */
+  get currentDepth() {
+    marshalTreeCursor(this);
+    return C._ts_tree_cursor_current_depth_wasm(this.tree[0]);
+  }
+  /**
+   * Get the index of the cursor's current node out of all of the
+   * descendants of the original node that the cursor was constructed with.
+   */
+  get currentDescendantIndex() {
+    marshalTreeCursor(this);
+    return C._ts_tree_cursor_current_descendant_index_wasm(this.tree[0]);
+  }
+  /** Get the type of the cursor's current node. */
+  get nodeType() {
+    return this.tree.language.types[this.nodeTypeId] || "ERROR";
+  }
+  /** Get the type id of the cursor's current node. */
+  get nodeTypeId() {
+    marshalTreeCursor(this);
+    return C._ts_tree_cursor_current_node_type_id_wasm(this.tree[0]);
+  }
+  /** Get the state id of the cursor's current node. */
+  get nodeStateId() {
+    marshalTreeCursor(this);
+    return C._ts_tree_cursor_current_node_state_id_wasm(this.tree[0]);
+  }
+  /** Get the id of the cursor's current node. */
+  get nodeId() {
+    marshalTreeCursor(this);
+    return C._ts_tree_cursor_current_node_id_wasm(this.tree[0]);
+  }
+  /**
+   * Check if the cursor's current node is *named*.
+   *
+   * Named nodes correspond to named rules in the grammar, whereas
+   * *anonymous* nodes correspond to string literals in the grammar.
+   */
+  get nodeIsNamed() {
+    marshalTreeCursor(this);
+    return C._ts_tree_cursor_current_node_is_named_wasm(this.tree[0]) === 1;
+  }
+  /**
+   * Check if the cursor's current node is *missing*.
+   *
+   * Missing nodes are inserted by the parser in order to recover from
+   * certain kinds of syntax errors.
+   */
+  get nodeIsMissing() {
+    marshalTreeCursor(this);
+    return C._ts_tree_cursor_current_node_is_missing_wasm(this.tree[0]) === 1;
+  }
+  /** Get the string content of the cursor's current node. */
+  get nodeText() {
+    marshalTreeCursor(this);
+    const startIndex = C._ts_tree_cursor_start_index_wasm(this.tree[0]);
+    const endIndex = C._ts_tree_cursor_end_index_wasm(this.tree[0]);
+    C._ts_tree_cursor_start_position_wasm(this.tree[0]);
+    const startPosition = unmarshalPoint(TRANSFER_BUFFER);
+    return getText(this.tree, startIndex, endIndex, startPosition);
+  }
+  /** Get the start position of the cursor's current node. */
+  get startPosition() {
+    marshalTreeCursor(this);
+    C._ts_tree_cursor_start_position_wasm(this.tree[0]);
+    return unmarshalPoint(TRANSFER_BUFFER);
+  }
+  /** Get the end position of the cursor's current node. */
+  get endPosition() {
+    marshalTreeCursor(this);
+    C._ts_tree_cursor_end_position_wasm(this.tree[0]);
+    return unmarshalPoint(TRANSFER_BUFFER);
+  }
+  /** Get the start index of the cursor's current node. */
+  get startIndex() {
+    marshalTreeCursor(this);
+    return C._ts_tree_cursor_start_index_wasm(this.tree[0]);
+  }
+  /** Get the end index of the cursor's current node. */
+  get endIndex() {
+    marshalTreeCursor(this);
+    return C._ts_tree_cursor_end_index_wasm(this.tree[0]);
+  }
+  /**
+   * Move this cursor to the first child of its current node.
+   *
+   * This returns `true` if the cursor successfully moved, and returns
+   * `false` if there were no children.
+   */
+  gotoFirstChild() {
+    marshalTreeCursor(this);
+    const result = C._ts_tree_cursor_goto_first_child_wasm(this.tree[0]);
+    unmarshalTreeCursor(this);
+    return result === 1;
+  }
+  /**
+   * Move this cursor to the last child of its current node.
+   *
+   * This returns `true` if the cursor successfully moved, and returns
+   * `false` if there were no children.
+   *
+   * Note that this function may be slower than
+   * {@link TreeCursor#gotoFirstChild} because it needs to
+   * iterate through all the children to compute the child's position.
+   */
+  gotoLastChild() {
+    marshalTreeCursor(this);
+    const result = C._ts_tree_cursor_goto_last_child_wasm(this.tree[0]);
+    unmarshalTreeCursor(this);
+    return result === 1;
+  }
+  /**
+   * Move this cursor to the parent of its current node.
+   *
+   * This returns `true` if the cursor successfully moved, and returns
+   * `false` if there was no parent node (the cursor was already on the
+   * root node).
+   *
+   * Note that the node the cursor was constructed with is considered the root
+   * of the cursor, and the cursor cannot walk outside this node.
+   */
+  gotoParent() {
+    marshalTreeCursor(this);
+    const result = C._ts_tree_cursor_goto_parent_wasm(this.tree[0]);
+    unmarshalTreeCursor(this);
+    return result === 1;
+  }
+  /**
+   * Move this cursor to the next sibling of its current node.
+   *
+   * This returns `true` if the cursor successfully moved, and returns
+   * `false` if there was no next sibling node.
+   *
+   * Note that the node the cursor was constructed with is considered the root
+   * of the cursor, and the cursor cannot walk outside this node.
+   */
+  gotoNextSibling() {
+    marshalTreeCursor(this);
+    const result = C._ts_tree_cursor_goto_next_sibling_wasm(this.tree[0]);
+    unmarshalTreeCursor(this);
+    return result === 1;
+  }
+  /**
+   * Move this cursor to the previous sibling of its current node.
+   *
+   * This returns `true` if the cursor successfully moved, and returns
+   * `false` if there was no previous sibling node.
+   *
+   * Note that this function may be slower than
+   * {@link TreeCursor#gotoNextSibling} due to how node
+   * positions are stored. In the worst case, this will need to iterate
+   * through all the children up to the previous sibling node to recalculate
+   * its position. Also note that the node the cursor was constructed with is
+   * considered the root of the cursor, and the cursor cannot walk outside this node.
+   */
+  gotoPreviousSibling() {
+    marshalTreeCursor(this);
+    const result = C._ts_tree_cursor_goto_previous_sibling_wasm(this.tree[0]);
+    unmarshalTreeCursor(this);
+    return result === 1;
+  }
+  /**
+   * Move the cursor to the node that is the nth descendant of
+   * the original node that the cursor was constructed with, where
+   * zero represents the original node itself.
+   */
+  gotoDescendant(goalDescendantIndex) {
+    marshalTreeCursor(this);
+    C._ts_tree_cursor_goto_descendant_wasm(this.tree[0], goalDescendantIndex);
+    unmarshalTreeCursor(this);
+  }
+  /**
+   * Move this cursor to the first child of its current node that contains or
+   * starts after the given byte offset.
+   *
+   * This returns `true` if the cursor successfully moved to a child node, and returns
+   * `false` if no such child was found.
+   */
+  gotoFirstChildForIndex(goalIndex) {
+    marshalTreeCursor(this);
+    C.setValue(TRANSFER_BUFFER + SIZE_OF_CURSOR, goalIndex, "i32");
+    const result = C._ts_tree_cursor_goto_first_child_for_index_wasm(this.tree[0]);
+    unmarshalTreeCursor(this);
+    return result === 1;
+  }
+  /**
+   * Move this cursor to the first child of its current node that contains or
+   * starts after the given position.
+   *
+   * This returns `true` if the cursor successfully moved to a child node, and returns
+   * `false` if no such child was found.
+   */
+  gotoFirstChildForPosition(goalPosition) {
+    marshalTreeCursor(this);
+    marshalPoint(TRANSFER_BUFFER + SIZE_OF_CURSOR, goalPosition);
+    const result = C._ts_tree_cursor_goto_first_child_for_position_wasm(this.tree[0]);
+    unmarshalTreeCursor(this);
+    return result === 1;
+  }
+  /**
+   * Re-initialize this tree cursor to start at the original node that the
+   * cursor was constructed with.
+   */
+  reset(node) {
+    marshalNode(node);
+    marshalTreeCursor(this, TRANSFER_BUFFER + SIZE_OF_NODE);
+    C._ts_tree_cursor_reset_wasm(node.tree[0]);
+    unmarshalTreeCursor(this);
+    this.tree = node.tree;
+  }
+  /**
+   * Re-initialize a tree cursor to the same position as another cursor.
+   *
+   * Unlike {@link TreeCursor#reset}, this will not lose parent
+   * information and allows reusing already created cursors.
+   */
+  resetTo(cursor) {
+    marshalTreeCursor(this, TRANSFER_BUFFER);
+    marshalTreeCursor(cursor, TRANSFER_BUFFER + SIZE_OF_CURSOR);
+    C._ts_tree_cursor_reset_to_wasm(this.tree[0], cursor.tree[0]);
+    unmarshalTreeCursor(this);
+    this.tree = cursor.tree;
+  }
+};
+var Node = class {
+  static {
+    __name(this, "Node");
+  }
+  /** @internal */
+  // @ts-expect-error: never read
+  [0] = 0;
+  // Internal handle for Wasm
+  /** @internal */
+  _children;
+  /** @internal */
+  _namedChildren;
+  /** @internal */
+  constructor(internal, {
+    id,
+    tree,
+    startIndex,
+    startPosition,
+    other
+  }) {
+    assertInternal(internal);
+    this[0] = other;
+    this.id = id;
+    this.tree = tree;
+    this.startIndex = startIndex;
+    this.startPosition = startPosition;
+  }
+  /**
+   * The numeric id for this node that is unique.
+   *
+   * Within a given syntax tree, no two nodes have the same id. However:
+   *
+   * * If a new tree is created based on an older tree, and a node from the old tree is reused in
+   *   the process, then that node will have the same id in both trees.
+   *
+   * * A node not marked as having changes does not guarantee it was reused.
+   *
+   * * If a node is marked as having changed in the old tree, it will not be reused.
+   */
+  id;
+  /** The byte index where this node starts. */
+  startIndex;
+  /** The position where this node starts. */
+  startPosition;
+  /** The tree that this node belongs to. */
+  tree;
+  /** Get this node's type as a numerical id. */
+  get typeId() {
+    marshalNode(this);
+    return C._ts_node_symbol_wasm(this.tree[0]);
+  }
+  /**
+   * Get the node's type as a numerical id as it appears in the grammar,
+   * ignoring aliases.
+   */
+  get grammarId() {
+    marshalNode(this);
+    return C._ts_node_grammar_symbol_wasm(this.tree[0]);
+  }
+  /** Get this node's type as a string. */
+  get type() {
+    return this.tree.language.types[this.typeId] || "ERROR";
+  }
+  /**
+   * Get this node's symbol name as it appears in the grammar, ignoring
+   * aliases as a string.
+   */
+  get grammarType() {
+    return this.tree.language.types[this.grammarId] || "ERROR";
+  }
+  /**
+   * Check if this node is *named*.
+   *
+   * Named nodes correspond to named rules in the grammar, whereas
+   * *anonymous* nodes correspond to string literals in the grammar.
+   */
+  get isNamed() {
+    marshalNode(this);
+    return C._ts_node_is_named_wasm(this.tree[0]) === 1;
+  }
+  /**
+   * Check if this node is *extra*.
+   *
+   * Extra nodes represent things like comments, which are not required
+   * by the grammar, but can appear anywhere.
+   */
+  get isExtra() {
+    marshalNode(this);
+    return C._ts_node_is_extra_wasm(this.tree[0]) === 1;
+  }
+  /**
+   * Check if this node represents a syntax error.
+   *
+   * Syntax errors represent parts of the code that could not be incorporated
+   * into a valid syntax tree.
+   */
+  get isError() {
+    marshalNode(this);
+    return C._ts_node_is_error_wasm(this.tree[0]) === 1;
+  }
+  /**
+   * Check if this node is *missing*.
+   *
+   * Missing nodes are inserted by the parser in order to recover from
+   * certain kinds of syntax errors.
+   */
+  get isMissing() {
+    marshalNode(this);
+    return C._ts_node_is_missing_wasm(this.tree[0]) === 1;
+  }
+  /** Check if this node has been edited. */
+  get hasChanges() {
+    marshalNode(this);
+    return C._ts_node_has_changes_wasm(this.tree[0]) === 1;
+  }
+  /**
+   * Check if this node represents a syntax error or contains any syntax
+   * errors anywhere within it.
+   */
+  get hasError() {
+    marshalNode(this);
+    return C._ts_node_has_error_wasm(this.tree[0]) === 1;
+  }
+  /** Get the byte index where this node ends. */
+  get endIndex() {
+    marshalNode(this);
+    return C._ts_node_end_index_wasm(this.tree[0]);
+  }
+  /** Get the position where this node ends. */
+  get endPosition() {
+    marshalNode(this);
+    C._ts_node_end_point_wasm(this.tree[0]);
+    return unmarshalPoint(TRANSFER_BUFFER);
+  }
+  /** Get the string content of this node. */
+  get text() {
+    return getText(this.tree, this.startIndex, this.endIndex, this.startPosition);
+  }
+  /** Get this node's parse state. */
+  get parseState() {
+    marshalNode(this);
+    return C._ts_node_parse_state_wasm(this.tree[0]);
+  }
+  /** Get the parse state after this node. */
+  get nextParseState() {
+    marshalNode(this);
+    return C._ts_node_next_parse_state_wasm(this.tree[0]);
+  }
+  /** Check if this node is equal to another node. */
+  equals(other) {
+    return this.tree === other.tree && this.id === other.id;
+  }
+  /**
+   * Get the node's child at the given index, where zero represents the first child.
+   *
+   * This method is fairly fast, but its cost is technically log(n), so if
+   * you might be iterating over a long list of children, you should use
+   * {@link Node#children} instead.
+   */
+  child(index) {
+    marshalNode(this);
+    C._ts_node_child_wasm(this.tree[0], index);
+    return unmarshalNode(this.tree);
+  }
+  /**
+   * Get this node's *named* child at the given index.
+   *
+   * See also {@link Node#isNamed}.
+   * This method is fairly fast, but its cost is technically log(n), so if
+   * you might be iterating over a long list of children, you should use
+   * {@link Node#namedChildren} instead.
+   */
+  namedChild(index) {
+    marshalNode(this);
+    C._ts_node_named_child_wasm(this.tree[0], index);
+    return unmarshalNode(this.tree);
+  }
+  /**
+   * Get this node's child with the given numerical field id.
+   *
+   * See also {@link Node#childForFieldName}. You can
+   * convert a field name to an id using {@link Language#fieldIdForName}.
+   */
+  childForFieldId(fieldId) {
+    marshalNode(this);
+    C._ts_node_child_by_field_id_wasm(this.tree[0], fieldId);
+    return unmarshalNode(this.tree);
+  }
+  /**
+   * Get the first child with the given field name.
+   *
+   * If multiple children may have the same field name, access them using
+   * {@link Node#childrenForFieldName}.
+   */
+  childForFieldName(fieldName) {
+    const fieldId = this.tree.language.fields.indexOf(fieldName);
+    if (fieldId !== -1) return this.childForFieldId(fieldId);
+    return null;
+  }
+  /** Get the field name of this node's child at the given index. */
+  fieldNameForChild(index) {
+    marshalNode(this);
+    const address = C._ts_node_field_name_for_child_wasm(this.tree[0], index);
+    if (!address) return null;
+    return C.AsciiToString(address);
+  }
+  /** Get the field name of this node's named child at the given index. */
+  fieldNameForNamedChild(index) {
+    marshalNode(this);
+    const address = C._ts_node_field_name_for_named_child_wasm(this.tree[0], index);
+    if (!address) return null;
+    return C.AsciiToString(address);
+  }
+  /**
+   * Get an array of this node's children with a given field name.
+   *
+   * See also {@link Node#children}.
+   */
+  childrenForFieldName(fieldName) {
+    const fieldId = this.tree.language.fields.indexOf(fieldName);
+    if (fieldId !== -1 && fieldId !== 0) return this.childrenForFieldId(fieldId);
+    return [];
+  }
+  /**
+    * Get an array of this node's children with a given field id.
+    *
+    * See also {@link Node#childrenForFieldName}.
+    */
+  childrenForFieldId(fieldId) {
+    marshalNode(this);
+    C._ts_node_children_by_field_id_wasm(this.tree[0], fieldId);
+    const count = C.getValue(TRANSFER_BUFFER, "i32");
+    const buffer = C.getValue(TRANSFER_BUFFER + SIZE_OF_INT, "i32");
+    const result = new Array(count);
+    if (count > 0) {
+      let address = buffer;
+      for (let i2 = 0; i2 < count; i2++) {
+        result[i2] = unmarshalNode(this.tree, address);
+        address += SIZE_OF_NODE;
+      }
+      C._free(buffer);
+    }
+    return result;
+  }
+  /** Get the node's first child that contains or starts after the given byte offset. */
+  firstChildForIndex(index) {
+    marshalNode(this);
+    const address = TRANSFER_BUFFER + SIZE_OF_NODE;
+    C.setValue(address, index, "i32");
+    C._ts_node_first_child_for_byte_wasm(this.tree[0]);
+    return unmarshalNode(this.tree);
+  }
+  /** Get the node's first named child that contains or starts after the given byte offset. */
+  firstNamedChildForIndex(index) {
+    marshalNode(this);
+    const address = TRANSFER_BUFFER + SIZE_OF_NODE;
+    C.setValue(address, index, "i32");
+    C._ts_node_first_named_child_for_byte_wasm(this.tree[0]);
+    return unmarshalNode(this.tree);
+  }
+  /** Get this node's number of children. */
+  get childCount() {
+    marshalNode(this);
+    return C._ts_node_child_count_wasm(this.tree[0]);
+  }
+  /**
+   * Get this node's number of *named* children.
+   *
+   * See also {@link Node#isNamed}.
+   */
+  get namedChildCount() {
+    marshalNode(this);
+    return C._ts_node_named_child_count_wasm(this.tree[0]);
+  }
+  /** Get this node's first child. */
+  get firstChild() {
+    return this.child(0);
+  }
+  /**
+   * Get this node's first named child.
+   *
+   * See also {@link Node#isNamed}.
+   */
+  get firstNamedChild() {
+    return this.namedChild(0);
+  }
+  /** Get this node's last child. */
+  get lastChild() {
+    return this.child(this.childCount - 1);
+  }
+  /**
+   * Get this node's last named child.
+   *
+   * See also {@link Node#isNamed}.
+   */
+  get lastNamedChild() {
+    return this.namedChild(this.namedChildCount - 1);
+  }
+  /**
+   * Iterate over this node's children.
+   *
+   * If you're walking the tree recursively, you may want to use the
+   * {@link TreeCursor} APIs directly instead.
+   */
+  get children() {
+    if (!this._children) {
+      marshalNode(this);
+      C._ts_node_children_wasm(this.tree[0]);
+      const count = C.getValue(TRANSFER_BUFFER, "i32");
+      const buffer = C.getValue(TRANSFER_BUFFER + SIZE_OF_INT, "i32");
+      this._children = new Array(count);
+      if (count > 0) {
+        let address = buffer;
+        for (let i2 = 0; i2 < count; i2++) {
+          this._children[i2] = unmarshalNode(this.tree, address);
+          address += SIZE_OF_NODE;
+        }
+        C._free(buffer);
+      }
+    }
+    return this._children;
+  }
+  /**
+   * Iterate over this node's named children.
+   *
+   * See also {@link Node#children}.
+   */
+  get namedChildren() {
+    if (!this._namedChildren) {
+      marshalNode(this);
+      C._ts_node_named_children_wasm(this.tree[0]);
+      const count = C.getValue(TRANSFER_BUFFER, "i32");
+      const buffer = C.getValue(TRANSFER_BUFFER + SIZE_OF_INT, "i32");
+      this._namedChildren = new Array(count);
+      if (count > 0) {
+        let address = buffer;
+        for (let i2 = 0; i2 < count; i2++) {
+          this._namedChildren[i2] = unmarshalNode(this.tree, address);
+          address += SIZE_OF_NODE;
+        }
+        C._free(buffer);
+      }
+    }
+    return this._namedChildren;
+  }
+  /**
+   * Get the descendants of this node that are the given type, or in the given types array.
+   *
+   * The types array should contain node type strings, which can be retrieved from {@link Language#types}.
+   *
+   * Additionally, a `startPosition` and `endPosition` can be passed in to restrict the search to a byte range.
+   */
+  descendantsOfType(types, startPosition = ZERO_POINT, endPosition = ZERO_POINT) {
+    if (!Array.isArray(types)) types = [types];
+    const symbols = [];
+    const typesBySymbol = this.tree.language.types;
+    for (let i2 = 0, n = typesBySymbol.length; i2 < n; i2++) {
+      if (types.includes(typesBySymbol[i2])) {
+        symbols.push(i2);
+      }
+    }
+    if (types.includes("ERROR")) {
+      symbols.push(65535);
+    }
+    const symbolsAddress = C._malloc(SIZE_OF_INT * symbols.length);
+    for (let i2 = 0, n = symbols.length; i2 < n; i2++) {
+      C.setValue(symbolsAddress + i2 * SIZE_OF_INT, symbols[i2], "i32");
+    }
+    marshalNode(this);
+    C._ts_node_descendants_of_type_wasm(
+      this.tree[0],
+      symbolsAddress,
+      symbols.length,
+      startPosition.row,
+      startPosition.column,
+      endPosition.row,
+      endPosition.column
+    );
+    const descendantCount = C.getValue(TRANSFER_BUFFER, "i32");
+    const descendantAddress = C.getValue(TRANSFER_BUFFER + SIZE_OF_INT, "i32");
+    const result = new Array(descendantCount);
+    if (descendantCount > 0) {
+      let address = descendantAddress;
+      for (let i2 = 0; i2 < descendantCount; i2++) {
+        result[i2] = unmarshalNode(this.tree, address);
+        address += SIZE_OF_NODE;
+      }
+    }
+    C._free(descendantAddress);
+    C._free(symbolsAddress);
+    return result;
+  }
+  /** Get this node's next sibling. */
+  get nextSibling() {
+    marshalNode(this);
+    C._ts_node_next_sibling_wasm(this.tree[0]);
+    return unmarshalNode(this.tree);
+  }
+  /** Get this node's previous sibling. */
+  get previousSibling() {
+    marshalNode(this);
+    C._ts_node_prev_sibling_wasm(this.tree[0]);
+    return unmarshalNode(this.tree);
+  }
+  /**
+   * Get this node's next *named* sibling.
+   *
+   * See also {@link Node#isNamed}.
+   */
+  get nextNamedSibling() {
+    marshalNode(this);
+    C._ts_node_next_named_sibling_wasm(this.tree[0]);
+    return unmarshalNode(this.tree);
+  }
+  /**
+   * Get this node's previous *named* sibling.
+   *
+   * See also {@link Node#isNamed}.
+   */
+  get previousNamedSibling() {
+    marshalNode(this);
+    C._ts_node_prev_named_sibling_wasm(this.tree[0]);
+    return unmarshalNode(this.tree);
+  }
+  /** Get the node's number of descendants, including one for the node itself. */
+  get descendantCount() {
+    marshalNode(this);
+    return C._ts_node_descendant_count_wasm(this.tree[0]);
+  }
+  /**
+   * Get this node's immediate parent.
+   * Prefer {@link Node#childWithDescendant} for iterating over this node's ancestors.
+   */
+  get parent() {
+    marshalNode(this);
+    C._ts_node_parent_wasm(this.tree[0]);
+    return unmarshalNode(this.tree);
+  }
+  /**
+   * Get the node that contains `descendant`.
+   *
+   * Note that this can return `descendant` itself.
+   */
+  childWithDescendant(descendant) {
+    marshalNode(this);
+    marshalNode(descendant, 1);
+    C._ts_node_child_with_descendant_wasm(this.tree[0]);
+    return unmarshalNode(this.tree);
+  }
+  /** Get the smallest node within this node that spans the given byte range. */
+  descendantForIndex(start2, end = start2) {
+    if (typeof start2 !== "number" || typeof end !== "number") {
+      throw new Error("Arguments must be numbers");
+    }
+    marshalNode(this);
+    const address = TRANSFER_BUFFER + SIZE_OF_NODE;
+    C.setValue(address, start2, "i32");
+    C.setValue(address + SIZE_OF_INT, end, "i32");
+    C._ts_node_descendant_for_index_wasm(this.tree[0]);
+    return unmarshalNode(this.tree);
+  }
+  /** Get the smallest named node within this node that spans the given byte range. */
+  namedDescendantForIndex(start2, end = start2) {
+    if (typeof start2 !== "number" || typeof end !== "number") {
+      throw new Error("Arguments must be numbers");
+    }
+    marshalNode(this);
+    const address = TRANSFER_BUFFER + SIZE_OF_NODE;
+    C.setValue(address, start2, "i32");
+    C.setValue(address + SIZE_OF_INT, end, "i32");
+    C._ts_node_named_descendant_for_index_wasm(this.tree[0]);
+    return unmarshalNode(this.tree);
+  }
+  /** Get the smallest node within this node that spans the given point range. */
+  descendantForPosition(start2, end = start2) {
+    if (!isPoint(start2) || !isPoint(end)) {
+      throw new Error("Arguments must be {row, column} objects");
+    }
+    marshalNode(this);
+    const address = TRANSFER_BUFFER + SIZE_OF_NODE;
+    marshalPoint(address, start2);
+    marshalPoint(address + SIZE_OF_POINT, end);
+    C._ts_node_descendant_for_position_wasm(this.tree[0]);
+    return unmarshalNode(this.tree);
+  }
+  /** Get the smallest named node within this node that spans the given point range. */
+  namedDescendantForPosition(start2, end = start2) {
+    if (!isPoint(start2) || !isPoint(end)) {
+      throw new Error("Arguments must be {row, column} objects");
+    }
+    marshalNode(this);
+    const address = TRANSFER_BUFFER + SIZE_OF_NODE;
+    marshalPoint(address, start2);
+    marshalPoint(address + SIZE_OF_POINT, end);
+    C._ts_node_named_descendant_for_position_wasm(this.tree[0]);
+    return unmarshalNode(this.tree);
+  }
+  /**
+   * Create a new {@link TreeCursor} starting from this node.
+   *
+   * Note that the given node is considered the root of the cursor,
+   * and the cursor cannot walk outside this node.
+   */
+  walk() {
+    marshalNode(this);
+    C._ts_tree_cursor_new_wasm(this.tree[0]);
+    return new TreeCursor(INTERNAL, this.tree);
+  }
+  /**
+   * Edit this node to keep it in-sync with source code that has been edited.
+   *
+   * This function is only rarely needed. When you edit a syntax tree with
+   * the {@link Tree#edit} method, all of the nodes that you retrieve from
+   * the tree afterward will already reflect the edit. You only need to
+   * use {@link Node#edit} when you have a specific {@link Node} instance that
+   * you want to keep and continue to use after an edit.
+   */
+  edit(edit) {
+    const { point, index } = edit.editPoint(this.startPosition, this.startIndex);
+    this.startPosition = point;
+    this.startIndex = index;
+  }
+  /** Get the S-expression representation of this node. */
+  toString() {
+    marshalNode(this);
+    const address = C._ts_node_to_string_wasm(this.tree[0]);
+    const result = C.AsciiToString(address);
+    C._free(address);
+    return result;
+  }
+};
+function unmarshalCaptures(query, tree, address, patternIndex, result) {
+  for (let i2 = 0, n = result.length; i2 < n; i2++) {
+    const captureIndex = C.getValue(address, "i32");
+    address += SIZE_OF_INT;
+    const node = unmarshalNode(tree, address);
+    address += SIZE_OF_NODE;
+    result[i2] = { patternIndex, name: query.captureNames[captureIndex], node };
+  }
+  return address;
+}
+__name(unmarshalCaptures, "unmarshalCaptures");
+function marshalNode(node, index = 0) {
+  let address = TRANSFER_BUFFER + index * SIZE_OF_NODE;
+  C.setValue(address, node.id, "i32");
+  address += SIZE_OF_INT;
+  C.setValue(address, node.startIndex, "i32");
+  address += SIZE_OF_INT;
+  C.setValue(address, node.startPosition.row, "i32");
+  address += SIZE_OF_INT;
+  C.setValue(address, node.startPosition.column, "i32");
+  address += SIZE_OF_INT;
+  C.setValue(address, node[0], "i32");
+}
+__name(marshalNode, "marshalNode");
+function unmarshalNode(tree, address = TRANSFER_BUFFER) {
+  const id = C.getValue(address, "i32");
+  address += SIZE_OF_INT;
+  if (id === 0) return null;
+  const index = C.getValue(address, "i32");
+  address += SIZE_OF_INT;
+  const row = C.getValue(address, "i32");
+  address += SIZE_OF_INT;
+  const column = C.getValue(address, "i32");
+  address += SIZE_OF_INT;
+  const other = C.getValue(address, "i32");
+  const result = new Node(INTERNAL, {
+    id,
+    tree,
+    startIndex: index,
+    startPosition: { row, column },
+    other
+  });
+  return result;
+}
+__name(unmarshalNode, "unmarshalNode");
+function marshalTreeCursor({ handles }, address = TRANSFER_BUFFER) {
+  C.setValue(address + 0 * SIZE_OF_INT, handles[0], "i32");
+  C.setValue(address + 1 * SIZE_OF_INT, handles[1], "i32");
+  C.setValue(address + 2 * SIZE_OF_INT, handles[2], "i32");
+  C.setValue(address + 3 * SIZE_OF_INT, handles[3], "i32");
+}
+__name(marshalTreeCursor, "marshalTreeCursor");
+function unmarshalTreeCursor({ handles }) {
+  handles[0] = C.getValue(TRANSFER_BUFFER + 0 * SIZE_OF_INT, "i32");
+  handles[1] = C.getValue(TRANSFER_BUFFER + 1 * SIZE_OF_INT, "i32");
+  handles[2] = C.getValue(TRANSFER_BUFFER + 2 * SIZE_OF_INT, "i32");
+  handles[3] = C.getValue(TRANSFER_BUFFER + 3 * SIZE_OF_INT, "i32");
+}
+__name(unmarshalTreeCursor, "unmarshalTreeCursor");
+function marshalPoint(address, point) {
+  C.setValue(address, point.row, "i32");
+  C.setValue(address + SIZE_OF_INT, point.column, "i32");
+}
+__name(marshalPoint, "marshalPoint");
+function unmarshalPoint(address) {
+  const result = {
+    row: C.getValue(address, "i32") >>> 0,
+    column: C.getValue(address + SIZE_OF_INT, "i32") >>> 0
+  };
+  return result;
+}
+__name(unmarshalPoint, "unmarshalPoint");
+function marshalRange(address, range) {
+  marshalPoint(address, range.startPosition);
+  address += SIZE_OF_POINT;
+  marshalPoint(address, range.endPosition);
+  address += SIZE_OF_POINT;
+  C.setValue(address, range.startIndex, "i32");
+  address += SIZE_OF_INT;
+  C.setValue(address, range.endIndex, "i32");
+  address += SIZE_OF_INT;
+}
+__name(marshalRange, "marshalRange");
+function unmarshalRange(address) {
+  const result = {};
+  result.startPosition = unmarshalPoint(address);
+  address += SIZE_OF_POINT;
+  result.endPosition = unmarshalPoint(address);
+  address += SIZE_OF_POINT;
+  result.startIndex = C.getValue(address, "i32") >>> 0;
+  address += SIZE_OF_INT;
+  result.endIndex = C.getValue(address, "i32") >>> 0;
+  return result;
+}
+__name(unmarshalRange, "unmarshalRange");
+function marshalEdit(edit, address = TRANSFER_BUFFER) {
+  marshalPoint(address, edit.startPosition);
+  address += SIZE_OF_POINT;
+  marshalPoint(address, edit.oldEndPosition);
+  address += SIZE_OF_POINT;
+  marshalPoint(address, edit.newEndPosition);
+  address += SIZE_OF_POINT;
+  C.setValue(address, edit.startIndex, "i32");
+  address += SIZE_OF_INT;
+  C.setValue(address, edit.oldEndIndex, "i32");
+  address += SIZE_OF_INT;
+  C.setValue(address, edit.newEndIndex, "i32");
+  address += SIZE_OF_INT;
+}
+__name(marshalEdit, "marshalEdit");
+function unmarshalLanguageMetadata(address) {
+  const major_version = C.getValue(address, "i32");
+  const minor_version = C.getValue(address += SIZE_OF_INT, "i32");
+  const patch_version = C.getValue(address += SIZE_OF_INT, "i32");
+  return { major_version, minor_version, patch_version };
+}
+__name(unmarshalLanguageMetadata, "unmarshalLanguageMetadata");
+var LANGUAGE_FUNCTION_REGEX = /^tree_sitter_\w+$/;
+var Language = class _Language {
+  static {
+    __name(this, "Language");
+  }
+  /** @internal */
+  [0] = 0;
+  // Internal handle for Wasm
+  /**
+   * A list of all node types in the language. The index of each type in this
+   * array is its node type id.
+   */
+  types;
+  /**
+   * A list of all field names in the language. The index of each field name in
+   * this array is its field id.
+   */
+  fields;
+  /** @internal */
+  constructor(internal, address) {
+    assertInternal(internal);
+    this[0] = address;
+    this.types = new Array(C._ts_language_symbol_count(this[0]));
+    for (let i2 = 0, n = this.types.length; i2 < n; i2++) {
+      if (C._ts_language_symbol_type(this[0], i2) < 2) {
+        this.types[i2] = C.UTF8ToString(C._ts_language_symbol_name(this[0], i2));
+      }
+    }
+    this.fields = new Array(C._ts_language_field_count(this[0]) + 1);
+    for (let i2 = 0, n = this.fields.length; i2 < n; i2++) {
+      const fieldName = C._ts_language_field_name_for_id(this[0], i2);
+      if (fieldName !== 0) {
+        this.fields[i2] = C.UTF8ToString(fieldName);
+      } else {
+        this.fields[i2] = null;
+      }
+    }
+  }
+  /**
+   * Gets the name of the language.
+   */
+  get name() {
+    const ptr = C._ts_language_name(this[0]);
+    if (ptr === 0) return null;
+    return C.UTF8ToString(ptr);
+  }
+  /**
+   * Gets the ABI version of the language.
+   */
+  get abiVersion() {
+    return C._ts_language_abi_version(this[0]);
+  }
+  /**
+  * Get the metadata for this language. This information is generated by the
+  * CLI, and relies on the language author providing the correct metadata in
+  * the language's `tree-sitter.json` file.
+  */
+  get metadata() {
+    C._ts_language_metadata_wasm(this[0]);
+    const length = C.getValue(TRANSFER_BUFFER, "i32");
+    if (length === 0) return null;
+    return unmarshalLanguageMetadata(TRANSFER_BUFFER + SIZE_OF_INT);
+  }
+  /**
+   * Gets the number of fields in the language.
+   */
+  get fieldCount() {
+    return this.fields.length - 1;
+  }
+  /**
+   * Gets the number of states in the language.
+   */
+  get stateCount() {
+    return C._ts_language_state_count(this[0]);
+  }
+  /**
+   * Get the field id for a field name.
+   */
+  fieldIdForName(fieldName) {
+    const result = this.fields.indexOf(fieldName);
+    return result !== -1 ? result : null;
+  }
+  /**
+   * Get the field name for a field id.
+   */
+  fieldNameForId(fieldId) {
+    return this.fields[fieldId] ?? null;
+  }
+  /**
+   * Get the node type id for a node type name.
+   */
+  idForNodeType(type, named) {
+    const typeLength = C.lengthBytesUTF8(type);
+    const typeAddress = C._malloc(typeLength + 1);
+    C.stringToUTF8(type, typeAddress, typeLength + 1);
+    const result = C._ts_language_symbol_for_name(this[0], typeAddress, typeLength, named ? 1 : 0);
+    C._free(typeAddress);
+    return result || null;
+  }
+  /**
+   * Gets the number of node types in the language.
+   */
+  get nodeTypeCount() {
+    return C._ts_language_symbol_count(this[0]);
+  }
+  /**
+   * Get the node type name for a node type id.
+   */
+  nodeTypeForId(typeId) {
+    const name2 = C._ts_language_symbol_name(this[0], typeId);
+    return name2 ? C.UTF8ToString(name2) : null;
+  }
+  /**
+   * Check if a node type is named.
+   *
+   * @see {@link https://tree-sitter.github.io/tree-sitter/using-parsers/2-basic-parsing.html#named-vs-anonymous-nodes}
+   */
+  nodeTypeIsNamed(typeId) {
+    return C._ts_language_type_is_named_wasm(this[0], typeId) ? true : false;
+  }
+  /**
+   * Check if a node type is visible.
+   */
+  nodeTypeIsVisible(typeId) {
+    return C._ts_language_type_is_visible_wasm(this[0], typeId) ? true : false;
+  }
+  /**
+   * Get the supertypes ids of this language.
+   *
+   * @see {@link https://tree-sitter.github.io/tree-sitter/using-parsers/6-static-node-types.html?highlight=supertype#supertype-nodes}
+   */
+  get supertypes() {
+    C._ts_language_supertypes_wasm(this[0]);
+    const count = C.getValue(TRANSFER_BUFFER, "i32");
+    const buffer = C.getValue(TRANSFER_BUFFER + SIZE_OF_INT, "i32");
+    const result = new Array(count);
+    if (count > 0) {
+      let address = buffer;
+      for (let i2 = 0; i2 < count; i2++) {
+        result[i2] = C.getValue(address, "i16");
+        address += SIZE_OF_SHORT;
+      }
+    }
+    return result;
+  }
+  /**
+   * Get the subtype ids for a given supertype node id.
+   */
+  subtypes(supertype) {
+    C._ts_language_subtypes_wasm(this[0], supertype);
+    const count = C.getValue(TRANSFER_BUFFER, "i32");
+    const buffer = C.getValue(TRANSFER_BUFFER + SIZE_OF_INT, "i32");
+    const result = new Array(count);
+    if (count > 0) {
+      let address = buffer;
+      for (let i2 = 0; i2 < count; i2++) {
+        result[i2] = C.getValue(address, "i16");
+        address += SIZE_OF_SHORT;
+      }
+    }
+    return result;
+  }
+  /**
+   * Get the next state id for a given state id and node type id.
+   */
+  nextState(stateId, typeId) {
+    return C._ts_language_next_state(this[0], stateId, typeId);
+  }
+  /**
+   * Create a new lookahead iterator for this language and parse state.
+   *
+   * This returns `null` if state is invalid for this language.
+   *
+   * Iterating {@link LookaheadIterator} will yield valid symbols in the given
+   * parse state. A newly created iterator is not positioned on a symbol, so
+   * {@link LookaheadIterator#currentType} returns `null` until the first
+   * iteration step.
+   *
+   * Lookahead iterators can be useful for generating suggestions and improving
+   * syntax error diagnostics. To get symbols valid in an `ERROR` node, use the
+   * lookahead iterator on its first leaf node state. For `MISSING` nodes, a
+   * lookahead iterator created on the previous non-extra leaf node may be
+   * appropriate.
+   */
+  lookaheadIterator(stateId) {
+    const address = C._ts_lookahead_iterator_new(this[0], stateId);
+    if (address) return new LookaheadIterator(INTERNAL, address, this);
+    return null;
+  }
+  /**
+   * Load a language from a WebAssembly module.
+   * The module can be provided as a path to a file, a `URL` to a file, or as a
+   * buffer.
+   */
+  static async load(input) {
+    let binary2;
+    if (input instanceof Uint8Array) {
+      binary2 = input;
+    } else if (globalThis.process?.versions.node) {
+      const fs2 = await import("fs/promises");
+      binary2 = await fs2.readFile(input);
+    } else {
+      const response = await fetch(input);
+      if (!response.ok) {
+        const body2 = await response.text();
+        throw new Error(`Language.load failed with status ${response.status}.
+
+${body2}`);
+      }
+      const retryResp = response.clone();
+      try {
+        binary2 = await WebAssembly.compileStreaming(response);
+      } catch (reason2) {
+        console.error("wasm streaming compile failed:", reason2);
+        console.error("falling back to ArrayBuffer instantiation");
+        binary2 = new Uint8Array(await retryResp.arrayBuffer());
+      }
+    }
+    const mod = await C.loadWebAssemblyModule(binary2, { loadAsync: true });
+    return _Language.loadFromWasmExports(mod, { sync: false });
+  }
+  static loadFromWasmExports(mod, { sync }) {
+    const symbolNames = Object.keys(mod);
+    const functionName = symbolNames.find((key2) => LANGUAGE_FUNCTION_REGEX.test(key2) && !key2.includes("external_scanner_"));
+    if (!functionName) {
+      console.log(`Couldn't find language function in Wasm file. Symbols:
+${JSON.stringify(symbolNames, null, 2)}`);
+      throw new Error(`Language.${sync ? "loadSync" : "load"} failed: no language function found in Wasm file`);
+    }
+    const languageAddress = mod[functionName]();
+    return new _Language(INTERNAL, languageAddress);
+  }
+  /**
+   * Load a language synchronously from a pre-compiled WebAssembly module.
+   * Use this when the host environment provides a `WebAssembly.Module` directly.
+   */
+  static loadSync(wasmModule) {
+    const mod = C.loadWebAssemblyModule(wasmModule, { loadAsync: false });
+    return _Language.loadFromWasmExports(mod, { sync: true });
+  }
+};
+async function Module2(moduleArg = {}) {
+  var moduleRtn;
+  var Module = moduleArg;
+  var ENVIRONMENT_IS_WEB = typeof window == "object";
+  var ENVIRONMENT_IS_WORKER = typeof WorkerGlobalScope != "undefined";
+  var ENVIRONMENT_IS_NODE = typeof process == "object" && process.versions?.node && process.type != "renderer";
+  if (ENVIRONMENT_IS_NODE) {
+    const { createRequire } = await import("module");
+    var require = createRequire(import.meta.url);
+  }
+  Module.currentQueryProgressCallback = null;
+  Module.currentProgressCallback = null;
+  Module.currentLogCallback = null;
+  Module.currentParseCallback = null;
+  var arguments_ = [];
+  var thisProgram = "./this.program";
+  var quit_ = /* @__PURE__ */ __name((status2, toThrow) => {
+    throw toThrow;
+  }, "quit_");
+  var _scriptName = import.meta.url;
+  var scriptDirectory = "";
+  function locateFile(path) {
+    if (Module["locateFile"]) {
+      return Module["locateFile"](path, scriptDirectory);
+    }
+    return scriptDirectory + path;
+  }
+  __name(locateFile, "locateFile");
+  var readAsync, readBinary;
+  if (ENVIRONMENT_IS_NODE) {
+    var fs = require("fs");
+    if (_scriptName.startsWith("file:")) {
+      scriptDirectory = require("path").dirname(require("url").fileURLToPath(_scriptName)) + "/";
+    }
+    readBinary = /* @__PURE__ */ __name((filename) => {
+      filename = isFileURI(filename) ? new URL(filename) : filename;
+      var ret = fs.readFileSync(filename);
+      return ret;
+    }, "readBinary");
+    readAsync = /* @__PURE__ */ __name(async (filename, binary2 = true) => {
+      filename = isFileURI(filename) ? new URL(filename) : filename;
+      var ret = fs.readFileSync(filename, binary2 ? void 0 : "utf8");
+      return ret;
+    }, "readAsync");
+    if (process.argv.length > 1) {
+      thisProgram = process.argv[1].replace(/\\/g, "/");
+    }
+    arguments_ = process.argv.slice(2);
+    quit_ = /* @__PURE__ */ __name((status2, toThrow) => {
+      process.exitCode = status2;
+      throw toThrow;
+    }, "quit_");
+  } else if (ENVIRONMENT_IS_WEB || ENVIRONMENT_IS_WORKER) {
+    try {
+      scriptDirectory = new URL(".", _scriptName).href;
+    } catch {
+    }
+    {
+      if (ENVIRONMENT_IS_WORKER) {
+        readBinary = /* @__PURE__ */ __name((url) => {
+          var xhr = new XMLHttpRequest();
+          xhr.open("GET", url, false);
+          xhr.responseType = "arraybuffer";
+          xhr.send(null);
+          return new Uint8Array(
+            /** @type{!ArrayBuffer} */
+            xhr.response
+          );
+        }, "readBinary");
+      }
+      readAsync = /* @__PURE__ */ __name(async (url) => {
+        if (isFileURI(url)) {
+          return new Promise((resolve6, reject2) => {
+            var xhr = new XMLHttpRequest();
+            xhr.open("GET", url, true);
+            xhr.responseType = "arraybuffer";
+            xhr.onload = () => {
+              if (xhr.status == 200 || xhr.status == 0 && xhr.response) {
+                resolve6(xhr.response);
+                return;
+              }
+              reject2(xhr.status);
+            };
+            xhr.onerror = reject2;
+            xhr.send(null);
+          });
+        }
+        var response = await fetch(url, {
+          credentials: "same-origin"
+        });
+        if (response.ok) {
+          return response.arrayBuffer();
+        }
+        throw new Error(response.status + " : " + response.url);
+      }, "readAsync");
+    }
+  } else {
+  }
+  var out = console.log.bind(console);
+  var err = console.error.bind(console);
+  var dynamicLibraries = [];
+  var wasmBinary;
+  var ABORT = false;
+  var EXITSTATUS;
+  var isFileURI = /* @__PURE__ */ __name((filename) => filename.startsWith("file://"), "isFileURI");
+  var readyPromiseResolve, readyPromiseReject;
+  var wasmMemory;
+  var HEAP8, HEAPU8, HEAP16, HEAPU16, HEAP32, HEAPU32, HEAPF32, HEAPF64;
+  var HEAP64, HEAPU64;
+  var HEAP_DATA_VIEW;
+  var runtimeInitialized = false;
+  function updateMemoryViews() {
+    var b = wasmMemory.buffer;
+    Module["HEAP8"] = HEAP8 = new Int8Array(b);
+    Module["HEAP16"] = HEAP16 = new Int16Array(b);
+    Module["HEAPU8"] = HEAPU8 = new Uint8Array(b);
+    Module["HEAPU16"] = HEAPU16 = new Uint16Array(b);
+    Module["HEAP32"] = HEAP32 = new Int32Array(b);
+    Module["HEAPU32"] = HEAPU32 = new Uint32Array(b);
+    Module["HEAPF32"] = HEAPF32 = new Float32Array(b);
+    Module["HEAPF64"] = HEAPF64 = new Float64Array(b);
+    Module["HEAP64"] = HEAP64 = new BigInt64Array(b);
+    Module["HEAPU64"] = HEAPU64 = new BigUint64Array(b);
+    Module["HEAP_DATA_VIEW"] = HEAP_DATA_VIEW = new DataView(b);
+    LE_HEAP_UPDATE();
+  }
+  __name(updateMemoryViews, "updateMemoryViews");
+  function initMemory() {
+    if (Module["wasmMemory"]) {
+      wasmMemory = Module["wasmMemory"];
+    } else {
+      var INITIAL_MEMORY = Module["INITIAL_MEMORY"] || 33554432;
+      wasmMemory = new WebAssembly.Memory({
+        "initial": INITIAL_MEMORY / 65536,
+        // In theory we should not need to emit the maximum if we want "unlimited"
+        // or 4GB of memory, but VMs error on that atm, see
+        // https://github.com/emscripten-core/emscripten/issues/14130
+        // And in the pthreads case we definitely need to emit a maximum. So
+        // always emit one.
+        "maximum": 32768
+      });
+    }
+    updateMemoryViews();
+  }
+  __name(initMemory, "initMemory");
+  var __RELOC_FUNCS__ = [];
+  function preRun() {
+    if (Module["preRun"]) {
+      if (typeof Module["preRun"] == "function") Module["preRun"] = [Module["preRun"]];
+      while (Module["preRun"].length) {
+        addOnPreRun(Module["preRun"].shift());
+      }
+    }
+    callRuntimeCallbacks(onPreRuns);
+  }
+  __name(preRun, "preRun");
+  function initRuntime() {
+    runtimeInitialized = true;
+    callRuntimeCallbacks(__RELOC_FUNCS__);
+    wasmExports["__wasm_call_ctors"]();
+    callRuntimeCallbacks(onPostCtors);
+  }
+  __name(initRuntime, "initRuntime");
+  function preMain() {
+  }
+  __name(preMain, "preMain");
+  function postRun() {
+    if (Module["postRun"]) {
+      if (typeof Module["postRun"] == "function") Module["postRun"] = [Module["postRun"]];
+      while (Module["postRun"].length) {
+        addOnPostRun(Module["postRun"].shift());
+      }
+    }
+    callRuntimeCallbacks(onPostRuns);
+  }
+  __name(postRun, "postRun");
+  function abort(what) {
+    Module["onAbort"]?.(what);
+    what = "Aborted(" + what + ")";
+    err(what);
+    ABORT = true;
+    what += ". Build with -sASSERTIONS for more info.";
+    var e = new WebAssembly.RuntimeError(what);
+    readyPromiseReject?.(e);
+    throw e;
+  }
+  __name(abort, "abort");
+  var wasmBinaryFile;
+  function findWasmBinary() {
+    if (Module["locateFile"]) {
+      return locateFile("web-tree-sitter.wasm");
+    }
+    return new URL("web-tree-sitter.wasm", import.meta.url).href;
+  }
+  __name(findWasmBinary, "findWasmBinary");
+  function getBinarySync(file) {
+    if (file == wasmBinaryFile && wasmBinary) {
+      return new Uint8Array(wasmBinary);
+    }
+    if (readBinary) {
+      return readBinary(file);
+    }
+    throw "both async and sync fetching of the wasm failed";
+  }
+  __name(getBinarySync, "getBinarySync");
+  async function getWasmBinary(binaryFile) {
+    if (!wasmBinary) {
+      try {
+        var response = await readAsync(binaryFile);
+        return new Uint8Array(response);
+      } catch {
+      }
+    }
+    return getBinarySync(binaryFile);
+  }
+  __name(getWasmBinary, "getWasmBinary");
+  async function instantiateArrayBuffer(binaryFile, imports) {
+    try {
+      var binary2 = await getWasmBinary(binaryFile);
+      var instance2 = await WebAssembly.instantiate(binary2, imports);
+      return instance2;
+    } catch (reason2) {
+      err(`failed to asynchronously prepare wasm: ${reason2}`);
+      abort(reason2);
+    }
+  }
+  __name(instantiateArrayBuffer, "instantiateArrayBuffer");
+  async function instantiateAsync(binary2, binaryFile, imports) {
+    if (!binary2 && !isFileURI(binaryFile) && !ENVIRONMENT_IS_NODE) {
+      try {
+        var response = fetch(binaryFile, {
+          credentials: "same-origin"
+        });
+        var instantiationResult = await WebAssembly.instantiateStreaming(response, imports);
+        return instantiationResult;
+      } catch (reason2) {
+        err(`wasm streaming compile failed: ${reason2}`);
+        err("falling back to ArrayBuffer instantiation");
+      }
+    }
+    return instantiateArrayBuffer(binaryFile, imports);
+  }
+  __name(instantiateAsync, "instantiateAsync");
+  function getWasmImports() {
+    return {
+      "env": wasmImports,
+      "wasi_snapshot_preview1": wasmImports,
+      "GOT.mem": new Proxy(wasmImports, GOTHandler),
+      "GOT.func": new Proxy(wasmImports, GOTHandler)
+    };
+  }
+  __name(getWasmImports, "getWasmImports");
+  async function createWasm() {
+    function receiveInstance(instance2, module2) {
+      wasmExports = instance2.exports;
+      wasmExports = relocateExports(wasmExports, 1024);
+      var metadata2 = getDylinkMetadata(module2);
+      if (metadata2.neededDynlibs) {
+        dynamicLibraries = metadata2.neededDynlibs.concat(dynamicLibraries);
+      }
+      mergeLibSymbols(wasmExports, "main");
+      LDSO.init();
+      loadDylibs();
+      __RELOC_FUNCS__.push(wasmExports["__wasm_apply_data_relocs"]);
+      assignWasmExports(wasmExports);
+      return wasmExports;
+    }
+    __name(receiveInstance, "receiveInstance");
+    function receiveInstantiationResult(result2) {
+      return receiveInstance(result2["instance"], result2["module"]);
+    }
+    __name(receiveInstantiationResult, "receiveInstantiationResult");
+    var info2 = getWasmImports();
+    if (Module["instantiateWasm"]) {
+      return new Promise((resolve6, reject2) => {
+        Module["instantiateWasm"](info2, (mod, inst) => {
+          resolve6(receiveInstance(mod, inst));
+        });
+      });
+    }
+    wasmBinaryFile ??= findWasmBinary();
+    var result = await instantiateAsync(wasmBinary, wasmBinaryFile, info2);
+    var exports = receiveInstantiationResult(result);
+    return exports;
+  }
+  __name(createWasm, "createWasm");
+  class ExitStatus {
+    static {
+      __name(this, "ExitStatus");
+    }
+    name = "ExitStatus";
+    constructor(status2) {
+      this.message = `Program terminated with exit(${status2})`;
+      this.status = status2;
+    }
+  }
+  var GOT = {};
+  var currentModuleWeakSymbols = /* @__PURE__ */ new Set([]);
+  var GOTHandler = {
+    get(obj, symName) {
+      var rtn = GOT[symName];
+      if (!rtn) {
+        rtn = GOT[symName] = new WebAssembly.Global({
+          "value": "i32",
+          "mutable": true
+        });
+      }
+      if (!currentModuleWeakSymbols.has(symName)) {
+        rtn.required = true;
+      }
+      return rtn;
+    }
+  };
+  var LE_ATOMICS_NATIVE_BYTE_ORDER = [];
+  var LE_HEAP_LOAD_F32 = /* @__PURE__ */ __name((byteOffset) => HEAP_DATA_VIEW.getFloat32(byteOffset, true), "LE_HEAP_LOAD_F32");
+  var LE_HEAP_LOAD_F64 = /* @__PURE__ */ __name((byteOffset) => HEAP_DATA_VIEW.getFloat64(byteOffset, true), "LE_HEAP_LOAD_F64");
+  var LE_HEAP_LOAD_I16 = /* @__PURE__ */ __name((byteOffset) => HEAP_DATA_VIEW.getInt16(byteOffset, true), "LE_HEAP_LOAD_I16");
+  var LE_HEAP_LOAD_I32 = /* @__PURE__ */ __name((byteOffset) => HEAP_DATA_VIEW.getInt32(byteOffset, true), "LE_HEAP_LOAD_I32");
+  var LE_HEAP_LOAD_I64 = /* @__PURE__ */ __name((byteOffset) => HEAP_DATA_VIEW.getBigInt64(byteOffset, true), "LE_HEAP_LOAD_I64");
+  var LE_HEAP_LOAD_U32 = /* @__PURE__ */ __name((byteOffset) => HEAP_DATA_VIEW.getUint32(byteOffset, true), "LE_HEAP_LOAD_U32");
+  var LE_HEAP_STORE_F32 = /* @__PURE__ */ __name((byteOffset, value) => HEAP_DATA_VIEW.setFloat32(byteOffset, value, true), "LE_HEAP_STORE_F32");
+  var LE_HEAP_STORE_F64 = /* @__PURE__ */ __name((byteOffset, value) => HEAP_DATA_VIEW.setFloat64(byteOffset, value, true), "LE_HEAP_STORE_F64");
+  var LE_HEAP_STORE_I16 = /* @__PURE__ */ __name((byteOffset, value) => HEAP_DATA_VIEW.setInt16(byteOffset, value, true), "LE_HEAP_STORE_I16");
+  var LE_HEAP_STORE_I32 = /* @__PURE__ */ __name((byteOffset, value) => HEAP_DATA_VIEW.setInt32(byteOffset, value, true), "LE_HEAP_STORE_I32");
+  var LE_HEAP_STORE_I64 = /* @__PURE__ */ __name((byteOffset, value) => HEAP_DATA_VIEW.setBigInt64(byteOffset, value, true), "LE_HEAP_STORE_I64");
+  var LE_HEAP_STORE_U32 = /* @__PURE__ */ __name((byteOffset, value) => HEAP_DATA_VIEW.setUint32(byteOffset, value, true), "LE_HEAP_STORE_U32");
+  var callRuntimeCallbacks = /* @__PURE__ */ __name((callbacks) => {
+    while (callbacks.length > 0) {
+      callbacks.shift()(Module);
+    }
+  }, "callRuntimeCallbacks");
+  var onPostRuns = [];
+  var addOnPostRun = /* @__PURE__ */ __name((cb) => onPostRuns.push(cb), "addOnPostRun");
+  var onPreRuns = [];
+  var addOnPreRun = /* @__PURE__ */ __name((cb) => onPreRuns.push(cb), "addOnPreRun");
+  var UTF8Decoder = typeof TextDecoder != "undefined" ? new TextDecoder() : void 0;
+  var findStringEnd = /* @__PURE__ */ __name((heapOrArray, idx, maxBytesToRead, ignoreNul) => {
+    var maxIdx = idx + maxBytesToRead;
+    if (ignoreNul) return maxIdx;
+    while (heapOrArray[idx] && !(idx >= maxIdx)) ++idx;
+    return idx;
+  }, "findStringEnd");
+  var UTF8ArrayToString = /* @__PURE__ */ __name((heapOrArray, idx = 0, maxBytesToRead, ignoreNul) => {
+    var endPtr = findStringEnd(heapOrArray, idx, maxBytesToRead, ignoreNul);
+    if (endPtr - idx > 16 && heapOrArray.buffer && UTF8Decoder) {
+      return UTF8Decoder.decode(heapOrArray.subarray(idx, endPtr));
+    }
+    var str = "";
+    while (idx < endPtr) {
+      var u0 = heapOrArray[idx++];
+      if (!(u0 & 128)) {
+        str += String.fromCharCode(u0);
+        continue;
+      }
+      var u1 = heapOrArray[idx++] & 63;
+      if ((u0 & 224) == 192) {
+        str += String.fromCharCode((u0 & 31) << 6 | u1);
+        continue;
+      }
+      var u2 = heapOrArray[idx++] & 63;
+      if ((u0 & 240) == 224) {
+        u0 = (u0 & 15) << 12 | u1 << 6 | u2;
+      } else {
+        u0 = (u0 & 7) << 18 | u1 << 12 | u2 << 6 | heapOrArray[idx++] & 63;
+      }
+      if (u0 < 65536) {
+        str += String.fromCharCode(u0);
+      } else {
+        var ch = u0 - 65536;
+        str += String.fromCharCode(55296 | ch >> 10, 56320 | ch & 1023);
+      }
+    }
+    return str;
+  }, "UTF8ArrayToString");
+  var getDylinkMetadata = /* @__PURE__ */ __name((binary2) => {
+    var offset = 0;
+    var end = 0;
+    function getU8() {
+      return binary2[offset++];
+    }
+    __name(getU8, "getU8");
+    function getLEB() {
+      var ret = 0;
+      var mul = 1;
+      while (1) {
+        var byte = binary2[offset++];
+        ret += (byte & 127) * mul;
+        mul *= 128;
+        if (!(byte & 128)) break;
+      }
+      return ret;
+    }
+    __name(getLEB, "getLEB");
+    function getString() {
+      var len = getLEB();
+      offset += len;
+      return UTF8ArrayToString(binary2, offset - len, len);
+    }
+    __name(getString, "getString");
+    function getStringList() {
+      var count2 = getLEB();
+      var rtn = [];
+      while (count2--) rtn.push(getString());
+      return rtn;
+    }
+    __name(getStringList, "getStringList");
+    function failIf(condition, message) {
+      if (condition) throw new Error(message);
+    }
+    __name(failIf, "failIf");
+    if (binary2 instanceof WebAssembly.Module) {
+      var dylinkSection = WebAssembly.Module.customSections(binary2, "dylink.0");
+      failIf(dylinkSection.length === 0, "need dylink section");
+      binary2 = new Uint8Array(dylinkSection[0]);
+      end = binary2.length;
+    } else {
+      var int32View = new Uint32Array(new Uint8Array(binary2.subarray(0, 24)).buffer);
+      var magicNumberFound = int32View[0] == 1836278016 || int32View[0] == 6386541;
+      failIf(!magicNumberFound, "need to see wasm magic number");
+      failIf(binary2[8] !== 0, "need the dylink section to be first");
+      offset = 9;
+      var section_size = getLEB();
+      end = offset + section_size;
+      var name2 = getString();
+      failIf(name2 !== "dylink.0");
+    }
+    var customSection = {
+      neededDynlibs: [],
+      tlsExports: /* @__PURE__ */ new Set(),
+      weakImports: /* @__PURE__ */ new Set(),
+      runtimePaths: []
+    };
+    var WASM_DYLINK_MEM_INFO = 1;
+    var WASM_DYLINK_NEEDED = 2;
+    var WASM_DYLINK_EXPORT_INFO = 3;
+    var WASM_DYLINK_IMPORT_INFO = 4;
+    var WASM_DYLINK_RUNTIME_PATH = 5;
+    var WASM_SYMBOL_TLS = 256;
+    var WASM_SYMBOL_BINDING_MASK = 3;
+    var WASM_SYMBOL_BINDING_WEAK = 1;
+    while (offset < end) {
+      var subsectionType = getU8();
+      var subsectionSize = getLEB();
+      if (subsectionType === WASM_DYLINK_MEM_INFO) {
+        customSection.memorySize = getLEB();
+        customSection.memoryAlign = getLEB();
+        customSection.tableSize = getLEB();
+        customSection.tableAlign = getLEB();
+      } else if (subsectionType === WASM_DYLINK_NEEDED) {
+        customSection.neededDynlibs = getStringList();
+      } else if (subsectionType === WASM_DYLINK_EXPORT_INFO) {
+        var count = getLEB();
+        while (count--) {
+          var symname = getString();
+          var flags2 = getLEB();
+          if (flags2 & WASM_SYMBOL_TLS) {
+            customSection.tlsExports.add(symname);
+          }
+        }
+      } else if (subsectionType === WASM_DYLINK_IMPORT_INFO) {
+        var count = getLEB();
+        while (count--) {
+          var modname = getString();
+          var symname = getString();
+          var flags2 = getLEB();
+          if ((flags2 & WASM_SYMBOL_BINDING_MASK) == WASM_SYMBOL_BINDING_WEAK) {
+            customSection.weakImports.add(symname);
+          }
+        }
+      } else if (subsectionType === WASM_DYLINK_RUNTIME_PATH) {
+        customSection.runtimePaths = getStringList();
+      } else {
+        offset += subsectionSize;
+      }
+    }
+    return customSection;
+  }, "getDylinkMetadata");
+  function getValue(ptr, type = "i8") {
+    if (type.endsWith("*")) type = "*";
+    switch (type) {
+      case "i1":
+        return HEAP8[ptr];
+      case "i8":
+        return HEAP8[ptr];
+      case "i16":
+        return LE_HEAP_LOAD_I16((ptr >> 1) * 2);
+      case "i32":
+        return LE_HEAP_LOAD_I32((ptr >> 2) * 4);
+      case "i64":
+        return LE_HEAP_LOAD_I64((ptr >> 3) * 8);
+      case "float":
+        return LE_HEAP_LOAD_F32((ptr >> 2) * 4);
+      case "double":
+        return LE_HEAP_LOAD_F64((ptr >> 3) * 8);
+      case "*":
+        return LE_HEAP_LOAD_U32((ptr >> 2) * 4);
+      default:
+        abort(`invalid type for getValue: ${type}`);
+    }
+  }
+  __name(getValue, "getValue");
+  var newDSO = /* @__PURE__ */ __name((name2, handle2, syms) => {
+    var dso = {
+      refcount: Infinity,
+      name: name2,
+      exports: syms,
+      global: true
+    };
+    LDSO.loadedLibsByName[name2] = dso;
+    if (handle2 != void 0) {
+      LDSO.loadedLibsByHandle[handle2] = dso;
+    }
+    return dso;
+  }, "newDSO");
+  var LDSO = {
+    loadedLibsByName: {},
+    loadedLibsByHandle: {},
+    init() {
+      newDSO("__main__", 0, wasmImports);
+    }
+  };
+  var ___heap_base = 82240;
+  var alignMemory = /* @__PURE__ */ __name((size, alignment) => Math.ceil(size / alignment) * alignment, "alignMemory");
+  var getMemory = /* @__PURE__ */ __name((size) => {
+    if (runtimeInitialized) {
+      return _calloc(size, 1);
+    }
+    var ret = ___heap_base;
+    var end = ret + alignMemory(size, 16);
+    ___heap_base = end;
+    GOT["__heap_base"].value = end;
+    return ret;
+  }, "getMemory");
+  var isInternalSym = /* @__PURE__ */ __name((symName) => ["__cpp_exception", "__c_longjmp", "__wasm_apply_data_relocs", "__dso_handle", "__tls_size", "__tls_align", "__set_stack_limits", "_emscripten_tls_init", "__wasm_init_tls", "__wasm_call_ctors", "__start_em_asm", "__stop_em_asm", "__start_em_js", "__stop_em_js"].includes(symName) || symName.startsWith("__em_js__"), "isInternalSym");
+  var uleb128EncodeWithLen = /* @__PURE__ */ __name((arr) => {
+    const n = arr.length;
+    return [n % 128 | 128, n >> 7, ...arr];
+  }, "uleb128EncodeWithLen");
+  var wasmTypeCodes = {
+    "i": 127,
+    // i32
+    "p": 127,
+    // i32
+    "j": 126,
+    // i64
+    "f": 125,
+    // f32
+    "d": 124,
+    // f64
+    "e": 111
+  };
+  var generateTypePack = /* @__PURE__ */ __name((types) => uleb128EncodeWithLen(Array.from(types, (type) => {
+    var code = wasmTypeCodes[type];
+    return code;
+  })), "generateTypePack");
+  var convertJsFunctionToWasm = /* @__PURE__ */ __name((func2, sig) => {
+    var bytes = Uint8Array.of(
+      0,
+      97,
+      115,
+      109,
+      // magic ("\0asm")
+      1,
+      0,
+      0,
+      0,
+      // version: 1
+      1,
+      ...uleb128EncodeWithLen([
+        1,
+        // count: 1
+        96,
+        // param types
+        ...generateTypePack(sig.slice(1)),
+        // return types (for now only supporting [] if `void` and single [T] otherwise)
+        ...generateTypePack(sig[0] === "v" ? "" : sig[0])
+      ]),
+      // The rest of the module is static
+      2,
+      7,
+      // import section
+      // (import "e" "f" (func 0 (type 0)))
+      1,
+      1,
+      101,
+      1,
+      102,
+      0,
+      0,
+      7,
+      5,
+      // export section
+      // (export "f" (func 0 (type 0)))
+      1,
+      1,
+      102,
+      0,
+      0
+    );
+    var module2 = new WebAssembly.Module(bytes);
+    var instance2 = new WebAssembly.Instance(module2, {
+      "e": {
+        "f": func2
+      }
+    });
+    var wrappedFunc = instance2.exports["f"];
+    return wrappedFunc;
+  }, "convertJsFunctionToWasm");
+  var wasmTableMirror = [];
+  var wasmTable = new WebAssembly.Table({
+    "initial": 31,
+    "element": "anyfunc"
+  });
+  var getWasmTableEntry = /* @__PURE__ */ __name((funcPtr) => {
+    var func2 = wasmTableMirror[funcPtr];
+    if (!func2) {
+      wasmTableMirror[funcPtr] = func2 = wasmTable.get(funcPtr);
+    }
+    return func2;
+  }, "getWasmTableEntry");
+  var updateTableMap = /* @__PURE__ */ __name((offset, count) => {
+    if (functionsInTableMap) {
+      for (var i2 = offset; i2 < offset + count; i2++) {
+        var item = getWasmTableEntry(i2);
+        if (item) {
+          functionsInTableMap.set(item, i2);
+        }
+      }
+    }
+  }, "updateTableMap");
+  var functionsInTableMap;
+  var getFunctionAddress = /* @__PURE__ */ __name((func2) => {
+    if (!functionsInTableMap) {
+      functionsInTableMap = /* @__PURE__ */ new WeakMap();
+      updateTableMap(0, wasmTable.length);
+    }
+    return functionsInTableMap.get(func2) || 0;
+  }, "getFunctionAddress");
+  var freeTableIndexes = [];
+  var getEmptyTableSlot = /* @__PURE__ */ __name(() => {
+    if (freeTableIndexes.length) {
+      return freeTableIndexes.pop();
+    }
+    return wasmTable["grow"](1);
+  }, "getEmptyTableSlot");
+  var setWasmTableEntry = /* @__PURE__ */ __name((idx, func2) => {
+    wasmTable.set(idx, func2);
+    wasmTableMirror[idx] = wasmTable.get(idx);
+  }, "setWasmTableEntry");
+  var addFunction = /* @__PURE__ */ __name((func2, sig) => {
+    var rtn = getFunctionAddress(func2);
+    if (rtn) {
+      return rtn;
+    }
+    var ret = getEmptyTableSlot();
+    try {
+      setWasmTableEntry(ret, func2);
+    } catch (err2) {
+      if (!(err2 instanceof TypeError)) {
+        throw err2;
+      }
+      var wrapped = convertJsFunctionToWasm(func2, sig);
+      setWasmTableEntry(ret, wrapped);
+    }
+    functionsInTableMap.set(func2, ret);
+    return ret;
+  }, "addFunction");
+  var updateGOT = /* @__PURE__ */ __name((exports, replace) => {
+    for (var symName in exports) {
+      if (isInternalSym(symName)) {
+        continue;
+      }
+      var value = exports[symName];
+      GOT[symName] ||= new WebAssembly.Global({
+        "value": "i32",
+        "mutable": true
+      });
+      if (replace || GOT[symName].value == 0) {
+        if (typeof value == "function") {
+          GOT[symName].value = addFunction(value);
+        } else if (typeof value == "number") {
+          GOT[symName].value = value;
+        } else {
+          err(`unhandled export type for '${symName}': ${typeof value}`);
+        }
+      }
+    }
+  }, "updateGOT");
+  var relocateExports = /* @__PURE__ */ __name((exports, memoryBase2, replace) => {
+    var relocated = {};
+    for (var e in exports) {
+      var value = exports[e];
+      if (typeof value == "object") {
+        value = value.value;
+      }
+      if (typeof value == "number") {
+        value += memoryBase2;
+      }
+      relocated[e] = value;
+    }
+    updateGOT(relocated, replace);
+    return relocated;
+  }, "relocateExports");
+  var isSymbolDefined = /* @__PURE__ */ __name((symName) => {
+    var existing = wasmImports[symName];
+    if (!existing || existing.stub) {
+      return false;
+    }
+    return true;
+  }, "isSymbolDefined");
+  var dynCall = /* @__PURE__ */ __name((sig, ptr, args2 = [], promising = false) => {
+    var func2 = getWasmTableEntry(ptr);
+    var rtn = func2(...args2);
+    function convert(rtn2) {
+      return rtn2;
+    }
+    __name(convert, "convert");
+    return convert(rtn);
+  }, "dynCall");
+  var stackSave = /* @__PURE__ */ __name(() => _emscripten_stack_get_current(), "stackSave");
+  var stackRestore = /* @__PURE__ */ __name((val) => __emscripten_stack_restore(val), "stackRestore");
+  var createInvokeFunction = /* @__PURE__ */ __name((sig) => (ptr, ...args2) => {
+    var sp = stackSave();
+    try {
+      return dynCall(sig, ptr, args2);
+    } catch (e) {
+      stackRestore(sp);
+      if (e !== e + 0) throw e;
+      _setThrew(1, 0);
+      if (sig[0] == "j") return 0n;
+    }
+  }, "createInvokeFunction");
+  var resolveGlobalSymbol = /* @__PURE__ */ __name((symName, direct = false) => {
+    var sym;
+    if (isSymbolDefined(symName)) {
+      sym = wasmImports[symName];
+    } else if (symName.startsWith("invoke_")) {
+      sym = wasmImports[symName] = createInvokeFunction(symName.split("_")[1]);
+    }
+    return {
+      sym,
+      name: symName
+    };
+  }, "resolveGlobalSymbol");
+  var onPostCtors = [];
+  var addOnPostCtor = /* @__PURE__ */ __name((cb) => onPostCtors.push(cb), "addOnPostCtor");
+  var UTF8ToString = /* @__PURE__ */ __name((ptr, maxBytesToRead, ignoreNul) => ptr ? UTF8ArrayToString(HEAPU8, ptr, maxBytesToRead, ignoreNul) : "", "UTF8ToString");
+  var loadWebAssemblyModule = /* @__PURE__ */ __name((binary, flags, libName, localScope, handle) => {
+    var metadata = getDylinkMetadata(binary);
+    function loadModule() {
+      var memAlign = Math.pow(2, metadata.memoryAlign);
+      var memoryBase = metadata.memorySize ? alignMemory(getMemory(metadata.memorySize + memAlign), memAlign) : 0;
+      var tableBase = metadata.tableSize ? wasmTable.length : 0;
+      if (handle) {
+        HEAP8[handle + 8] = 1;
+        LE_HEAP_STORE_U32((handle + 12 >> 2) * 4, memoryBase);
+        LE_HEAP_STORE_I32((handle + 16 >> 2) * 4, metadata.memorySize);
+        LE_HEAP_STORE_U32((handle + 20 >> 2) * 4, tableBase);
+        LE_HEAP_STORE_I32((handle + 24 >> 2) * 4, metadata.tableSize);
+      }
+      if (metadata.tableSize) {
+        wasmTable.grow(metadata.tableSize);
+      }
+      var moduleExports;
+      function resolveSymbol(sym) {
+        var resolved = resolveGlobalSymbol(sym).sym;
+        if (!resolved && localScope) {
+          resolved = localScope[sym];
+        }
+        if (!resolved) {
+          resolved = moduleExports[sym];
+        }
+        return resolved;
+      }
+      __name(resolveSymbol, "resolveSymbol");
+      var proxyHandler = {
+        get(stubs, prop) {
+          switch (prop) {
+            case "__memory_base":
+              return memoryBase;
+            case "__table_base":
+              return tableBase;
+          }
+          if (prop in wasmImports && !wasmImports[prop].stub) {
+            var res = wasmImports[prop];
+            return res;
+          }
+          if (!(prop in stubs)) {
+            var resolved;
+            stubs[prop] = (...args2) => {
+              resolved ||= resolveSymbol(prop);
+              return resolved(...args2);
+            };
+          }
+          return stubs[prop];
+        }
+      };
+      var proxy = new Proxy({}, proxyHandler);
+      currentModuleWeakSymbols = metadata.weakImports;
+      var info = {
+        "GOT.mem": new Proxy({}, GOTHandler),
+        "GOT.func": new Proxy({}, GOTHandler),
+        "env": proxy,
+        "wasi_snapshot_preview1": proxy
+      };
+      function postInstantiation(module, instance) {
+        updateTableMap(tableBase, metadata.tableSize);
+        moduleExports = relocateExports(instance.exports, memoryBase);
+        if (!flags.allowUndefined) {
+          reportUndefinedSymbols();
+        }
+        function addEmAsm(addr, body) {
+          var args = [];
+          var arity = 0;
+          for (; arity < 16; arity++) {
+            if (body.indexOf("$" + arity) != -1) {
+              args.push("$" + arity);
+            } else {
+              break;
+            }
+          }
+          args = args.join(",");
+          var func = `(${args}) => { ${body} };`;
+          ASM_CONSTS[start] = eval(func);
+        }
+        __name(addEmAsm, "addEmAsm");
+        if ("__start_em_asm" in moduleExports) {
+          var start = moduleExports["__start_em_asm"];
+          var stop = moduleExports["__stop_em_asm"];
+          while (start < stop) {
+            var jsString = UTF8ToString(start);
+            addEmAsm(start, jsString);
+            start = HEAPU8.indexOf(0, start) + 1;
+          }
+        }
+        function addEmJs(name, cSig, body) {
+          var jsArgs = [];
+          cSig = cSig.slice(1, -1);
+          if (cSig != "void") {
+            cSig = cSig.split(",");
+            for (var i in cSig) {
+              var jsArg = cSig[i].split(" ").pop();
+              jsArgs.push(jsArg.replace("*", ""));
+            }
+          }
+          var func = `(${jsArgs}) => ${body};`;
+          moduleExports[name] = eval(func);
+        }
+        __name(addEmJs, "addEmJs");
+        for (var name in moduleExports) {
+          if (name.startsWith("__em_js__")) {
+            var start = moduleExports[name];
+            var jsString = UTF8ToString(start);
+            var parts = jsString.split("<::>");
+            addEmJs(name.replace("__em_js__", ""), parts[0], parts[1]);
+            delete moduleExports[name];
+          }
+        }
+        var applyRelocs = moduleExports["__wasm_apply_data_relocs"];
+        if (applyRelocs) {
+          if (runtimeInitialized) {
+            applyRelocs();
+          } else {
+            __RELOC_FUNCS__.push(applyRelocs);
+          }
+        }
+        var init = moduleExports["__wasm_call_ctors"];
+        if (init) {
+          if (runtimeInitialized) {
+            init();
+          } else {
+            addOnPostCtor(init);
+          }
+        }
+        return moduleExports;
+      }
+      __name(postInstantiation, "postInstantiation");
+      if (flags.loadAsync) {
+        return (async () => {
+          var instance2;
+          if (binary instanceof WebAssembly.Module) {
+            instance2 = new WebAssembly.Instance(binary, info);
+          } else {
+            ({ module: binary, instance: instance2 } = await WebAssembly.instantiate(binary, info));
+          }
+          return postInstantiation(binary, instance2);
+        })();
+      }
+      var module = binary instanceof WebAssembly.Module ? binary : new WebAssembly.Module(binary);
+      var instance = new WebAssembly.Instance(module, info);
+      return postInstantiation(module, instance);
+    }
+    __name(loadModule, "loadModule");
+    flags = {
+      ...flags,
+      rpath: {
+        parentLibPath: libName,
+        paths: metadata.runtimePaths
+      }
+    };
+    if (flags.loadAsync) {
+      return metadata.neededDynlibs.reduce((chain, dynNeeded) => chain.then(() => loadDynamicLibrary(dynNeeded, flags, localScope)), Promise.resolve()).then(loadModule);
+    }
+    metadata.neededDynlibs.forEach((needed) => loadDynamicLibrary(needed, flags, localScope));
+    return loadModule();
+  }, "loadWebAssemblyModule");
+  var mergeLibSymbols = /* @__PURE__ */ __name((exports, libName2) => {
+    for (var [sym, exp] of Object.entries(exports)) {
+      const setImport = /* @__PURE__ */ __name((target) => {
+        if (!isSymbolDefined(target)) {
+          wasmImports[target] = exp;
+        }
+      }, "setImport");
+      setImport(sym);
+      const main_alias = "__main_argc_argv";
+      if (sym == "main") {
+        setImport(main_alias);
+      }
+      if (sym == main_alias) {
+        setImport("main");
+      }
+    }
+  }, "mergeLibSymbols");
+  var asyncLoad = /* @__PURE__ */ __name(async (url) => {
+    var arrayBuffer = await readAsync(url);
+    return new Uint8Array(arrayBuffer);
+  }, "asyncLoad");
+  function loadDynamicLibrary(libName2, flags2 = {
+    global: true,
+    nodelete: true
+  }, localScope2, handle2) {
+    var dso = LDSO.loadedLibsByName[libName2];
+    if (dso) {
+      if (!flags2.global) {
+        if (localScope2) {
+          Object.assign(localScope2, dso.exports);
+        }
+      } else if (!dso.global) {
+        dso.global = true;
+        mergeLibSymbols(dso.exports, libName2);
+      }
+      if (flags2.nodelete && dso.refcount !== Infinity) {
+        dso.refcount = Infinity;
+      }
+      dso.refcount++;
+      if (handle2) {
+        LDSO.loadedLibsByHandle[handle2] = dso;
+      }
+      return flags2.loadAsync ? Promise.resolve(true) : true;
+    }
+    dso = newDSO(libName2, handle2, "loading");
+    dso.refcount = flags2.nodelete ? Infinity : 1;
+    dso.global = flags2.global;
+    function loadLibData() {
+      if (handle2) {
+        var data = LE_HEAP_LOAD_U32((handle2 + 28 >> 2) * 4);
+        var dataSize = LE_HEAP_LOAD_U32((handle2 + 32 >> 2) * 4);
+        if (data && dataSize) {
+          var libData = HEAP8.slice(data, data + dataSize);
+          return flags2.loadAsync ? Promise.resolve(libData) : libData;
+        }
+      }
+      var libFile = locateFile(libName2);
+      if (flags2.loadAsync) {
+        return asyncLoad(libFile);
+      }
+      if (!readBinary) {
+        throw new Error(`${libFile}: file not found, and synchronous loading of external files is not available`);
+      }
+      return readBinary(libFile);
+    }
+    __name(loadLibData, "loadLibData");
+    function getExports() {
+      if (flags2.loadAsync) {
+        return loadLibData().then((libData) => loadWebAssemblyModule(libData, flags2, libName2, localScope2, handle2));
+      }
+      return loadWebAssemblyModule(loadLibData(), flags2, libName2, localScope2, handle2);
+    }
+    __name(getExports, "getExports");
+    function moduleLoaded(exports) {
+      if (dso.global) {
+        mergeLibSymbols(exports, libName2);
+      } else if (localScope2) {
+        Object.assign(localScope2, exports);
+      }
+      dso.exports = exports;
+    }
+    __name(moduleLoaded, "moduleLoaded");
+    if (flags2.loadAsync) {
+      return getExports().then((exports) => {
+        moduleLoaded(exports);
+        return true;
+      });
+    }
+    moduleLoaded(getExports());
+    return true;
+  }
+  __name(loadDynamicLibrary, "loadDynamicLibrary");
+  var reportUndefinedSymbols = /* @__PURE__ */ __name(() => {
+    for (var [symName, entry] of Object.entries(GOT)) {
+      if (entry.value == 0) {
+        var value = resolveGlobalSymbol(symName, true).sym;
+        if (!value && !entry.required) {
+          continue;
+        }
+        if (typeof value == "function") {
+          entry.value = addFunction(value, value.sig);
+        } else if (typeof value == "number") {
+          entry.value = value;
+        } else {
+          throw new Error(`bad export type for '${symName}': ${typeof value}`);
+        }
+      }
+    }
+  }, "reportUndefinedSymbols");
+  var runDependencies = 0;
+  var dependenciesFulfilled = null;
+  var removeRunDependency = /* @__PURE__ */ __name((id) => {
+    runDependencies--;
+    Module["monitorRunDependencies"]?.(runDependencies);
+    if (runDependencies == 0) {
+      if (dependenciesFulfilled) {
+        var callback = dependenciesFulfilled;
+        dependenciesFulfilled = null;
+        callback();
+      }
+    }
+  }, "removeRunDependency");
+  var addRunDependency = /* @__PURE__ */ __name((id) => {
+    runDependencies++;
+    Module["monitorRunDependencies"]?.(runDependencies);
+  }, "addRunDependency");
+  var loadDylibs = /* @__PURE__ */ __name(async () => {
+    if (!dynamicLibraries.length) {
+      reportUndefinedSymbols();
+      return;
+    }
+    addRunDependency("loadDylibs");
+    for (var lib of dynamicLibraries) {
+      await loadDynamicLibrary(lib, {
+        loadAsync: true,
+        global: true,
+        nodelete: true,
+        allowUndefined: true
+      });
+    }
+    reportUndefinedSymbols();
+    removeRunDependency("loadDylibs");
+  }, "loadDylibs");
+  var noExitRuntime = true;
+  function setValue(ptr, value, type = "i8") {
+    if (type.endsWith("*")) type = "*";
+    switch (type) {
+      case "i1":
+        HEAP8[ptr] = value;
+        break;
+      case "i8":
+        HEAP8[ptr] = value;
+        break;
+      case "i16":
+        LE_HEAP_STORE_I16((ptr >> 1) * 2, value);
+        break;
+      case "i32":
+        LE_HEAP_STORE_I32((ptr >> 2) * 4, value);
+        break;
+      case "i64":
+        LE_HEAP_STORE_I64((ptr >> 3) * 8, BigInt(value));
+        break;
+      case "float":
+        LE_HEAP_STORE_F32((ptr >> 2) * 4, value);
+        break;
+      case "double":
+        LE_HEAP_STORE_F64((ptr >> 3) * 8, value);
+        break;
+      case "*":
+        LE_HEAP_STORE_U32((ptr >> 2) * 4, value);
+        break;
+      default:
+        abort(`invalid type for setValue: ${type}`);
+    }
+  }
+  __name(setValue, "setValue");
+  var ___memory_base = new WebAssembly.Global({
+    "value": "i32",
+    "mutable": false
+  }, 1024);
+  var ___stack_high = 82240;
+  var ___stack_low = 16704;
+  var ___stack_pointer = new WebAssembly.Global({
+    "value": "i32",
+    "mutable": true
+  }, 82240);
+  var ___table_base = new WebAssembly.Global({
+    "value": "i32",
+    "mutable": false
+  }, 1);
+  var __abort_js = /* @__PURE__ */ __name(() => abort(""), "__abort_js");
+  __abort_js.sig = "v";
+  var getHeapMax = /* @__PURE__ */ __name(() => (
+    // Stay one Wasm page short of 4GB: while e.g. Chrome is able to allocate
+    // full 4GB Wasm memories, the size will wrap back to 0 bytes in Wasm side
+    // for any code that deals with heap sizes, which would require special
+    // casing all heap size related code to treat 0 specially.
+    2147483648
+  ), "getHeapMax");
+  var growMemory = /* @__PURE__ */ __name((size) => {
+    var oldHeapSize = wasmMemory.buffer.byteLength;
+    var pages = (size - oldHeapSize + 65535) / 65536 | 0;
+    try {
+      wasmMemory.grow(pages);
+      updateMemoryViews();
+      return 1;
+    } catch (e) {
+    }
+  }, "growMemory");
+  var _emscripten_resize_heap = /* @__PURE__ */ __name((requestedSize) => {
+    var oldSize = HEAPU8.length;
+    requestedSize >>>= 0;
+    var maxHeapSize = getHeapMax();
+    if (requestedSize > maxHeapSize) {
+      return false;
+    }
+    for (var cutDown = 1; cutDown <= 4; cutDown *= 2) {
+      var overGrownHeapSize = oldSize * (1 + 0.2 / cutDown);
+      overGrownHeapSize = Math.min(overGrownHeapSize, requestedSize + 100663296);
+      var newSize = Math.min(maxHeapSize, alignMemory(Math.max(requestedSize, overGrownHeapSize), 65536));
+      var replacement = growMemory(newSize);
+      if (replacement) {
+        return true;
+      }
+    }
+    return false;
+  }, "_emscripten_resize_heap");
+  _emscripten_resize_heap.sig = "ip";
+  var _fd_close = /* @__PURE__ */ __name((fd) => 52, "_fd_close");
+  _fd_close.sig = "ii";
+  var INT53_MAX = 9007199254740992;
+  var INT53_MIN = -9007199254740992;
+  var bigintToI53Checked = /* @__PURE__ */ __name((num) => num < INT53_MIN || num > INT53_MAX ? NaN : Number(num), "bigintToI53Checked");
+  function _fd_seek(fd, offset, whence, newOffset) {
+    offset = bigintToI53Checked(offset);
+    return 70;
+  }
+  __name(_fd_seek, "_fd_seek");
+  _fd_seek.sig = "iijip";
+  var printCharBuffers = [null, [], []];
+  var printChar = /* @__PURE__ */ __name((stream, curr) => {
+    var buffer = printCharBuffers[stream];
+    if (curr === 0 || curr === 10) {
+      (stream === 1 ? out : err)(UTF8ArrayToString(buffer));
+      buffer.length = 0;
+    } else {
+      buffer.push(curr);
+    }
+  }, "printChar");
+  var _fd_write = /* @__PURE__ */ __name((fd, iov, iovcnt, pnum) => {
+    var num = 0;
+    for (var i2 = 0; i2 < iovcnt; i2++) {
+      var ptr = LE_HEAP_LOAD_U32((iov >> 2) * 4);
+      var len = LE_HEAP_LOAD_U32((iov + 4 >> 2) * 4);
+      iov += 8;
+      for (var j = 0; j < len; j++) {
+        printChar(fd, HEAPU8[ptr + j]);
+      }
+      num += len;
+    }
+    LE_HEAP_STORE_U32((pnum >> 2) * 4, num);
+    return 0;
+  }, "_fd_write");
+  _fd_write.sig = "iippp";
+  function _tree_sitter_log_callback(isLexMessage, messageAddress) {
+    if (Module.currentLogCallback) {
+      const message = UTF8ToString(messageAddress);
+      Module.currentLogCallback(message, isLexMessage !== 0);
+    }
+  }
+  __name(_tree_sitter_log_callback, "_tree_sitter_log_callback");
+  function _tree_sitter_parse_callback(inputBufferAddress, index, row, column, lengthAddress) {
+    const INPUT_BUFFER_SIZE = 10 * 1024;
+    const string = Module.currentParseCallback(index, {
+      row,
+      column
+    });
+    if (typeof string === "string") {
+      setValue(lengthAddress, string.length, "i32");
+      stringToUTF16(string, inputBufferAddress, INPUT_BUFFER_SIZE);
+    } else {
+      setValue(lengthAddress, 0, "i32");
+    }
+  }
+  __name(_tree_sitter_parse_callback, "_tree_sitter_parse_callback");
+  function _tree_sitter_progress_callback(currentOffset, hasError) {
+    if (Module.currentProgressCallback) {
+      return Module.currentProgressCallback({
+        currentOffset,
+        hasError
+      });
+    }
+    return false;
+  }
+  __name(_tree_sitter_progress_callback, "_tree_sitter_progress_callback");
+  function _tree_sitter_query_progress_callback(currentOffset) {
+    if (Module.currentQueryProgressCallback) {
+      return Module.currentQueryProgressCallback({
+        currentOffset
+      });
+    }
+    return false;
+  }
+  __name(_tree_sitter_query_progress_callback, "_tree_sitter_query_progress_callback");
+  var runtimeKeepaliveCounter = 0;
+  var keepRuntimeAlive = /* @__PURE__ */ __name(() => noExitRuntime || runtimeKeepaliveCounter > 0, "keepRuntimeAlive");
+  var _proc_exit = /* @__PURE__ */ __name((code) => {
+    EXITSTATUS = code;
+    if (!keepRuntimeAlive()) {
+      Module["onExit"]?.(code);
+      ABORT = true;
+    }
+    quit_(code, new ExitStatus(code));
+  }, "_proc_exit");
+  _proc_exit.sig = "vi";
+  var exitJS = /* @__PURE__ */ __name((status2, implicit) => {
+    EXITSTATUS = status2;
+    _proc_exit(status2);
+  }, "exitJS");
+  var handleException = /* @__PURE__ */ __name((e) => {
+    if (e instanceof ExitStatus || e == "unwind") {
+      return EXITSTATUS;
+    }
+    quit_(1, e);
+  }, "handleException");
+  var lengthBytesUTF8 = /* @__PURE__ */ __name((str) => {
+    var len = 0;
+    for (var i2 = 0; i2 < str.length; ++i2) {
+      var c = str.charCodeAt(i2);
+      if (c <= 127) {
+        len++;
+      } else if (c <= 2047) {
+        len += 2;
+      } else if (c >= 55296 && c <= 57343) {
+        len += 4;
+        ++i2;
+      } else {
+        len += 3;
+      }
+    }
+    return len;
+  }, "lengthBytesUTF8");
+  var stringToUTF8Array = /* @__PURE__ */ __name((str, heap, outIdx, maxBytesToWrite) => {
+    if (!(maxBytesToWrite > 0)) return 0;
+    var startIdx = outIdx;
+    var endIdx = outIdx + maxBytesToWrite - 1;
+    for (var i2 = 0; i2 < str.length; ++i2) {
+      var u = str.codePointAt(i2);
+      if (u <= 127) {
+        if (outIdx >= endIdx) break;
+        heap[outIdx++] = u;
+      } else if (u <= 2047) {
+        if (outIdx + 1 >= endIdx) break;
+        heap[outIdx++] = 192 | u >> 6;
+        heap[outIdx++] = 128 | u & 63;
+      } else if (u <= 65535) {
+        if (outIdx + 2 >= endIdx) break;
+        heap[outIdx++] = 224 | u >> 12;
+        heap[outIdx++] = 128 | u >> 6 & 63;
+        heap[outIdx++] = 128 | u & 63;
+      } else {
+        if (outIdx + 3 >= endIdx) break;
+        heap[outIdx++] = 240 | u >> 18;
+        heap[outIdx++] = 128 | u >> 12 & 63;
+        heap[outIdx++] = 128 | u >> 6 & 63;
+        heap[outIdx++] = 128 | u & 63;
+        i2++;
+      }
+    }
+    heap[outIdx] = 0;
+    return outIdx - startIdx;
+  }, "stringToUTF8Array");
+  var stringToUTF8 = /* @__PURE__ */ __name((str, outPtr, maxBytesToWrite) => stringToUTF8Array(str, HEAPU8, outPtr, maxBytesToWrite), "stringToUTF8");
+  var stackAlloc = /* @__PURE__ */ __name((sz) => __emscripten_stack_alloc(sz), "stackAlloc");
+  var stringToUTF8OnStack = /* @__PURE__ */ __name((str) => {
+    var size = lengthBytesUTF8(str) + 1;
+    var ret = stackAlloc(size);
+    stringToUTF8(str, ret, size);
+    return ret;
+  }, "stringToUTF8OnStack");
+  var AsciiToString = /* @__PURE__ */ __name((ptr) => {
+    var str = "";
+    while (1) {
+      var ch = HEAPU8[ptr++];
+      if (!ch) return str;
+      str += String.fromCharCode(ch);
+    }
+  }, "AsciiToString");
+  var stringToUTF16 = /* @__PURE__ */ __name((str, outPtr, maxBytesToWrite) => {
+    maxBytesToWrite ??= 2147483647;
+    if (maxBytesToWrite < 2) return 0;
+    maxBytesToWrite -= 2;
+    var startPtr = outPtr;
+    var numCharsToWrite = maxBytesToWrite < str.length * 2 ? maxBytesToWrite / 2 : str.length;
+    for (var i2 = 0; i2 < numCharsToWrite; ++i2) {
+      var codeUnit = str.charCodeAt(i2);
+      LE_HEAP_STORE_I16((outPtr >> 1) * 2, codeUnit);
+      outPtr += 2;
+    }
+    LE_HEAP_STORE_I16((outPtr >> 1) * 2, 0);
+    return outPtr - startPtr;
+  }, "stringToUTF16");
+  LE_ATOMICS_NATIVE_BYTE_ORDER = new Int8Array(new Int16Array([1]).buffer)[0] === 1 ? [
+    /* little endian */
+    ((x) => x),
+    ((x) => x),
+    void 0,
+    ((x) => x)
+  ] : [
+    /* big endian */
+    ((x) => x),
+    ((x) => ((x & 65280) << 8 | (x & 255) << 24) >> 16),
+    void 0,
+    ((x) => x >> 24 & 255 | x >> 8 & 65280 | (x & 65280) << 8 | (x & 255) << 24)
+  ];
+  function LE_HEAP_UPDATE() {
+    HEAPU16.unsigned = ((x) => x & 65535);
+    HEAPU32.unsigned = ((x) => x >>> 0);
+  }
+  __name(LE_HEAP_UPDATE, "LE_HEAP_UPDATE");
+  {
+    initMemory();
+    if (Module["noExitRuntime"]) noExitRuntime = Module["noExitRuntime"];
+    if (Module["print"]) out = Module["print"];
+    if (Module["printErr"]) err = Module["printErr"];
+    if (Module["dynamicLibraries"]) dynamicLibraries = Module["dynamicLibraries"];
+    if (Module["wasmBinary"]) wasmBinary = Module["wasmBinary"];
+    if (Module["arguments"]) arguments_ = Module["arguments"];
+    if (Module["thisProgram"]) thisProgram = Module["thisProgram"];
+    if (Module["preInit"]) {
+      if (typeof Module["preInit"] == "function") Module["preInit"] = [Module["preInit"]];
+      while (Module["preInit"].length > 0) {
+        Module["preInit"].shift()();
+      }
+    }
+  }
+  Module["setValue"] = setValue;
+  Module["getValue"] = getValue;
+  Module["UTF8ToString"] = UTF8ToString;
+  Module["stringToUTF8"] = stringToUTF8;
+  Module["lengthBytesUTF8"] = lengthBytesUTF8;
+  Module["AsciiToString"] = AsciiToString;
+  Module["stringToUTF16"] = stringToUTF16;
+  Module["loadWebAssemblyModule"] = loadWebAssemblyModule;
+  Module["LE_HEAP_STORE_I64"] = LE_HEAP_STORE_I64;
+  var ASM_CONSTS = {};
+  var _malloc, _calloc, _realloc, _free, _ts_range_edit, _memcmp, _ts_language_symbol_count, _ts_language_state_count, _ts_language_abi_version, _ts_language_name, _ts_language_field_count, _ts_language_next_state, _ts_language_symbol_name, _ts_language_symbol_for_name, _strncmp, _strlen, _ts_language_symbol_type, _ts_language_field_name_for_id, _ts_lookahead_iterator_new, _ts_lookahead_iterator_delete, _ts_lookahead_iterator_reset_state, _ts_lookahead_iterator_reset, _ts_lookahead_iterator_next, _ts_lookahead_iterator_current_symbol, _ts_point_edit, _ts_parser_delete, _ts_parser_reset, _ts_parser_set_language, _ts_parser_set_included_ranges, _ts_query_new, _ts_query_delete, _iswspace, _iswalnum, _ts_query_copy, _ts_query_pattern_count, _ts_query_capture_count, _ts_query_string_count, _ts_query_capture_name_for_id, _ts_query_capture_quantifier_for_id, _ts_query_string_value_for_id, _ts_query_predicates_for_pattern, _ts_query_start_byte_for_pattern, _ts_query_end_byte_for_pattern, _ts_query_is_pattern_rooted, _ts_query_is_pattern_non_local, _ts_query_is_pattern_guaranteed_at_step, _ts_query_disable_capture, _ts_query_disable_pattern, _ts_tree_copy, _ts_tree_delete, _ts_init, _ts_parser_new_wasm, _ts_parser_enable_logger_wasm, _ts_parser_parse_wasm, _ts_parser_included_ranges_wasm, _ts_language_type_is_named_wasm, _ts_language_type_is_visible_wasm, _ts_language_metadata_wasm, _ts_language_supertypes_wasm, _ts_language_subtypes_wasm, _ts_tree_root_node_wasm, _ts_tree_root_node_with_offset_wasm, _ts_tree_edit_wasm, _ts_tree_included_ranges_wasm, _ts_tree_get_changed_ranges_wasm, _ts_tree_cursor_new_wasm, _ts_tree_cursor_copy_wasm, _ts_tree_cursor_delete_wasm, _ts_tree_cursor_reset_wasm, _ts_tree_cursor_reset_to_wasm, _ts_tree_cursor_goto_first_child_wasm, _ts_tree_cursor_goto_last_child_wasm, _ts_tree_cursor_goto_first_child_for_index_wasm, _ts_tree_cursor_goto_first_child_for_position_wasm, _ts_tree_cursor_goto_next_sibling_wasm, _ts_tree_cursor_goto_previous_sibling_wasm, _ts_tree_cursor_goto_descendant_wasm, _ts_tree_cursor_goto_parent_wasm, _ts_tree_cursor_current_node_type_id_wasm, _ts_tree_cursor_current_node_state_id_wasm, _ts_tree_cursor_current_node_is_named_wasm, _ts_tree_cursor_current_node_is_missing_wasm, _ts_tree_cursor_current_node_id_wasm, _ts_tree_cursor_start_position_wasm, _ts_tree_cursor_end_position_wasm, _ts_tree_cursor_start_index_wasm, _ts_tree_cursor_end_index_wasm, _ts_tree_cursor_current_field_id_wasm, _ts_tree_cursor_current_depth_wasm, _ts_tree_cursor_current_descendant_index_wasm, _ts_tree_cursor_current_node_wasm, _ts_node_symbol_wasm, _ts_node_field_name_for_child_wasm, _ts_node_field_name_for_named_child_wasm, _ts_node_children_by_field_id_wasm, _ts_node_first_child_for_byte_wasm, _ts_node_first_named_child_for_byte_wasm, _ts_node_grammar_symbol_wasm, _ts_node_child_count_wasm, _ts_node_named_child_count_wasm, _ts_node_child_wasm, _ts_node_named_child_wasm, _ts_node_child_by_field_id_wasm, _ts_node_next_sibling_wasm, _ts_node_prev_sibling_wasm, _ts_node_next_named_sibling_wasm, _ts_node_prev_named_sibling_wasm, _ts_node_descendant_count_wasm, _ts_node_parent_wasm, _ts_node_child_with_descendant_wasm, _ts_node_descendant_for_index_wasm, _ts_node_named_descendant_for_index_wasm, _ts_node_descendant_for_position_wasm, _ts_node_named_descendant_for_position_wasm, _ts_node_start_point_wasm, _ts_node_end_point_wasm, _ts_node_start_index_wasm, _ts_node_end_index_wasm, _ts_node_to_string_wasm, _ts_node_children_wasm, _ts_node_named_children_wasm, _ts_node_descendants_of_type_wasm, _ts_node_is_named_wasm, _ts_node_has_changes_wasm, _ts_node_has_error_wasm, _ts_node_is_error_wasm, _ts_node_is_missing_wasm, _ts_node_is_extra_wasm, _ts_node_parse_state_wasm, _ts_node_next_parse_state_wasm, _ts_query_matches_wasm, _ts_query_captures_wasm, _memset, _memcpy, _memmove, _iswalpha, _iswblank, _iswdigit, _iswlower, _iswpunct, _iswupper, _iswxdigit, _memchr, _strcmp, _strncat, _strncpy, _towlower, _towupper, _setThrew, __emscripten_stack_restore, __emscripten_stack_alloc, _emscripten_stack_get_current, ___wasm_apply_data_relocs;
+  function assignWasmExports(wasmExports2) {
+    Module["_malloc"] = _malloc = wasmExports2["malloc"];
+    Module["_calloc"] = _calloc = wasmExports2["calloc"];
+    Module["_realloc"] = _realloc = wasmExports2["realloc"];
+    Module["_free"] = _free = wasmExports2["free"];
+    Module["_ts_range_edit"] = _ts_range_edit = wasmExports2["ts_range_edit"];
+    Module["_memcmp"] = _memcmp = wasmExports2["memcmp"];
+    Module["_ts_language_symbol_count"] = _ts_language_symbol_count = wasmExports2["ts_language_symbol_count"];
+    Module["_ts_language_state_count"] = _ts_language_state_count = wasmExports2["ts_language_state_count"];
+    Module["_ts_language_abi_version"] = _ts_language_abi_version = wasmExports2["ts_language_abi_version"];
+    Module["_ts_language_name"] = _ts_language_name = wasmExports2["ts_language_name"];
+    Module["_ts_language_field_count"] = _ts_language_field_count = wasmExports2["ts_language_field_count"];
+    Module["_ts_language_next_state"] = _ts_language_next_state = wasmExports2["ts_language_next_state"];
+    Module["_ts_language_symbol_name"] = _ts_language_symbol_name = wasmExports2["ts_language_symbol_name"];
+    Module["_ts_language_symbol_for_name"] = _ts_language_symbol_for_name = wasmExports2["ts_language_symbol_for_name"];
+    Module["_strncmp"] = _strncmp = wasmExports2["strncmp"];
+    Module["_strlen"] = _strlen = wasmExports2["strlen"];
+    Module["_ts_language_symbol_type"] = _ts_language_symbol_type = wasmExports2["ts_language_symbol_type"];
+    Module["_ts_language_field_name_for_id"] = _ts_language_field_name_for_id = wasmExports2["ts_language_field_name_for_id"];
+    Module["_ts_lookahead_iterator_new"] = _ts_lookahead_iterator_new = wasmExports2["ts_lookahead_iterator_new"];
+    Module["_ts_lookahead_iterator_delete"] = _ts_lookahead_iterator_delete = wasmExports2["ts_lookahead_iterator_delete"];
+    Module["_ts_lookahead_iterator_reset_state"] = _ts_lookahead_iterator_reset_state = wasmExports2["ts_lookahead_iterator_reset_state"];
+    Module["_ts_lookahead_iterator_reset"] = _ts_lookahead_iterator_reset = wasmExports2["ts_lookahead_iterator_reset"];
+    Module["_ts_lookahead_iterator_next"] = _ts_lookahead_iterator_next = wasmExports2["ts_lookahead_iterator_next"];
+    Module["_ts_lookahead_iterator_current_symbol"] = _ts_lookahead_iterator_current_symbol = wasmExports2["ts_lookahead_iterator_current_symbol"];
+    Module["_ts_point_edit"] = _ts_point_edit = wasmExports2["ts_point_edit"];
+    Module["_ts_parser_delete"] = _ts_parser_delete = wasmExports2["ts_parser_delete"];
+    Module["_ts_parser_reset"] = _ts_parser_reset = wasmExports2["ts_parser_reset"];
+    Module["_ts_parser_set_language"] = _ts_parser_set_language = wasmExports2["ts_parser_set_language"];
+    Module["_ts_parser_set_included_ranges"] = _ts_parser_set_included_ranges = wasmExports2["ts_parser_set_included_ranges"];
+    Module["_ts_query_new"] = _ts_query_new = wasmExports2["ts_query_new"];
+    Module["_ts_query_delete"] = _ts_query_delete = wasmExports2["ts_query_delete"];
+    Module["_iswspace"] = _iswspace = wasmExports2["iswspace"];
+    Module["_iswalnum"] = _iswalnum = wasmExports2["iswalnum"];
+    Module["_ts_query_copy"] = _ts_query_copy = wasmExports2["ts_query_copy"];
+    Module["_ts_query_pattern_count"] = _ts_query_pattern_count = wasmExports2["ts_query_pattern_count"];
+    Module["_ts_query_capture_count"] = _ts_query_capture_count = wasmExports2["ts_query_capture_count"];
+    Module["_ts_query_string_count"] = _ts_query_string_count = wasmExports2["ts_query_string_count"];
+    Module["_ts_query_capture_name_for_id"] = _ts_query_capture_name_for_id = wasmExports2["ts_query_capture_name_for_id"];
+    Module["_ts_query_capture_quantifier_for_id"] = _ts_query_capture_quantifier_for_id = wasmExports2["ts_query_capture_quantifier_for_id"];
+    Module["_ts_query_string_value_for_id"] = _ts_query_string_value_for_id = wasmExports2["ts_query_string_value_for_id"];
+    Module["_ts_query_predicates_for_pattern"] = _ts_query_predicates_for_pattern = wasmExports2["ts_query_predicates_for_pattern"];
+    Module["_ts_query_start_byte_for_pattern"] = _ts_query_start_byte_for_pattern = wasmExports2["ts_query_start_byte_for_pattern"];
+    Module["_ts_query_end_byte_for_pattern"] = _ts_query_end_byte_for_pattern = wasmExports2["ts_query_end_byte_for_pattern"];
+    Module["_ts_query_is_pattern_rooted"] = _ts_query_is_pattern_rooted = wasmExports2["ts_query_is_pattern_rooted"];
+    Module["_ts_query_is_pattern_non_local"] = _ts_query_is_pattern_non_local = wasmExports2["ts_query_is_pattern_non_local"];
+    Module["_ts_query_is_pattern_guaranteed_at_step"] = _ts_query_is_pattern_guaranteed_at_step = wasmExports2["ts_query_is_pattern_guaranteed_at_step"];
+    Module["_ts_query_disable_capture"] = _ts_query_disable_capture = wasmExports2["ts_query_disable_capture"];
+    Module["_ts_query_disable_pattern"] = _ts_query_disable_pattern = wasmExports2["ts_query_disable_pattern"];
+    Module["_ts_tree_copy"] = _ts_tree_copy = wasmExports2["ts_tree_copy"];
+    Module["_ts_tree_delete"] = _ts_tree_delete = wasmExports2["ts_tree_delete"];
+    Module["_ts_init"] = _ts_init = wasmExports2["ts_init"];
+    Module["_ts_parser_new_wasm"] = _ts_parser_new_wasm = wasmExports2["ts_parser_new_wasm"];
+    Module["_ts_parser_enable_logger_wasm"] = _ts_parser_enable_logger_wasm = wasmExports2["ts_parser_enable_logger_wasm"];
+    Module["_ts_parser_parse_wasm"] = _ts_parser_parse_wasm = wasmExports2["ts_parser_parse_wasm"];
+    Module["_ts_parser_included_ranges_wasm"] = _ts_parser_included_ranges_wasm = wasmExports2["ts_parser_included_ranges_wasm"];
+    Module["_ts_language_type_is_named_wasm"] = _ts_language_type_is_named_wasm = wasmExports2["ts_language_type_is_named_wasm"];
+    Module["_ts_language_type_is_visible_wasm"] = _ts_language_type_is_visible_wasm = wasmExports2["ts_language_type_is_visible_wasm"];
+    Module["_ts_language_metadata_wasm"] = _ts_language_metadata_wasm = wasmExports2["ts_language_metadata_wasm"];
+    Module["_ts_language_supertypes_wasm"] = _ts_language_supertypes_wasm = wasmExports2["ts_language_supertypes_wasm"];
+    Module["_ts_language_subtypes_wasm"] = _ts_language_subtypes_wasm = wasmExports2["ts_language_subtypes_wasm"];
+    Module["_ts_tree_root_node_wasm"] = _ts_tree_root_node_wasm = wasmExports2["ts_tree_root_node_wasm"];
+    Module["_ts_tree_root_node_with_offset_wasm"] = _ts_tree_root_node_with_offset_wasm = wasmExports2["ts_tree_root_node_with_offset_wasm"];
+    Module["_ts_tree_edit_wasm"] = _ts_tree_edit_wasm = wasmExports2["ts_tree_edit_wasm"];
+    Module["_ts_tree_included_ranges_wasm"] = _ts_tree_included_ranges_wasm = wasmExports2["ts_tree_included_ranges_wasm"];
+    Module["_ts_tree_get_changed_ranges_wasm"] = _ts_tree_get_changed_ranges_wasm = wasmExports2["ts_tree_get_changed_ranges_wasm"];
+    Module["_ts_tree_cursor_new_wasm"] = _ts_tree_cursor_new_wasm = wasmExports2["ts_tree_cursor_new_wasm"];
+    Module["_ts_tree_cursor_copy_wasm"] = _ts_tree_cursor_copy_wasm = wasmExports2["ts_tree_cursor_copy_wasm"];
+    Module["_ts_tree_cursor_delete_wasm"] = _ts_tree_cursor_delete_wasm = wasmExports2["ts_tree_cursor_delete_wasm"];
+    Module["_ts_tree_cursor_reset_wasm"] = _ts_tree_cursor_reset_wasm = wasmExports2["ts_tree_cursor_reset_wasm"];
+    Module["_ts_tree_cursor_reset_to_wasm"] = _ts_tree_cursor_reset_to_wasm = wasmExports2["ts_tree_cursor_reset_to_wasm"];
+    Module["_ts_tree_cursor_goto_first_child_wasm"] = _ts_tree_cursor_goto_first_child_wasm = wasmExports2["ts_tree_cursor_goto_first_child_wasm"];
+    Module["_ts_tree_cursor_goto_last_child_wasm"] = _ts_tree_cursor_goto_last_child_wasm = wasmExports2["ts_tree_cursor_goto_last_child_wasm"];
+    Module["_ts_tree_cursor_goto_first_child_for_index_wasm"] = _ts_tree_cursor_goto_first_child_for_index_wasm = wasmExports2["ts_tree_cursor_goto_first_child_for_index_wasm"];
+    Module["_ts_tree_cursor_goto_first_child_for_position_wasm"] = _ts_tree_cursor_goto_first_child_for_position_wasm = wasmExports2["ts_tree_cursor_goto_first_child_for_position_wasm"];
+    Module["_ts_tree_cursor_goto_next_sibling_wasm"] = _ts_tree_cursor_goto_next_sibling_wasm = wasmExports2["ts_tree_cursor_goto_next_sibling_wasm"];
+    Module["_ts_tree_cursor_goto_previous_sibling_wasm"] = _ts_tree_cursor_goto_previous_sibling_wasm = wasmExports2["ts_tree_cursor_goto_previous_sibling_wasm"];
+    Module["_ts_tree_cursor_goto_descendant_wasm"] = _ts_tree_cursor_goto_descendant_wasm = wasmExports2["ts_tree_cursor_goto_descendant_wasm"];
+    Module["_ts_tree_cursor_goto_parent_wasm"] = _ts_tree_cursor_goto_parent_wasm = wasmExports2["ts_tree_cursor_goto_parent_wasm"];
+    Module["_ts_tree_cursor_current_node_type_id_wasm"] = _ts_tree_cursor_current_node_type_id_wasm = wasmExports2["ts_tree_cursor_current_node_type_id_wasm"];
+    Module["_ts_tree_cursor_current_node_state_id_wasm"] = _ts_tree_cursor_current_node_state_id_wasm = wasmExports2["ts_tree_cursor_current_node_state_id_wasm"];
+    Module["_ts_tree_cursor_current_node_is_named_wasm"] = _ts_tree_cursor_current_node_is_named_wasm = wasmExports2["ts_tree_cursor_current_node_is_named_wasm"];
+    Module["_ts_tree_cursor_current_node_is_missing_wasm"] = _ts_tree_cursor_current_node_is_missing_wasm = wasmExports2["ts_tree_cursor_current_node_is_missing_wasm"];
+    Module["_ts_tree_cursor_current_node_id_wasm"] = _ts_tree_cursor_current_node_id_wasm = wasmExports2["ts_tree_cursor_current_node_id_wasm"];
+    Module["_ts_tree_cursor_start_position_wasm"] = _ts_tree_cursor_start_position_wasm = wasmExports2["ts_tree_cursor_start_position_wasm"];
+    Module["_ts_tree_cursor_end_position_wasm"] = _ts_tree_cursor_end_position_wasm = wasmExports2["ts_tree_cursor_end_position_wasm"];
+    Module["_ts_tree_cursor_start_index_wasm"] = _ts_tree_cursor_start_index_wasm = wasmExports2["ts_tree_cursor_start_index_wasm"];
+    Module["_ts_tree_cursor_end_index_wasm"] = _ts_tree_cursor_end_index_wasm = wasmExports2["ts_tree_cursor_end_index_wasm"];
+    Module["_ts_tree_cursor_current_field_id_wasm"] = _ts_tree_cursor_current_field_id_wasm = wasmExports2["ts_tree_cursor_current_field_id_wasm"];
+    Module["_ts_tree_cursor_current_depth_wasm"] = _ts_tree_cursor_current_depth_wasm = wasmExports2["ts_tree_cursor_current_depth_wasm"];
+    Module["_ts_tree_cursor_current_descendant_index_wasm"] = _ts_tree_cursor_current_descendant_index_wasm = wasmExports2["ts_tree_cursor_current_descendant_index_wasm"];
+    Module["_ts_tree_cursor_current_node_wasm"] = _ts_tree_cursor_current_node_wasm = wasmExports2["ts_tree_cursor_current_node_wasm"];
+    Module["_ts_node_symbol_wasm"] = _ts_node_symbol_wasm = wasmExports2["ts_node_symbol_wasm"];
+    Module["_ts_node_field_name_for_child_wasm"] = _ts_node_field_name_for_child_wasm = wasmExports2["ts_node_field_name_for_child_wasm"];
+    Module["_ts_node_field_name_for_named_child_wasm"] = _ts_node_field_name_for_named_child_wasm = wasmExports2["ts_node_field_name_for_named_child_wasm"];
+    Module["_ts_node_children_by_field_id_wasm"] = _ts_node_children_by_field_id_wasm = wasmExports2["ts_node_children_by_field_id_wasm"];
+    Module["_ts_node_first_child_for_byte_wasm"] = _ts_node_first_child_for_byte_wasm = wasmExports2["ts_node_first_child_for_byte_wasm"];
+    Module["_ts_node_first_named_child_for_byte_wasm"] = _ts_node_first_named_child_for_byte_wasm = wasmExports2["ts_node_first_named_child_for_byte_wasm"];
+    Module["_ts_node_grammar_symbol_wasm"] = _ts_node_grammar_symbol_wasm = wasmExports2["ts_node_grammar_symbol_wasm"];
+    Module["_ts_node_child_count_wasm"] = _ts_node_child_count_wasm = wasmExports2["ts_node_child_count_wasm"];
+    Module["_ts_node_named_child_count_wasm"] = _ts_node_named_child_count_wasm = wasmExports2["ts_node_named_child_count_wasm"];
+    Module["_ts_node_child_wasm"] = _ts_node_child_wasm = wasmExports2["ts_node_child_wasm"];
+    Module["_ts_node_named_child_wasm"] = _ts_node_named_child_wasm = wasmExports2["ts_node_named_child_wasm"];
+    Module["_ts_node_child_by_field_id_wasm"] = _ts_node_child_by_field_id_wasm = wasmExports2["ts_node_child_by_field_id_wasm"];
+    Module["_ts_node_next_sibling_wasm"] = _ts_node_next_sibling_wasm = wasmExports2["ts_node_next_sibling_wasm"];
+    Module["_ts_node_prev_sibling_wasm"] = _ts_node_prev_sibling_wasm = wasmExports2["ts_node_prev_sibling_wasm"];
+    Module["_ts_node_next_named_sibling_wasm"] = _ts_node_next_named_sibling_wasm = wasmExports2["ts_node_next_named_sibling_wasm"];
+    Module["_ts_node_prev_named_sibling_wasm"] = _ts_node_prev_named_sibling_wasm = wasmExports2["ts_node_prev_named_sibling_wasm"];
+    Module["_ts_node_descendant_count_wasm"] = _ts_node_descendant_count_wasm = wasmExports2["ts_node_descendant_count_wasm"];
+    Module["_ts_node_parent_wasm"] = _ts_node_parent_wasm = wasmExports2["ts_node_parent_wasm"];
+    Module["_ts_node_child_with_descendant_wasm"] = _ts_node_child_with_descendant_wasm = wasmExports2["ts_node_child_with_descendant_wasm"];
+    Module["_ts_node_descendant_for_index_wasm"] = _ts_node_descendant_for_index_wasm = wasmExports2["ts_node_descendant_for_index_wasm"];
+    Module["_ts_node_named_descendant_for_index_wasm"] = _ts_node_named_descendant_for_index_wasm = wasmExports2["ts_node_named_descendant_for_index_wasm"];
+    Module["_ts_node_descendant_for_position_wasm"] = _ts_node_descendant_for_position_wasm = wasmExports2["ts_node_descendant_for_position_wasm"];
+    Module["_ts_node_named_descendant_for_position_wasm"] = _ts_node_named_descendant_for_position_wasm = wasmExports2["ts_node_named_descendant_for_position_wasm"];
+    Module["_ts_node_start_point_wasm"] = _ts_node_start_point_wasm = wasmExports2["ts_node_start_point_wasm"];
+    Module["_ts_node_end_point_wasm"] = _ts_node_end_point_wasm = wasmExports2["ts_node_end_point_wasm"];
+    Module["_ts_node_start_index_wasm"] = _ts_node_start_index_wasm = wasmExports2["ts_node_start_index_wasm"];
+    Module["_ts_node_end_index_wasm"] = _ts_node_end_index_wasm = wasmExports2["ts_node_end_index_wasm"];
+    Module["_ts_node_to_string_wasm"] = _ts_node_to_string_wasm = wasmExports2["ts_node_to_string_wasm"];
+    Module["_ts_node_children_wasm"] = _ts_node_children_wasm = wasmExports2["ts_node_children_wasm"];
+    Module["_ts_node_named_children_wasm"] = _ts_node_named_children_wasm = wasmExports2["ts_node_named_children_wasm"];
+    Module["_ts_node_descendants_of_type_wasm"] = _ts_node_descendants_of_type_wasm = wasmExports2["ts_node_descendants_of_type_wasm"];
+    Module["_ts_node_is_named_wasm"] = _ts_node_is_named_wasm = wasmExports2["ts_node_is_named_wasm"];
+    Module["_ts_node_has_changes_wasm"] = _ts_node_has_changes_wasm = wasmExports2["ts_node_has_changes_wasm"];
+    Module["_ts_node_has_error_wasm"] = _ts_node_has_error_wasm = wasmExports2["ts_node_has_error_wasm"];
+    Module["_ts_node_is_error_wasm"] = _ts_node_is_error_wasm = wasmExports2["ts_node_is_error_wasm"];
+    Module["_ts_node_is_missing_wasm"] = _ts_node_is_missing_wasm = wasmExports2["ts_node_is_missing_wasm"];
+    Module["_ts_node_is_extra_wasm"] = _ts_node_is_extra_wasm = wasmExports2["ts_node_is_extra_wasm"];
+    Module["_ts_node_parse_state_wasm"] = _ts_node_parse_state_wasm = wasmExports2["ts_node_parse_state_wasm"];
+    Module["_ts_node_next_parse_state_wasm"] = _ts_node_next_parse_state_wasm = wasmExports2["ts_node_next_parse_state_wasm"];
+    Module["_ts_query_matches_wasm"] = _ts_query_matches_wasm = wasmExports2["ts_query_matches_wasm"];
+    Module["_ts_query_captures_wasm"] = _ts_query_captures_wasm = wasmExports2["ts_query_captures_wasm"];
+    Module["_memset"] = _memset = wasmExports2["memset"];
+    Module["_memcpy"] = _memcpy = wasmExports2["memcpy"];
+    Module["_memmove"] = _memmove = wasmExports2["memmove"];
+    Module["_iswalpha"] = _iswalpha = wasmExports2["iswalpha"];
+    Module["_iswblank"] = _iswblank = wasmExports2["iswblank"];
+    Module["_iswdigit"] = _iswdigit = wasmExports2["iswdigit"];
+    Module["_iswlower"] = _iswlower = wasmExports2["iswlower"];
+    Module["_iswpunct"] = _iswpunct = wasmExports2["iswpunct"];
+    Module["_iswupper"] = _iswupper = wasmExports2["iswupper"];
+    Module["_iswxdigit"] = _iswxdigit = wasmExports2["iswxdigit"];
+    Module["_memchr"] = _memchr = wasmExports2["memchr"];
+    Module["_strcmp"] = _strcmp = wasmExports2["strcmp"];
+    Module["_strncat"] = _strncat = wasmExports2["strncat"];
+    Module["_strncpy"] = _strncpy = wasmExports2["strncpy"];
+    Module["_towlower"] = _towlower = wasmExports2["towlower"];
+    Module["_towupper"] = _towupper = wasmExports2["towupper"];
+    _setThrew = wasmExports2["setThrew"];
+    __emscripten_stack_restore = wasmExports2["_emscripten_stack_restore"];
+    __emscripten_stack_alloc = wasmExports2["_emscripten_stack_alloc"];
+    _emscripten_stack_get_current = wasmExports2["emscripten_stack_get_current"];
+    ___wasm_apply_data_relocs = wasmExports2["__wasm_apply_data_relocs"];
+  }
+  __name(assignWasmExports, "assignWasmExports");
+  var wasmImports = {
+    /** @export */
+    __heap_base: ___heap_base,
+    /** @export */
+    __indirect_function_table: wasmTable,
+    /** @export */
+    __memory_base: ___memory_base,
+    /** @export */
+    __stack_high: ___stack_high,
+    /** @export */
+    __stack_low: ___stack_low,
+    /** @export */
+    __stack_pointer: ___stack_pointer,
+    /** @export */
+    __table_base: ___table_base,
+    /** @export */
+    _abort_js: __abort_js,
+    /** @export */
+    emscripten_resize_heap: _emscripten_resize_heap,
+    /** @export */
+    fd_close: _fd_close,
+    /** @export */
+    fd_seek: _fd_seek,
+    /** @export */
+    fd_write: _fd_write,
+    /** @export */
+    memory: wasmMemory,
+    /** @export */
+    tree_sitter_log_callback: _tree_sitter_log_callback,
+    /** @export */
+    tree_sitter_parse_callback: _tree_sitter_parse_callback,
+    /** @export */
+    tree_sitter_progress_callback: _tree_sitter_progress_callback,
+    /** @export */
+    tree_sitter_query_progress_callback: _tree_sitter_query_progress_callback
+  };
+  function callMain(args2 = []) {
+    var entryFunction = resolveGlobalSymbol("main").sym;
+    if (!entryFunction) return;
+    args2.unshift(thisProgram);
+    var argc = args2.length;
+    var argv = stackAlloc((argc + 1) * 4);
+    var argv_ptr = argv;
+    args2.forEach((arg) => {
+      LE_HEAP_STORE_U32((argv_ptr >> 2) * 4, stringToUTF8OnStack(arg));
+      argv_ptr += 4;
+    });
+    LE_HEAP_STORE_U32((argv_ptr >> 2) * 4, 0);
+    try {
+      var ret = entryFunction(argc, argv);
+      exitJS(
+        ret,
+        /* implicit = */
+        true
+      );
+      return ret;
+    } catch (e) {
+      return handleException(e);
+    }
+  }
+  __name(callMain, "callMain");
+  function run(args2 = arguments_) {
+    if (runDependencies > 0) {
+      dependenciesFulfilled = run;
+      return;
+    }
+    preRun();
+    if (runDependencies > 0) {
+      dependenciesFulfilled = run;
+      return;
+    }
+    function doRun() {
+      Module["calledRun"] = true;
+      if (ABORT) return;
+      initRuntime();
+      preMain();
+      readyPromiseResolve?.(Module);
+      Module["onRuntimeInitialized"]?.();
+      var noInitialRun = Module["noInitialRun"] || false;
+      if (!noInitialRun) callMain(args2);
+      postRun();
+    }
+    __name(doRun, "doRun");
+    if (Module["setStatus"]) {
+      Module["setStatus"]("Running...");
+      setTimeout(() => {
+        setTimeout(() => Module["setStatus"](""), 1);
+        doRun();
+      }, 1);
+    } else {
+      doRun();
+    }
+  }
+  __name(run, "run");
+  var wasmExports;
+  wasmExports = await createWasm();
+  run();
+  if (runtimeInitialized) {
+    moduleRtn = Module;
+  } else {
+    moduleRtn = new Promise((resolve6, reject2) => {
+      readyPromiseResolve = resolve6;
+      readyPromiseReject = reject2;
+    });
+  }
+  return moduleRtn;
+}
+__name(Module2, "Module");
+var web_tree_sitter_default = Module2;
+var Module3 = null;
+async function initializeBinding(moduleOptions) {
+  return Module3 ??= await web_tree_sitter_default(moduleOptions);
+}
+__name(initializeBinding, "initializeBinding");
+function checkModule() {
+  return !!Module3;
+}
+__name(checkModule, "checkModule");
+var TRANSFER_BUFFER;
+var LANGUAGE_VERSION;
+var MIN_COMPATIBLE_VERSION;
+var finalizer4 = newFinalizer((addresses) => {
+  C._ts_parser_delete(addresses[0]);
+  C._free(addresses[1]);
+});
+var Parser = class {
+  static {
+    __name(this, "Parser");
+  }
+  /** @internal */
+  [0] = 0;
+  // Internal handle for Wasm
+  /** @internal */
+  [1] = 0;
+  // Internal handle for Wasm
+  /** @internal */
+  logCallback = null;
+  /** The parser's current language. */
+  language = null;
+  /**
+   * This must always be called before creating a Parser.
+   *
+   * You can optionally pass in options to configure the Wasm module, the most common
+   * one being `locateFile` to help the module find the `.wasm` file.
+   */
+  static async init(moduleOptions) {
+    setModule(await initializeBinding(moduleOptions));
+    TRANSFER_BUFFER = C._ts_init();
+    LANGUAGE_VERSION = C.getValue(TRANSFER_BUFFER, "i32");
+    MIN_COMPATIBLE_VERSION = C.getValue(TRANSFER_BUFFER + SIZE_OF_INT, "i32");
+  }
+  /**
+   * Create a new parser.
+   */
+  constructor() {
+    this.initialize();
+    finalizer4?.register(this, [this[0], this[1]], this);
+  }
+  /** @internal */
+  initialize() {
+    if (!checkModule()) {
+      throw new Error("cannot construct a Parser before calling `init()`");
+    }
+    C._ts_parser_new_wasm();
+    this[0] = C.getValue(TRANSFER_BUFFER, "i32");
+    this[1] = C.getValue(TRANSFER_BUFFER + SIZE_OF_INT, "i32");
+  }
+  /** Delete the parser, freeing its resources. */
+  delete() {
+    finalizer4?.unregister(this);
+    C._ts_parser_delete(this[0]);
+    C._free(this[1]);
+    this[0] = 0;
+    this[1] = 0;
+  }
+  /**
+   * Set the language that the parser should use for parsing.
+   *
+   * If the language was not successfully assigned, an error will be thrown.
+   * This happens if the language was generated with an incompatible
+   * version of the Tree-sitter CLI. Check the language's version using
+   * {@link Language#version} and compare it to this library's
+   * {@link LANGUAGE_VERSION} and {@link MIN_COMPATIBLE_VERSION} constants.
+   */
+  setLanguage(language) {
+    let address;
+    if (!language) {
+      address = 0;
+      this.language = null;
+    } else if (language.constructor === Language) {
+      address = language[0];
+      const version = C._ts_language_abi_version(address);
+      if (version < MIN_COMPATIBLE_VERSION || LANGUAGE_VERSION < version) {
+        throw new Error(
+          `Incompatible language version ${version}. Compatibility range ${MIN_COMPATIBLE_VERSION} through ${LANGUAGE_VERSION}.`
+        );
+      }
+      this.language = language;
+    } else {
+      throw new Error("Argument must be a Language");
+    }
+    C._ts_parser_set_language(this[0], address);
+    return this;
+  }
+  /**
+   * Parse a slice of UTF8 text.
+   *
+   * @param {string | ParseCallback} callback - The UTF8-encoded text to parse or a callback function.
+   *
+   * @param {Tree | null} [oldTree] - A previous syntax tree parsed from the same document. If the text of the
+   *   document has changed since `oldTree` was created, then you must edit `oldTree` to match
+   *   the new text using {@link Tree#edit}.
+   *
+   * @param {ParseOptions} [options] - Options for parsing the text.
+   *  This can be used to set the included ranges, or a progress callback.
+   *
+   * @returns {Tree | null} A {@link Tree} if parsing succeeded, or `null` if:
+   *  - The parser has not yet had a language assigned with {@link Parser#setLanguage}.
+   *  - The progress callback returned true.
+   */
+  parse(callback, oldTree, options) {
+    if (typeof callback === "string") {
+      C.currentParseCallback = (index) => callback.slice(index);
+    } else if (typeof callback === "function") {
+      C.currentParseCallback = callback;
+    } else {
+      throw new Error("Argument must be a string or a function");
+    }
+    if (options?.progressCallback) {
+      C.currentProgressCallback = options.progressCallback;
+    } else {
+      C.currentProgressCallback = null;
+    }
+    if (this.logCallback) {
+      C.currentLogCallback = this.logCallback;
+      C._ts_parser_enable_logger_wasm(this[0], 1);
+    } else {
+      C.currentLogCallback = null;
+      C._ts_parser_enable_logger_wasm(this[0], 0);
+    }
+    let rangeCount = 0;
+    let rangeAddress = 0;
+    if (options?.includedRanges) {
+      rangeCount = options.includedRanges.length;
+      rangeAddress = C._calloc(rangeCount, SIZE_OF_RANGE);
+      let address = rangeAddress;
+      for (let i2 = 0; i2 < rangeCount; i2++) {
+        marshalRange(address, options.includedRanges[i2]);
+        address += SIZE_OF_RANGE;
+      }
+    }
+    const treeAddress = C._ts_parser_parse_wasm(
+      this[0],
+      this[1],
+      oldTree ? oldTree[0] : 0,
+      rangeAddress,
+      rangeCount
+    );
+    if (!treeAddress) {
+      C.currentParseCallback = null;
+      C.currentLogCallback = null;
+      C.currentProgressCallback = null;
+      return null;
+    }
+    if (!this.language) {
+      throw new Error("Parser must have a language to parse");
+    }
+    const result = new Tree(INTERNAL, treeAddress, this.language, C.currentParseCallback);
+    C.currentParseCallback = null;
+    C.currentLogCallback = null;
+    C.currentProgressCallback = null;
+    return result;
+  }
+  /**
+   * Instruct the parser to start the next parse from the beginning.
+   *
+   * If the parser previously failed because of a callback, 
+   * then by default, it will resume where it left off on the
+   * next call to {@link Parser#parse} or other parsing functions.
+   * If you don't want to resume, and instead intend to use this parser to
+   * parse some other document, you must call `reset` first.
+   */
+  reset() {
+    C._ts_parser_reset(this[0]);
+  }
+  /** Get the ranges of text that the parser will include when parsing. */
+  getIncludedRanges() {
+    C._ts_parser_included_ranges_wasm(this[0]);
+    const count = C.getValue(TRANSFER_BUFFER, "i32");
+    const buffer = C.getValue(TRANSFER_BUFFER + SIZE_OF_INT, "i32");
+    const result = new Array(count);
+    if (count > 0) {
+      let address = buffer;
+      for (let i2 = 0; i2 < count; i2++) {
+        result[i2] = unmarshalRange(address);
+        address += SIZE_OF_RANGE;
+      }
+      C._free(buffer);
+    }
+    return result;
+  }
+  /** Set the logging callback that a parser should use during parsing. */
+  setLogger(callback) {
+    if (!callback) {
+      this.logCallback = null;
+    } else if (typeof callback !== "function") {
+      throw new Error("Logger callback must be a function");
+    } else {
+      this.logCallback = callback;
+    }
+    return this;
+  }
+  /** Get the parser's current logger. */
+  getLogger() {
+    return this.logCallback;
+  }
+};
+var PREDICATE_STEP_TYPE_CAPTURE = 1;
+var PREDICATE_STEP_TYPE_STRING = 2;
+var QUERY_WORD_REGEX = /[\w-]+/g;
+var CaptureQuantifier = {
+  Zero: 0,
+  ZeroOrOne: 1,
+  ZeroOrMore: 2,
+  One: 3,
+  OneOrMore: 4
+};
+var isCaptureStep = /* @__PURE__ */ __name((step) => step.type === "capture", "isCaptureStep");
+var isStringStep = /* @__PURE__ */ __name((step) => step.type === "string", "isStringStep");
+var QueryErrorKind = {
+  Syntax: 1,
+  NodeName: 2,
+  FieldName: 3,
+  CaptureName: 4,
+  PatternStructure: 5
+};
+var QueryError = class _QueryError extends Error {
+  constructor(kind, info2, index, length) {
+    super(_QueryError.formatMessage(kind, info2));
+    this.kind = kind;
+    this.info = info2;
+    this.index = index;
+    this.length = length;
+    this.name = "QueryError";
+  }
+  kind;
+  info;
+  index;
+  length;
+  static {
+    __name(this, "QueryError");
+  }
+  /** Formats an error message based on the error kind and info */
+  static formatMessage(kind, info2) {
+    switch (kind) {
+      case QueryErrorKind.NodeName:
+        return `Bad node name '${info2.word}'`;
+      case QueryErrorKind.FieldName:
+        return `Bad field name '${info2.word}'`;
+      case QueryErrorKind.CaptureName:
+        return `Bad capture name @${info2.word}`;
+      case QueryErrorKind.PatternStructure:
+        return `Bad pattern structure at offset ${info2.suffix}`;
+      case QueryErrorKind.Syntax:
+        return `Bad syntax at offset ${info2.suffix}`;
+    }
+  }
+};
+function parseAnyPredicate(steps, index, operator, textPredicates) {
+  if (steps.length !== 3) {
+    throw new Error(
+      `Wrong number of arguments to \`#${operator}\` predicate. Expected 2, got ${steps.length - 1}`
+    );
+  }
+  if (!isCaptureStep(steps[1])) {
+    throw new Error(
+      `First argument of \`#${operator}\` predicate must be a capture. Got "${steps[1].value}"`
+    );
+  }
+  const isPositive = operator === "eq?" || operator === "any-eq?";
+  const matchAll = !operator.startsWith("any-");
+  if (isCaptureStep(steps[2])) {
+    const captureName1 = steps[1].name;
+    const captureName2 = steps[2].name;
+    textPredicates[index].push((captures) => {
+      const nodes1 = [];
+      const nodes2 = [];
+      for (const c of captures) {
+        if (c.name === captureName1) nodes1.push(c.node);
+        if (c.name === captureName2) nodes2.push(c.node);
+      }
+      const compare = /* @__PURE__ */ __name((n1, n2, positive) => {
+        return positive ? n1.text === n2.text : n1.text !== n2.text;
+      }, "compare");
+      return matchAll ? nodes1.every((n1) => nodes2.some((n2) => compare(n1, n2, isPositive))) : nodes1.some((n1) => nodes2.some((n2) => compare(n1, n2, isPositive)));
+    });
+  } else {
+    const captureName = steps[1].name;
+    const stringValue = steps[2].value;
+    const matches = /* @__PURE__ */ __name((n) => n.text === stringValue, "matches");
+    const doesNotMatch = /* @__PURE__ */ __name((n) => n.text !== stringValue, "doesNotMatch");
+    textPredicates[index].push((captures) => {
+      const nodes = [];
+      for (const c of captures) {
+        if (c.name === captureName) nodes.push(c.node);
+      }
+      const test = isPositive ? matches : doesNotMatch;
+      return matchAll ? nodes.every(test) : nodes.some(test);
+    });
+  }
+}
+__name(parseAnyPredicate, "parseAnyPredicate");
+function parseMatchPredicate(steps, index, operator, textPredicates) {
+  if (steps.length !== 3) {
+    throw new Error(
+      `Wrong number of arguments to \`#${operator}\` predicate. Expected 2, got ${steps.length - 1}.`
+    );
+  }
+  if (steps[1].type !== "capture") {
+    throw new Error(
+      `First argument of \`#${operator}\` predicate must be a capture. Got "${steps[1].value}".`
+    );
+  }
+  if (steps[2].type !== "string") {
+    throw new Error(
+      `Second argument of \`#${operator}\` predicate must be a string. Got @${steps[2].name}.`
+    );
+  }
+  const isPositive = operator === "match?" || operator === "any-match?";
+  const matchAll = !operator.startsWith("any-");
+  const captureName = steps[1].name;
+  const regex = new RegExp(steps[2].value);
+  textPredicates[index].push((captures) => {
+    const nodes = [];
+    for (const c of captures) {
+      if (c.name === captureName) nodes.push(c.node.text);
+    }
+    const test = /* @__PURE__ */ __name((text, positive) => {
+      return positive ? regex.test(text) : !regex.test(text);
+    }, "test");
+    if (nodes.length === 0) return !isPositive;
+    return matchAll ? nodes.every((text) => test(text, isPositive)) : nodes.some((text) => test(text, isPositive));
+  });
+}
+__name(parseMatchPredicate, "parseMatchPredicate");
+function parseAnyOfPredicate(steps, index, operator, textPredicates) {
+  if (steps.length < 2) {
+    throw new Error(
+      `Wrong number of arguments to \`#${operator}\` predicate. Expected at least 1. Got ${steps.length - 1}.`
+    );
+  }
+  if (steps[1].type !== "capture") {
+    throw new Error(
+      `First argument of \`#${operator}\` predicate must be a capture. Got "${steps[1].value}".`
+    );
+  }
+  const isPositive = operator === "any-of?";
+  const captureName = steps[1].name;
+  const stringSteps = steps.slice(2);
+  if (!stringSteps.every(isStringStep)) {
+    throw new Error(
+      `Arguments to \`#${operator}\` predicate must be strings.".`
+    );
+  }
+  const values = stringSteps.map((s) => s.value);
+  textPredicates[index].push((captures) => {
+    const nodes = [];
+    for (const c of captures) {
+      if (c.name === captureName) nodes.push(c.node.text);
+    }
+    if (nodes.length === 0) return !isPositive;
+    return nodes.every((text) => values.includes(text)) === isPositive;
+  });
+}
+__name(parseAnyOfPredicate, "parseAnyOfPredicate");
+function parseIsPredicate(steps, index, operator, assertedProperties, refutedProperties) {
+  if (steps.length < 2 || steps.length > 3) {
+    throw new Error(
+      `Wrong number of arguments to \`#${operator}\` predicate. Expected 1 or 2. Got ${steps.length - 1}.`
+    );
+  }
+  if (!steps.every(isStringStep)) {
+    throw new Error(
+      `Arguments to \`#${operator}\` predicate must be strings.".`
+    );
+  }
+  const properties = operator === "is?" ? assertedProperties : refutedProperties;
+  if (!properties[index]) properties[index] = {};
+  properties[index][steps[1].value] = steps[2]?.value ?? null;
+}
+__name(parseIsPredicate, "parseIsPredicate");
+function parseSetDirective(steps, index, setProperties) {
+  if (steps.length < 2 || steps.length > 3) {
+    throw new Error(`Wrong number of arguments to \`#set!\` predicate. Expected 1 or 2. Got ${steps.length - 1}.`);
+  }
+  if (!steps.every(isStringStep)) {
+    throw new Error(`Arguments to \`#set!\` predicate must be strings.".`);
+  }
+  if (!setProperties[index]) setProperties[index] = {};
+  setProperties[index][steps[1].value] = steps[2]?.value ?? null;
+}
+__name(parseSetDirective, "parseSetDirective");
+function parsePattern(index, stepType, stepValueId, captureNames, stringValues, steps, textPredicates, predicates, setProperties, assertedProperties, refutedProperties) {
+  if (stepType === PREDICATE_STEP_TYPE_CAPTURE) {
+    const name2 = captureNames[stepValueId];
+    steps.push({ type: "capture", name: name2 });
+  } else if (stepType === PREDICATE_STEP_TYPE_STRING) {
+    steps.push({ type: "string", value: stringValues[stepValueId] });
+  } else if (steps.length > 0) {
+    if (steps[0].type !== "string") {
+      throw new Error("Predicates must begin with a literal value");
+    }
+    const operator = steps[0].value;
+    switch (operator) {
+      case "any-not-eq?":
+      case "not-eq?":
+      case "any-eq?":
+      case "eq?":
+        parseAnyPredicate(steps, index, operator, textPredicates);
+        break;
+      case "any-not-match?":
+      case "not-match?":
+      case "any-match?":
+      case "match?":
+        parseMatchPredicate(steps, index, operator, textPredicates);
+        break;
+      case "not-any-of?":
+      case "any-of?":
+        parseAnyOfPredicate(steps, index, operator, textPredicates);
+        break;
+      case "is?":
+      case "is-not?":
+        parseIsPredicate(steps, index, operator, assertedProperties, refutedProperties);
+        break;
+      case "set!":
+        parseSetDirective(steps, index, setProperties);
+        break;
+      default:
+        predicates[index].push({ operator, operands: steps.slice(1) });
+    }
+    steps.length = 0;
+  }
+}
+__name(parsePattern, "parsePattern");
+function indexForByteOffset(source, byteOffset) {
+  return new TextEncoder().encodeInto(source, new Uint8Array(byteOffset)).read;
+}
+__name(indexForByteOffset, "indexForByteOffset");
+var finalizer5 = newFinalizer((address) => {
+  C._ts_query_delete(address);
+});
+var Query = class {
+  static {
+    __name(this, "Query");
+  }
+  /** @internal */
+  [0] = 0;
+  // Internal handle for Wasm
+  /** @internal */
+  exceededMatchLimit;
+  /** @internal */
+  textPredicates;
+  /** @internal */
+  source;
+  /** The names of the captures used in the query. */
+  captureNames;
+  /** The quantifiers of the captures used in the query. */
+  captureQuantifiers;
+  /**
+   * The other user-defined predicates associated with the given index.
+   *
+   * This includes predicates with operators other than:
+   * - `match?`
+   * - `eq?` and `not-eq?`
+   * - `any-of?` and `not-any-of?`
+   * - `is?` and `is-not?`
+   * - `set!`
+   */
+  predicates;
+  /** The properties for predicates with the operator `set!`. */
+  setProperties;
+  /** The properties for predicates with the operator `is?`. */
+  assertedProperties;
+  /** The properties for predicates with the operator `is-not?`. */
+  refutedProperties;
+  /** The maximum number of in-progress matches for this cursor. */
+  matchLimit;
+  /**
+   * Create a new query from a string containing one or more S-expression
+   * patterns.
+   *
+   * The query is associated with a particular language, and can only be run
+   * on syntax nodes parsed with that language. References to Queries can be
+   * shared between multiple threads.
+   *
+   * @link {@see https://tree-sitter.github.io/tree-sitter/using-parsers/queries}
+   */
+  constructor(language, source) {
+    const sourceLength = C.lengthBytesUTF8(source);
+    const sourceAddress = C._malloc(sourceLength + 1);
+    C.stringToUTF8(source, sourceAddress, sourceLength + 1);
+    const address = C._ts_query_new(
+      language[0],
+      sourceAddress,
+      sourceLength,
+      TRANSFER_BUFFER,
+      TRANSFER_BUFFER + SIZE_OF_INT
+    );
+    if (!address) {
+      const errorId = C.getValue(TRANSFER_BUFFER + SIZE_OF_INT, "i32");
+      const errorByte = C.getValue(TRANSFER_BUFFER, "i32");
+      const errorIndex = C.UTF8ToString(sourceAddress, errorByte).length;
+      const suffix = source.slice(errorIndex, errorIndex + 100).split("\n")[0];
+      const word = suffix.match(QUERY_WORD_REGEX)?.[0] ?? "";
+      C._free(sourceAddress);
+      switch (errorId) {
+        case QueryErrorKind.Syntax:
+          throw new QueryError(QueryErrorKind.Syntax, { suffix: `${errorIndex}: '${suffix}'...` }, errorIndex, 0);
+        case QueryErrorKind.NodeName:
+          throw new QueryError(errorId, { word }, errorIndex, word.length);
+        case QueryErrorKind.FieldName:
+          throw new QueryError(errorId, { word }, errorIndex, word.length);
+        case QueryErrorKind.CaptureName:
+          throw new QueryError(errorId, { word }, errorIndex, word.length);
+        case QueryErrorKind.PatternStructure:
+          throw new QueryError(errorId, { suffix: `${errorIndex}: '${suffix}'...` }, errorIndex, 0);
+      }
+    }
+    const stringCount = C._ts_query_string_count(address);
+    const captureCount = C._ts_query_capture_count(address);
+    const patternCount = C._ts_query_pattern_count(address);
+    const captureNames = new Array(captureCount);
+    const captureQuantifiers = new Array(patternCount);
+    const stringValues = new Array(stringCount);
+    for (let i2 = 0; i2 < captureCount; i2++) {
+      const nameAddress = C._ts_query_capture_name_for_id(
+        address,
+        i2,
+        TRANSFER_BUFFER
+      );
+      const nameLength = C.getValue(TRANSFER_BUFFER, "i32");
+      captureNames[i2] = C.UTF8ToString(nameAddress, nameLength);
+    }
+    for (let i2 = 0; i2 < patternCount; i2++) {
+      const captureQuantifiersArray = new Array(captureCount);
+      for (let j = 0; j < captureCount; j++) {
+        const quantifier = C._ts_query_capture_quantifier_for_id(address, i2, j);
+        captureQuantifiersArray[j] = quantifier;
+      }
+      captureQuantifiers[i2] = captureQuantifiersArray;
+    }
+    for (let i2 = 0; i2 < stringCount; i2++) {
+      const valueAddress = C._ts_query_string_value_for_id(
+        address,
+        i2,
+        TRANSFER_BUFFER
+      );
+      const nameLength = C.getValue(TRANSFER_BUFFER, "i32");
+      stringValues[i2] = C.UTF8ToString(valueAddress, nameLength);
+    }
+    const setProperties = new Array(patternCount);
+    const assertedProperties = new Array(patternCount);
+    const refutedProperties = new Array(patternCount);
+    const predicates = new Array(patternCount);
+    const textPredicates = new Array(patternCount);
+    for (let i2 = 0; i2 < patternCount; i2++) {
+      const predicatesAddress = C._ts_query_predicates_for_pattern(address, i2, TRANSFER_BUFFER);
+      const stepCount = C.getValue(TRANSFER_BUFFER, "i32");
+      predicates[i2] = [];
+      textPredicates[i2] = [];
+      const steps = new Array();
+      let stepAddress = predicatesAddress;
+      for (let j = 0; j < stepCount; j++) {
+        const stepType = C.getValue(stepAddress, "i32");
+        stepAddress += SIZE_OF_INT;
+        const stepValueId = C.getValue(stepAddress, "i32");
+        stepAddress += SIZE_OF_INT;
+        parsePattern(
+          i2,
+          stepType,
+          stepValueId,
+          captureNames,
+          stringValues,
+          steps,
+          textPredicates,
+          predicates,
+          setProperties,
+          assertedProperties,
+          refutedProperties
+        );
+      }
+      Object.freeze(textPredicates[i2]);
+      Object.freeze(predicates[i2]);
+      Object.freeze(setProperties[i2]);
+      Object.freeze(assertedProperties[i2]);
+      Object.freeze(refutedProperties[i2]);
+    }
+    C._free(sourceAddress);
+    this[0] = address;
+    this.captureNames = captureNames;
+    this.captureQuantifiers = captureQuantifiers;
+    this.textPredicates = textPredicates;
+    this.source = source;
+    this.predicates = predicates;
+    this.setProperties = setProperties;
+    this.assertedProperties = assertedProperties;
+    this.refutedProperties = refutedProperties;
+    this.exceededMatchLimit = false;
+    finalizer5?.register(this, address, this);
+  }
+  /** Delete the query, freeing its resources. */
+  delete() {
+    finalizer5?.unregister(this);
+    C._ts_query_delete(this[0]);
+    this[0] = 0;
+  }
+  /**
+   * Iterate over all of the matches in the order that they were found.
+   *
+   * Each match contains the index of the pattern that matched, and a list of
+   * captures. Because multiple patterns can match the same set of nodes,
+   * one match may contain captures that appear *before* some of the
+   * captures from a previous match.
+   *
+   * @param {Node} node - The node to execute the query on.
+   *
+   * @param {QueryOptions} options - Options for query execution.
+   */
+  matches(node, options = {}) {
+    const startPosition = options.startPosition ?? ZERO_POINT;
+    const endPosition = options.endPosition ?? ZERO_POINT;
+    const startIndex = options.startIndex ?? 0;
+    const endIndex = options.endIndex ?? 0;
+    const startContainingPosition = options.startContainingPosition ?? ZERO_POINT;
+    const endContainingPosition = options.endContainingPosition ?? ZERO_POINT;
+    const startContainingIndex = options.startContainingIndex ?? 0;
+    const endContainingIndex = options.endContainingIndex ?? 0;
+    const matchLimit = options.matchLimit ?? 4294967295;
+    const maxStartDepth = options.maxStartDepth ?? 4294967295;
+    const progressCallback = options.progressCallback;
+    if (typeof matchLimit !== "number") {
+      throw new Error("Arguments must be numbers");
+    }
+    this.matchLimit = matchLimit;
+    if (endIndex !== 0 && startIndex > endIndex) {
+      throw new Error("`startIndex` cannot be greater than `endIndex`");
+    }
+    if (endPosition !== ZERO_POINT && (startPosition.row > endPosition.row || startPosition.row === endPosition.row && startPosition.column > endPosition.column)) {
+      throw new Error("`startPosition` cannot be greater than `endPosition`");
+    }
+    if (endContainingIndex !== 0 && startContainingIndex > endContainingIndex) {
+      throw new Error("`startContainingIndex` cannot be greater than `endContainingIndex`");
+    }
+    if (endContainingPosition !== ZERO_POINT && (startContainingPosition.row > endContainingPosition.row || startContainingPosition.row === endContainingPosition.row && startContainingPosition.column > endContainingPosition.column)) {
+      throw new Error("`startContainingPosition` cannot be greater than `endContainingPosition`");
+    }
+    if (progressCallback) {
+      C.currentQueryProgressCallback = progressCallback;
+    }
+    marshalNode(node);
+    C._ts_query_matches_wasm(
+      this[0],
+      node.tree[0],
+      startPosition.row,
+      startPosition.column,
+      endPosition.row,
+      endPosition.column,
+      startIndex,
+      endIndex,
+      startContainingPosition.row,
+      startContainingPosition.column,
+      endContainingPosition.row,
+      endContainingPosition.column,
+      startContainingIndex,
+      endContainingIndex,
+      matchLimit,
+      maxStartDepth
+    );
+    const rawCount = C.getValue(TRANSFER_BUFFER, "i32");
+    const startAddress = C.getValue(TRANSFER_BUFFER + SIZE_OF_INT, "i32");
+    const didExceedMatchLimit = C.getValue(TRANSFER_BUFFER + 2 * SIZE_OF_INT, "i32");
+    const result = new Array(rawCount);
+    this.exceededMatchLimit = Boolean(didExceedMatchLimit);
+    let filteredCount = 0;
+    let address = startAddress;
+    for (let i2 = 0; i2 < rawCount; i2++) {
+      const patternIndex = C.getValue(address, "i32");
+      address += SIZE_OF_INT;
+      const captureCount = C.getValue(address, "i32");
+      address += SIZE_OF_INT;
+      const captures = new Array(captureCount);
+      address = unmarshalCaptures(this, node.tree, address, patternIndex, captures);
+      if (this.textPredicates[patternIndex].every((p) => p(captures))) {
+        result[filteredCount] = { patternIndex, captures };
+        const setProperties = this.setProperties[patternIndex];
+        result[filteredCount].setProperties = setProperties;
+        const assertedProperties = this.assertedProperties[patternIndex];
+        result[filteredCount].assertedProperties = assertedProperties;
+        const refutedProperties = this.refutedProperties[patternIndex];
+        result[filteredCount].refutedProperties = refutedProperties;
+        filteredCount++;
+      }
+    }
+    result.length = filteredCount;
+    C._free(startAddress);
+    C.currentQueryProgressCallback = null;
+    return result;
+  }
+  /**
+   * Iterate over all of the individual captures in the order that they
+   * appear.
+   *
+   * This is useful if you don't care about which pattern matched, and just
+   * want a single, ordered sequence of captures.
+   *
+   * @param {Node} node - The node to execute the query on.
+   *
+   * @param {QueryOptions} options - Options for query execution.
+   */
+  captures(node, options = {}) {
+    const startPosition = options.startPosition ?? ZERO_POINT;
+    const endPosition = options.endPosition ?? ZERO_POINT;
+    const startIndex = options.startIndex ?? 0;
+    const endIndex = options.endIndex ?? 0;
+    const startContainingPosition = options.startContainingPosition ?? ZERO_POINT;
+    const endContainingPosition = options.endContainingPosition ?? ZERO_POINT;
+    const startContainingIndex = options.startContainingIndex ?? 0;
+    const endContainingIndex = options.endContainingIndex ?? 0;
+    const matchLimit = options.matchLimit ?? 4294967295;
+    const maxStartDepth = options.maxStartDepth ?? 4294967295;
+    const progressCallback = options.progressCallback;
+    if (typeof matchLimit !== "number") {
+      throw new Error("Arguments must be numbers");
+    }
+    this.matchLimit = matchLimit;
+    if (endIndex !== 0 && startIndex > endIndex) {
+      throw new Error("`startIndex` cannot be greater than `endIndex`");
+    }
+    if (endPosition !== ZERO_POINT && (startPosition.row > endPosition.row || startPosition.row === endPosition.row && startPosition.column > endPosition.column)) {
+      throw new Error("`startPosition` cannot be greater than `endPosition`");
+    }
+    if (endContainingIndex !== 0 && startContainingIndex > endContainingIndex) {
+      throw new Error("`startContainingIndex` cannot be greater than `endContainingIndex`");
+    }
+    if (endContainingPosition !== ZERO_POINT && (startContainingPosition.row > endContainingPosition.row || startContainingPosition.row === endContainingPosition.row && startContainingPosition.column > endContainingPosition.column)) {
+      throw new Error("`startContainingPosition` cannot be greater than `endContainingPosition`");
+    }
+    if (progressCallback) {
+      C.currentQueryProgressCallback = progressCallback;
+    }
+    marshalNode(node);
+    C._ts_query_captures_wasm(
+      this[0],
+      node.tree[0],
+      startPosition.row,
+      startPosition.column,
+      endPosition.row,
+      endPosition.column,
+      startIndex,
+      endIndex,
+      startContainingPosition.row,
+      startContainingPosition.column,
+      endContainingPosition.row,
+      endContainingPosition.column,
+      startContainingIndex,
+      endContainingIndex,
+      matchLimit,
+      maxStartDepth
+    );
+    const count = C.getValue(TRANSFER_BUFFER, "i32");
+    const startAddress = C.getValue(TRANSFER_BUFFER + SIZE_OF_INT, "i32");
+    const didExceedMatchLimit = C.getValue(TRANSFER_BUFFER + 2 * SIZE_OF_INT, "i32");
+    const result = new Array();
+    this.exceededMatchLimit = Boolean(didExceedMatchLimit);
+    const captures = new Array();
+    let address = startAddress;
+    for (let i2 = 0; i2 < count; i2++) {
+      const patternIndex = C.getValue(address, "i32");
+      address += SIZE_OF_INT;
+      const captureCount = C.getValue(address, "i32");
+      address += SIZE_OF_INT;
+      const captureIndex = C.getValue(address, "i32");
+      address += SIZE_OF_INT;
+      captures.length = captureCount;
+      address = unmarshalCaptures(this, node.tree, address, patternIndex, captures);
+      if (this.textPredicates[patternIndex].every((p) => p(captures))) {
+        const capture = captures[captureIndex];
+        const setProperties = this.setProperties[patternIndex];
+        capture.setProperties = setProperties;
+        const assertedProperties = this.assertedProperties[patternIndex];
+        capture.assertedProperties = assertedProperties;
+        const refutedProperties = this.refutedProperties[patternIndex];
+        capture.refutedProperties = refutedProperties;
+        result.push(capture);
+      }
+    }
+    C._free(startAddress);
+    C.currentQueryProgressCallback = null;
+    return result;
+  }
+  /** Get the predicates for a given pattern. */
+  predicatesForPattern(patternIndex) {
+    return this.predicates[patternIndex];
+  }
+  /**
+   * Disable a certain capture within a query.
+   *
+   * This prevents the capture from being returned in matches, and also
+   * avoids any resource usage associated with recording the capture.
+   */
+  disableCapture(captureName) {
+    const captureNameLength = C.lengthBytesUTF8(captureName);
+    const captureNameAddress = C._malloc(captureNameLength + 1);
+    C.stringToUTF8(captureName, captureNameAddress, captureNameLength + 1);
+    C._ts_query_disable_capture(this[0], captureNameAddress, captureNameLength);
+    C._free(captureNameAddress);
+  }
+  /**
+   * Disable a certain pattern within a query.
+   *
+   * This prevents the pattern from matching, and also avoids any resource
+   * usage associated with the pattern. This throws an error if the pattern
+   * index is out of bounds.
+   */
+  disablePattern(patternIndex) {
+    if (patternIndex >= this.predicates.length) {
+      throw new Error(
+        `Pattern index is ${patternIndex} but the pattern count is ${this.predicates.length}`
+      );
+    }
+    C._ts_query_disable_pattern(this[0], patternIndex);
+  }
+  /**
+   * Check if, on its last execution, this cursor exceeded its maximum number
+   * of in-progress matches.
+   */
+  didExceedMatchLimit() {
+    return this.exceededMatchLimit;
+  }
+  /** Get the index where the given pattern starts in the query's source. */
+  startIndexForPattern(patternIndex) {
+    if (patternIndex >= this.predicates.length) {
+      throw new Error(
+        `Pattern index is ${patternIndex} but the pattern count is ${this.predicates.length}`
+      );
+    }
+    const byteOffset = C._ts_query_start_byte_for_pattern(this[0], patternIndex);
+    return indexForByteOffset(this.source, byteOffset);
+  }
+  /** Get the index where the given pattern ends in the query's source. */
+  endIndexForPattern(patternIndex) {
+    if (patternIndex >= this.predicates.length) {
+      throw new Error(
+        `Pattern index is ${patternIndex} but the pattern count is ${this.predicates.length}`
+      );
+    }
+    const byteOffset = C._ts_query_end_byte_for_pattern(this[0], patternIndex);
+    return indexForByteOffset(this.source, byteOffset);
+  }
+  /** Get the number of patterns in the query. */
+  patternCount() {
+    return C._ts_query_pattern_count(this[0]);
+  }
+  /** Get the index for a given capture name. */
+  captureIndexForName(captureName) {
+    return this.captureNames.indexOf(captureName);
+  }
+  /** Check if a given pattern within a query has a single root node. */
+  isPatternRooted(patternIndex) {
+    return C._ts_query_is_pattern_rooted(this[0], patternIndex) === 1;
+  }
+  /** Check if a given pattern within a query has a single root node. */
+  isPatternNonLocal(patternIndex) {
+    return C._ts_query_is_pattern_non_local(this[0], patternIndex) === 1;
+  }
+  /**
+   * Check if the step at the given index in the query's source is 'definite'.
+   *
+   * A query step is 'definite' if its parent pattern will be guaranteed to
+   * match successfully once it reaches the step.
+   */
+  isPatternGuaranteedAtStep(index) {
+    const byteOffset = C.lengthBytesUTF8(this.source.slice(0, index));
+    return C._ts_query_is_pattern_guaranteed_at_step(this[0], byteOffset) === 1;
+  }
+};
+
+// src/lints/parsers.ts
+var GRAMMARS = {
+  python: { pkg: "tree-sitter-python", file: "tree-sitter-python.wasm" },
+  javascript: { pkg: "tree-sitter-javascript", file: "tree-sitter-javascript.wasm" },
+  typescript: { pkg: "tree-sitter-typescript", file: "tree-sitter-typescript.wasm" },
+  tsx: { pkg: "tree-sitter-typescript", file: "tree-sitter-tsx.wasm" }
+};
+var EXTENSIONS2 = {
+  py: "python",
+  pyi: "python",
+  js: "javascript",
+  jsx: "javascript",
+  mjs: "javascript",
+  cjs: "javascript",
+  ts: "typescript",
+  mts: "typescript",
+  cts: "typescript",
+  tsx: "tsx"
+};
+function languageOf(path) {
+  const name2 = path.slice(path.lastIndexOf("/") + 1);
+  const dot = name2.lastIndexOf(".");
+  if (dot <= 0) return void 0;
+  return EXTENSIONS2[name2.slice(dot + 1).toLowerCase()];
+}
+var runtime;
+var parsers = /* @__PURE__ */ new Map();
+function parserFor(language) {
+  let parser = parsers.get(language);
+  if (parser === void 0) {
+    parser = loadParser(language);
+    parser.catch(() => parsers.delete(language));
+    parsers.set(language, parser);
+  }
+  return parser;
+}
+async function loadParser(language) {
+  runtime ??= initRuntime2().catch((error) => {
+    runtime = void 0;
+    throw error;
+  });
+  await runtime;
+  const { pkg, file } = GRAMMARS[language];
+  const path = locate([`grammars/${file}`], join(pkg, file));
+  let grammar;
+  try {
+    grammar = await Language.load(new Uint8Array(await readFile(path)));
+  } catch (error) {
+    throw new GateError(`cannot load the ${language} grammar from ${path}: ${String(error)}`, {
+      cause: error
+    });
+  }
+  return new Parser().setLanguage(grammar);
+}
+async function initRuntime2() {
+  const path = locate(["web-tree-sitter.wasm"], join("web-tree-sitter", "web-tree-sitter.wasm"));
+  try {
+    const wasmBinary2 = await readFile(path);
+    await Parser.init({ wasmBinary: wasmBinary2, locateFile: () => path });
+  } catch (error) {
+    throw new GateError(`cannot start the tree-sitter runtime from ${path}: ${String(error)}`, {
+      cause: error
+    });
+  }
+}
+function locate(besideModule, inPackage) {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const tried = [];
+  for (const name2 of besideModule) {
+    const candidate = join(here, name2);
+    if (existsSync(candidate)) return candidate;
+    tried.push(candidate);
+  }
+  for (let dir = here; ; dir = dirname(dir)) {
+    const candidate = join(dir, "node_modules", inPackage);
+    if (existsSync(candidate)) return candidate;
+    tried.push(candidate);
+    if (dirname(dir) === dir) break;
+  }
+  throw new GateError(`tree-sitter file not found; looked in ${tried.join(", ")}`);
+}
+
+// src/lints/files.ts
+var TEST_PLANES2 = /* @__PURE__ */ new Set(["voting", "drafts", "in_diff"]);
+function roleFunction(matcher) {
+  return (path) => {
+    if (matcher.isTestLike(path)) return "test";
+    const plane = matcher.planeOf(path);
+    if (TEST_PLANES2.has(plane)) return "test";
+    return plane === "source" ? "production" : "none";
+  };
+}
+function lintFiles(policy, writeSet) {
+  const roleOf = roleFunction(compilePlanes(policy));
+  const tests = [];
+  const production = [];
+  for (const row of writeSet) {
+    if (row.status === "deleted" || languageOf(row.path) === void 0) continue;
+    if (row.new_kind === "symlink" || row.new_kind === "submodule") continue;
+    const role = roleOf(row.path);
+    if (role === "test") tests.push(row);
+    else if (role === "production") production.push(row);
+  }
+  return { tests, production, roleOf };
+}
+function basePath(row) {
+  if (row.status === "added") return void 0;
+  return row.previous_path ?? row.path;
+}
+
+// src/lints/judge-import.ts
+import { writeFile } from "node:fs/promises";
+import { join as join2 } from "node:path";
+
+// src/lints/judges.ts
+var DEFAULT_PYTHON_JUDGES = [
+  "openai",
+  "anthropic",
+  "google.generativeai",
+  "google.genai",
+  "vertexai",
+  "cohere",
+  "mistralai",
+  "groq",
+  "litellm",
+  "langchain*",
+  "llama_index",
+  "ollama"
+];
+var DEFAULT_NPM_JUDGES = [
+  "openai",
+  "@anthropic-ai/sdk",
+  "@google/generative-ai",
+  "@google/genai",
+  "ai",
+  "@ai-sdk/*",
+  "ollama",
+  "langchain",
+  "@langchain/*",
+  "cohere-ai",
+  "@mistralai/mistralai",
+  "groq-sdk",
+  "llamaindex"
+];
+var DEFAULT_JUDGE_HOSTS = [
+  "api.openai.com",
+  "openai.azure.com",
+  "api.anthropic.com",
+  "generativelanguage.googleapis.com",
+  "aiplatform.googleapis.com",
+  "api.cohere.ai",
+  "api.cohere.com",
+  "api.mistral.ai",
+  "api.groq.com",
+  "api.together.xyz",
+  "api.fireworks.ai",
+  "api.deepseek.com",
+  "api.perplexity.ai",
+  "openrouter.ai"
+];
+function judgeList(lints) {
+  const extra = lints.judge_modules.map((e) => e.trim()).filter((e) => e !== "");
+  const hosts = extra.filter(looksLikeHost).map((h) => h.toLowerCase());
+  if (lints.judge_modules_replace) return { python: extra, npm: extra, hosts };
+  return {
+    python: [...DEFAULT_PYTHON_JUDGES, ...extra],
+    npm: [...DEFAULT_NPM_JUDGES, ...extra],
+    hosts: [...DEFAULT_JUDGE_HOSTS, ...hosts]
+  };
+}
+function looksLikeHost(entry) {
+  const labels = entry.split(".");
+  return labels.length >= 2 && labels.every((l) => l.length > 0 && [...l].every(isHostChar));
+}
+function isHostChar(c) {
+  return c >= "a" && c <= "z" || c >= "A" && c <= "Z" || c >= "0" && c <= "9" || c === "-";
+}
+function judgeHits(facts, list2) {
+  const hits2 = [];
+  for (const ref of facts.imports) {
+    const match = ref.ecosystem === "python" ? matchPython(ref, list2.python) : matchNpm(ref.module, list2.npm);
+    if (match) hits2.push({ what: match.what, entry: match.entry, kind: "import", line: ref.line });
+  }
+  for (const literal of facts.literals) {
+    const host = findHost(literal.value, list2.hosts);
+    if (host) hits2.push({ what: host, entry: host, kind: "host", line: literal.line });
+  }
+  return hits2;
+}
+function matchPython(ref, entries) {
+  const candidates = [ref.module, ...(ref.names ?? []).map((n) => `${ref.module}.${n}`)];
+  for (const candidate of candidates) {
+    for (const entry of entries) {
+      const hit = entry.endsWith("*") ? candidate.startsWith(entry.slice(0, -1)) : candidate === entry || candidate.startsWith(`${entry}.`);
+      if (hit) return { what: candidate, entry };
+    }
+  }
+  return void 0;
+}
+function matchNpm(module2, entries) {
+  for (const entry of entries) {
+    const hit = entry.endsWith("*") ? module2.startsWith(entry.slice(0, -1)) : module2 === entry || module2.startsWith(`${entry}/`);
+    if (hit) return { what: module2, entry };
+  }
+  return void 0;
+}
+function findHost(value, hosts) {
+  if (!value.includes(".")) return void 0;
+  const lower = value.toLowerCase();
+  for (const host of hosts) {
+    for (let at = lower.indexOf(host); at >= 0; at = lower.indexOf(host, at + 1)) {
+      const before = at === 0 ? "" : lower[at - 1];
+      const after = lower[at + host.length] ?? "";
+      if ((before === "" || before === "." || !isHostChar(before)) && (after === "" || after !== "." && !isHostChar(after))) {
+        return host;
+      }
+    }
+  }
+  return void 0;
+}
+function prefilterStrings(list2) {
+  const out2 = /* @__PURE__ */ new Set();
+  for (const entry of list2.python) {
+    const top = stripGlob(entry).split(".")[0];
+    if (top.length >= 4) out2.add(top);
+    else for (const form of ["import ", "from ", "'", '"']) out2.add(form + top);
+  }
+  for (const entry of list2.npm) {
+    const name2 = stripGlob(entry);
+    if (name2.length >= 4) out2.add(name2);
+    else for (const q of ["'", '"', "`"]) out2.add(q + name2);
+  }
+  for (const host of list2.hosts) out2.add(host);
+  return [...out2].filter((s) => s !== "");
+}
+function stripGlob(entry) {
+  return entry.endsWith("/*") ? entry.slice(0, -1) : entry.endsWith("*") ? entry.slice(0, -1) : entry;
+}
+
+// src/lints/judge-import.ts
+var PER_FILE_CAP = 10;
+var BASE_FILE_CAP = 10;
+var ADVICE = "a test on a test plane must not ask a model whether the code is right: its answer is neither reproducible nor independent of the agent that wrote the patch. Assert against expected values instead, or keep model-graded evaluation outside the gate; the list is set by lints.judge_modules (and lints.judge_modules_replace).";
+async function judgeImport(ctx, files, facts, level) {
+  const list2 = judgeList(ctx.policy.lints);
+  const reasons = [];
+  const head = await facts.at(
+    ctx.head,
+    files.tests.map((r) => r.path),
+    "test"
+  );
+  const hitsOf = /* @__PURE__ */ new Map();
+  for (const [path, f] of head) {
+    const hits2 = judgeHits(f, list2);
+    if (hits2.length > 0) hitsOf.set(path, hits2);
+  }
+  const baseOf = /* @__PURE__ */ new Map();
+  for (const row of files.tests) {
+    const old = basePath(row);
+    if (old !== void 0 && hitsOf.has(row.path)) baseOf.set(row.path, old);
+  }
+  const base = await facts.at(ctx.mergeBase, [...baseOf.values()], "test");
+  for (const [path, hits2] of [...hitsOf].sort(byPath)) {
+    const old = baseOf.get(path);
+    const baseFacts = old === void 0 ? void 0 : base.get(old);
+    const before = new Set(baseFacts ? judgeHits(baseFacts, list2).map(hitKey) : []);
+    const kept = [
+      ...hits2.filter((h) => !before.has(hitKey(h))),
+      ...hits2.filter((h) => before.has(hitKey(h)))
+    ].slice(0, PER_FILE_CAP).sort((a, b) => a.line - b.line);
+    kept.forEach((hit, i2) => {
+      const more2 = i2 === kept.length - 1 && hits2.length > kept.length ? ` (${hits2.length - kept.length} more in this file)` : "";
+      if (before.has(hitKey(hit))) {
+        const message = `${describe(hit)}, as it already did at the merge base (not introduced by this patch)${more2}: ${ADVICE}`;
+        reasons.push(reason(path, hit, "warning", message));
+      } else {
+        reasons.push(reason(path, hit, level, `${describe(hit)}${more2}: ${ADVICE}`));
+      }
+    });
+  }
+  reasons.push(...await unchangedBaseTests(ctx, files, facts, list2));
+  return reasons;
+}
+async function unchangedBaseTests(ctx, files, facts, list2) {
+  const touched = /* @__PURE__ */ new Set();
+  for (const row of ctx.writeSet) {
+    touched.add(row.path);
+    if (row.previous_path !== void 0) touched.add(row.previous_path);
+  }
+  const tests = (await ctx.git.lsTree(ctx.mergeBase)).filter((e) => e.type === "blob" && !touched.has(e.path)).map((e) => e.path).filter((p) => languageOf(p) !== void 0 && files.roleOf(p) === "test");
+  const candidates = await grepFiles(
+    ctx.git,
+    ctx.mergeBase,
+    tests,
+    prefilterStrings(list2),
+    ctx.tempDir
+  );
+  if (candidates.length === 0) return [];
+  const base = await facts.at(ctx.mergeBase, candidates, "test");
+  const flagged = [];
+  for (const [path, f] of [...base].sort(byPath)) {
+    const first = judgeHits(f, list2)[0];
+    if (first) flagged.push([path, first]);
+  }
+  const reasons = flagged.slice(0, BASE_FILE_CAP).map(
+    ([path, hit]) => reason(
+      path,
+      hit,
+      "warning",
+      `${describe(hit)} at the merge base (a test this patch does not change; not counted against it): ${ADVICE}`
+    )
+  );
+  if (flagged.length > BASE_FILE_CAP) {
+    reasons.push({
+      rule: "judge-import",
+      level: "warning",
+      message: `${flagged.length - BASE_FILE_CAP} more unchanged test file(s) at the merge base import an LLM client or name an LLM endpoint`
+    });
+  }
+  return reasons;
+}
+var PATHS_PER_GREP = 1e3;
+async function grepFiles(git, rev, paths, strings, tempDir) {
+  if (strings.length === 0 || paths.length === 0) return [];
+  const patterns = join2(tempDir, "judge-import.patterns");
+  await writeFile(patterns, strings.join("\n") + "\n");
+  const prefix = `${rev}:`;
+  const found = [];
+  for (let i2 = 0; i2 < paths.length; i2 += PATHS_PER_GREP) {
+    const args2 = [
+      "--literal-pathspecs",
+      "grep",
+      "--no-color",
+      "-l",
+      "-z",
+      "-F",
+      "-I",
+      "-i",
+      "-f",
+      patterns,
+      rev,
+      "--"
+    ];
+    const result = await git.exec([...args2, ...paths.slice(i2, i2 + PATHS_PER_GREP)]);
+    if (result.code === 1) continue;
+    if (result.code !== 0) throw git.failure(args2, result);
+    for (const p of result.stdout.toString("utf8").split("\0")) {
+      if (p !== "") found.push(p.startsWith(prefix) ? p.slice(prefix.length) : p);
+    }
+  }
+  return found;
+}
+function describe(hit) {
+  return hit.kind === "import" ? `test imports ${hit.what}, an LLM client (judge list entry "${hit.entry}")` : `test names the LLM API host ${hit.what}`;
+}
+function reason(path, hit, level, message) {
+  return { rule: "judge-import", level, path, line: hit.line, message };
+}
+function hitKey(hit) {
+  return `${hit.kind}\0${hit.what}`;
+}
+function byPath([a], [b]) {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+// src/lints/literal-overlap.ts
+import { writeFile as writeFile2 } from "node:fs/promises";
+import { join as join3 } from "node:path";
+
+// src/lints/overlap.ts
+function eligible(value, minLength, allow) {
+  const trimmed = value.trim();
+  return codePoints(trimmed) >= minLength && !allow.has(value) && !allow.has(trimmed);
+}
+function codePoints(s) {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+}
+function findOverlaps(production, tests, keyLength) {
+  const k = Math.max(1, keyLength);
+  const index = /* @__PURE__ */ new Map();
+  for (const p of production) {
+    if (p.value.length < k) continue;
+    const key2 = p.value.slice(0, k);
+    let byLength = index.get(key2);
+    if (!byLength) index.set(key2, byLength = /* @__PURE__ */ new Map());
+    let byValue = byLength.get(p.value.length);
+    if (!byValue) byLength.set(p.value.length, byValue = /* @__PURE__ */ new Map());
+    if (!byValue.has(p.value)) byValue.set(p.value, p);
+  }
+  const overlaps = [];
+  if (index.size === 0) return overlaps;
+  for (const t of tests) {
+    const seen = /* @__PURE__ */ new Set();
+    const text = t.value;
+    for (let i2 = 0; i2 + k <= text.length; i2++) {
+      const byLength = index.get(text.slice(i2, i2 + k));
+      if (!byLength) continue;
+      for (const [length, byValue] of byLength) {
+        if (i2 + length > text.length) continue;
+        const p = byValue.get(text.slice(i2, i2 + length));
+        if (p && !seen.has(p.value)) {
+          seen.add(p.value);
+          overlaps.push({ production: p, test: t });
+        }
+      }
+    }
+  }
+  return overlaps;
+}
+function valuesFoundIn(values, texts, keyLength) {
+  const found = /* @__PURE__ */ new Set();
+  if (values.length <= 32) {
+    for (const value of values) if (texts.some((text) => text.includes(value))) found.add(value);
+    return found;
+  }
+  const wanted = values.map((value) => ({ value, path: "", line: 0 }));
+  const haystacks = texts.map((value) => ({ value, path: "", line: 0 }));
+  for (const hit of findOverlaps(wanted, haystacks, keyLength)) found.add(hit.production.value);
+  return found;
+}
+
+// src/lints/blobs.ts
+var PATHS_PER_CALL = 2e3;
+async function readBlobs2(git, rev, paths) {
+  const out2 = /* @__PURE__ */ new Map();
+  if (paths.length === 0) return out2;
+  const shaOf = /* @__PURE__ */ new Map();
+  for (let i2 = 0; i2 < paths.length; i2 += PATHS_PER_CALL) {
+    const chunk2 = paths.slice(i2, i2 + PATHS_PER_CALL);
+    const listing = await git.run([
+      "--literal-pathspecs",
+      "ls-tree",
+      "-r",
+      "-z",
+      "--full-tree",
+      rev,
+      "--",
+      ...chunk2
+    ]);
+    for (const record of listing.split("\0")) {
+      const tab = record.indexOf("	");
+      if (tab < 0) continue;
+      const [mode, type, sha] = record.slice(0, tab).split(" ");
+      if (type === "blob" && (mode === "100644" || mode === "100755") && sha)
+        shaOf.set(record.slice(tab + 1), sha);
+    }
+  }
+  const unique = [...new Set(shaOf.values())];
+  if (unique.length === 0) return out2;
+  const bytes = await catBlobs(git, unique);
+  for (const [path, sha] of shaOf) {
+    const content = bytes.get(sha);
+    if (content) out2.set(path, content);
+  }
+  return out2;
+}
+async function catBlobs(git, shas) {
+  const args2 = ["cat-file", "--batch"];
+  const result = await git.exec(args2, shas.join("\n") + "\n");
+  if (result.code !== 0) throw git.failure(args2, result);
+  const stdout = result.stdout;
+  const blobs = /* @__PURE__ */ new Map();
+  let at = 0;
+  while (at < stdout.length) {
+    const eol = stdout.indexOf(10, at);
+    if (eol < 0) break;
+    const header2 = stdout.subarray(at, eol).toString("utf8").split(" ");
+    at = eol + 1;
+    if (header2[1] === "missing" || header2.length < 3) {
+      throw new GateError(
+        `git cat-file: object ${header2[0]} is missing (a partial or shallow clone?)`
+      );
+    }
+    const size = Number(header2[2]);
+    blobs.set(header2[0], stdout.subarray(at, at + size));
+    at += size + 1;
+  }
+  return blobs;
+}
+
+// src/lints/literal-overlap.ts
+var LIST_CAP = 5;
+var GREP_CAP = 100;
+async function literalOverlap(ctx, files, facts, level) {
+  if (files.tests.length === 0 || files.production.length === 0) return [];
+  const min = ctx.policy.lints.literal_min_length;
+  const allow = new Set(ctx.policy.lints.literal_allow);
+  const located = (map) => {
+    const out2 = [];
+    for (const [path, f] of map) {
+      for (const l of f.literals)
+        if (eligible(l.value, min, allow)) out2.push({ value: l.value, path, line: l.line });
+    }
+    return out2;
+  };
+  const testLiterals = located(
+    await facts.at(
+      ctx.head,
+      files.tests.map((r) => r.path),
+      "test"
+    )
+  );
+  if (testLiterals.length === 0) return [];
+  const productionLiterals = located(
+    await facts.at(
+      ctx.head,
+      files.production.map((r) => r.path),
+      "production"
+    )
+  );
+  let overlaps = findOverlaps(productionLiterals, testLiterals, min);
+  if (overlaps.length === 0) return [];
+  overlaps = await dropBaseValues(
+    overlaps,
+    (o) => o.production,
+    files.production,
+    ctx.mergeBase,
+    facts,
+    "production"
+  );
+  overlaps = await dropBaseValues(overlaps, (o) => o.test, files.tests, ctx.mergeBase, facts, "test");
+  if (overlaps.length === 0) return [];
+  const changed = await foundInChangedBaseFiles(ctx, files.roleOf, productionValues(overlaps), min);
+  overlaps = overlaps.filter((o) => !changed.has(o.production.value));
+  if (overlaps.length === 0) return [];
+  const values = productionValues(overlaps);
+  if (values.length > GREP_CAP) {
+    ctx.log.info(
+      `literal-overlap: ${values.length} candidate literals; only the first ${GREP_CAP} are searched in the whole merge base (git grep slows down per pattern)`
+    );
+  }
+  const inBase = await foundInBase(
+    ctx.git,
+    ctx.mergeBase,
+    values.slice(0, GREP_CAP),
+    files.roleOf,
+    ctx.tempDir,
+    min
+  );
+  overlaps = overlaps.filter((o) => !inBase.has(o.production.value));
+  return toReasons(overlaps, level, min);
+}
+function productionValues(overlaps) {
+  return [...new Set(overlaps.map((o) => o.production.value))];
+}
+async function foundInChangedBaseFiles(ctx, roleOf, values, min) {
+  const paths = /* @__PURE__ */ new Set();
+  for (const row of ctx.writeSet) {
+    const old = basePath(row);
+    if (old !== void 0 && roleOf(old) !== "test") paths.add(old);
+  }
+  const blobs = await readBlobs2(ctx.git, ctx.mergeBase, [...paths]);
+  const texts = [...blobs.values()].filter((b) => !b.includes(0)).map((b) => b.toString("utf8"));
+  return valuesFoundIn(values, texts, min);
+}
+async function dropBaseValues(overlaps, side, rows, mergeBase, facts, role) {
+  const involved = new Set(overlaps.map((o) => side(o).path));
+  const baseOf = /* @__PURE__ */ new Map();
+  for (const row of rows) {
+    const old = basePath(row);
+    if (old !== void 0 && involved.has(row.path)) baseOf.set(row.path, old);
+  }
+  const base = await facts.at(mergeBase, [...baseOf.values()], role);
+  const valuesAt = /* @__PURE__ */ new Map();
+  for (const [path, old] of baseOf) {
+    const f = base.get(old);
+    if (f) valuesAt.set(path, new Set(f.literals.map((l) => l.value)));
+  }
+  return overlaps.filter((o) => !valuesAt.get(side(o).path)?.has(side(o).value));
+}
+async function foundInBase(git, rev, values, roleOf, tempDir, min) {
+  const found = /* @__PURE__ */ new Set();
+  const searchable = values.filter((v) => !v.includes("\n") && !v.includes("\r") && !v.includes("\0"));
+  if (searchable.length === 0) return found;
+  const patterns = join3(tempDir, "literal-overlap.patterns");
+  await writeFile2(patterns, searchable.join("\n") + "\n");
+  const args2 = ["grep", "--no-color", "-F", "-I", "-z", "-f", patterns, rev];
+  const result = await git.exec(args2);
+  if (result.code === 1) return found;
+  if (result.code !== 0) throw git.failure(args2, result);
+  const prefix = `${rev}:`;
+  const lines = [];
+  for (const record of result.stdout.toString("utf8").split("\n")) {
+    const nul = record.indexOf("\0");
+    if (nul < 0) continue;
+    const path = record.slice(prefix.length, nul);
+    if (roleOf(path) !== "test") lines.push(record.slice(nul + 1));
+  }
+  return valuesFoundIn(searchable, lines, min);
+}
+function toReasons(overlaps, level, min) {
+  const byTest = /* @__PURE__ */ new Map();
+  for (const o of overlaps) {
+    const list2 = byTest.get(o.test.path);
+    if (list2) list2.push(o);
+    else byTest.set(o.test.path, [o]);
+  }
+  const reasons = [];
+  for (const [path, list2] of [...byTest].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0)) {
+    list2.sort((a, b) => a.test.line - b.test.line);
+    const shown = list2.slice(0, LIST_CAP).map(
+      (o) => `${quote(o.production.value)} (test line ${o.test.line}; ${o.production.path}:${o.production.line})`
+    );
+    const more2 = list2.length > LIST_CAP ? `, and ${list2.length - LIST_CAP} more` : "";
+    reasons.push({
+      rule: "literal-overlap",
+      level,
+      path,
+      line: list2[0].test.line,
+      message: `test repeats ${list2.length} string literal(s) that this patch adds to production code: ${shown.join("; ")}${more2}. A test that restates the patch's own strings checks the code against a copy of itself: derive the expected value independently (a spec, a fixture, a property), or list a deliberate shared constant in lints.literal_allow (literals shorter than ${min} characters are ignored).`
+    });
+  }
+  return reasons;
+}
+function quote(value) {
+  const shown = value.length > 60 ? `${value.slice(0, 57)}...` : value;
+  return JSON.stringify(shown);
+}
+
+// src/lints/extract.ts
+var PY_IMPORT_CALLS = /* @__PURE__ */ new Set([
+  "__import__",
+  "importlib.import_module",
+  "import_module",
+  "pytest.importorskip"
+]);
+var JS_MODULE_CALLS = /* @__PURE__ */ new Set([
+  "require.resolve",
+  "jest.mock",
+  "jest.doMock",
+  "jest.unmock",
+  "jest.requireActual",
+  "jest.requireMock",
+  "vi.mock",
+  "vi.doMock",
+  "vi.unmock",
+  "vi.importActual",
+  "vi.importMock"
+]);
+var PYTHON_QUERY = `
+(string) @string
+(concatenated_string) @concat
+(expression_statement (string) @bare)
+(expression_statement (concatenated_string) @bare)
+(import_statement) @import
+(import_from_statement) @import_from
+(call function: (_) @callee arguments: (argument_list . (string) @call_arg))
+`;
+var SCRIPT_QUERY = `
+(string) @string
+(template_string) @template
+(expression_statement (string) @bare)
+(import_statement) @import
+(export_statement source: (string) @export_source)
+(call_expression function: (_) @callee arguments: (arguments . [(string) (template_string)] @call_arg))
+`;
+var TYPESCRIPT_QUERY = `${SCRIPT_QUERY}
+(ambient_declaration (module name: (string) @bare))
+`;
+var queries = /* @__PURE__ */ new Map();
+function queryFor(tree, language) {
+  let query = queries.get(language);
+  if (query === void 0) {
+    const source = language === "python" ? PYTHON_QUERY : language === "javascript" ? SCRIPT_QUERY : TYPESCRIPT_QUERY;
+    query = new Query(tree.language, source);
+    queries.set(language, query);
+  }
+  return query;
+}
+function extractFacts(tree, language) {
+  const matches = queryFor(tree, language).matches(tree.rootNode);
+  return language === "python" ? pythonFacts(matches) : scriptFacts(matches);
+}
+function hits(matches) {
+  return matches.flatMap((m) => {
+    const [first, second] = m.captures;
+    if (!first) return [];
+    return second ? [{ name: first.name, node: first.node, arg: second.node }] : [{ name: first.name, node: first.node }];
+  });
+}
+function pythonFacts(matches) {
+  const captures = hits(matches);
+  const facts = { literals: [], imports: [] };
+  const skip = /* @__PURE__ */ new Set();
+  const bare = /* @__PURE__ */ new Set();
+  for (const { name: name2, node, arg } of captures) {
+    if (name2 === "bare") bare.add(node.id);
+    else if (name2 === "concat") {
+      for (const child of node.namedChildren) if (child) skip.add(child.id);
+    } else if (name2 === "callee" && arg && PY_IMPORT_CALLS.has(node.text)) {
+      skip.add(arg.id);
+      const parts2 = pythonStringParts([arg]);
+      if (parts2.length === 1 && parts2[0])
+        facts.imports.push({ module: parts2[0].value, ecosystem: "python", line: line(node) });
+    } else if (name2 === "import") {
+      for (const n of node.childrenForFieldName("name")) {
+        const dotted = n?.type === "aliased_import" ? n.childForFieldName("name") : n;
+        if (dotted)
+          facts.imports.push({ module: dotted.text, ecosystem: "python", line: line(node) });
+      }
+    } else if (name2 === "import_from") {
+      const module2 = node.childForFieldName("module_name");
+      if (module2 && module2.type === "dotted_name") {
+        const names = node.childrenForFieldName("name").map((n) => (n?.type === "aliased_import" ? n.childForFieldName("name") : n)?.text).filter((n) => n !== void 0);
+        facts.imports.push({ module: module2.text, names, ecosystem: "python", line: line(node) });
+      }
+    }
+  }
+  for (const { name: name2, node } of captures) {
+    if (bare.has(node.id) || skip.has(node.id)) continue;
+    if (name2 === "string") facts.literals.push(...pythonStringParts([node]));
+    else if (name2 === "concat")
+      facts.literals.push(
+        ...pythonStringParts(node.namedChildren.filter((c) => c?.type === "string"))
+      );
+  }
+  return facts;
+}
+function pythonStringParts(strings) {
+  const parts2 = [];
+  let value = "";
+  let startLine = 0;
+  const flush = () => {
+    if (value !== "") parts2.push({ value, line: startLine });
+    value = "";
+  };
+  for (const s of strings) {
+    const text = s.text;
+    const quoteAt = firstQuote(text);
+    const prefix = text.slice(0, quoteAt).toLowerCase();
+    const raw = prefix.includes("r");
+    const formatted = prefix.includes("f") || prefix.includes("t");
+    if (!formatted) {
+      const quote2 = text.startsWith(text.charAt(quoteAt).repeat(3), quoteAt) ? 3 : 1;
+      const body2 = text.slice(quoteAt + quote2, text.length - quote2);
+      if (value === "") startLine = line(s);
+      value += raw ? body2 : decodeEscapes(body2);
+      continue;
+    }
+    for (const child of s.namedChildren) {
+      if (!child) continue;
+      if (child.type === "string_content") {
+        if (value === "") startLine = line(child);
+        const content = unbrace(child.text);
+        value += raw ? content : decodeEscapes(content);
+      } else if (child.type === "interpolation") {
+        flush();
+      }
+    }
+  }
+  flush();
+  return parts2;
+}
+function firstQuote(text) {
+  for (let i2 = 0; i2 < text.length; i2++) if (text[i2] === '"' || text[i2] === "'") return i2;
+  return 0;
+}
+function unbrace(text) {
+  return text.includes("{{") || text.includes("}}") ? text.split("{{").join("{").split("}}").join("}") : text;
+}
+function scriptFacts(matches) {
+  const captures = hits(matches);
+  const facts = { literals: [], imports: [] };
+  const skip = /* @__PURE__ */ new Set();
+  const npm = (module2, at) => void facts.imports.push({ module: module2, ecosystem: "npm", line: line(at) });
+  for (const { name: name2, node, arg } of captures) {
+    if (name2 === "bare") skip.add(node.id);
+    else if (name2 === "import") {
+      const source = node.childForFieldName("source") ?? requireClauseSource(node);
+      if (source) {
+        skip.add(source.id);
+        npm(scriptStringValue(source), node);
+      }
+    } else if (name2 === "export_source") {
+      skip.add(node.id);
+      npm(scriptStringValue(node), node);
+    } else if (name2 === "callee" && arg) {
+      if (arg.type === "template_string" && !isStaticTemplate(arg)) continue;
+      const callee = node.type === "import" ? "import" : node.text;
+      if (callee === "import" || callee === "require") {
+        npm(scriptStringValue(arg), node);
+        skip.add(arg.id);
+      } else if (JS_MODULE_CALLS.has(callee)) skip.add(arg.id);
+    }
+  }
+  for (const { name: name2, node } of captures) {
+    if (skip.has(node.id)) continue;
+    if (name2 === "string") {
+      const value = scriptStringValue(node);
+      if (value !== "") facts.literals.push({ value, line: line(node) });
+    } else if (name2 === "template") {
+      facts.literals.push(...templateLiterals(node));
+    }
+  }
+  return facts;
+}
+function templateLiterals(node) {
+  const text = node.text;
+  if (!text.includes("${")) {
+    const value2 = decodeEscapes(text.slice(1, -1));
+    return value2 === "" ? [] : [{ value: value2, line: line(node) }];
+  }
+  const parts2 = [];
+  let partLine = line(node);
+  let value = "";
+  for (const child of node.namedChildren) {
+    if (!child) continue;
+    if (child.type === "template_substitution") {
+      if (value !== "") parts2.push({ value: decodeEscapes(value), line: partLine });
+      value = "";
+    } else {
+      if (value === "") partLine = line(child);
+      value += child.text;
+    }
+  }
+  if (value !== "") parts2.push({ value: decodeEscapes(value), line: partLine });
+  return parts2;
+}
+function requireClauseSource(importStatement) {
+  for (const child of importStatement.namedChildren) {
+    if (child?.type === "import_require_clause") return child.childForFieldName("source");
+  }
+  return null;
+}
+function isStaticTemplate(node) {
+  return !node.text.includes("${");
+}
+function scriptStringValue(node) {
+  return decodeEscapes(node.text.slice(1, -1));
+}
+function line(node) {
+  return node.startPosition.row + 1;
+}
+var SIMPLE_ESCAPES = {
+  n: "\n",
+  t: "	",
+  r: "\r",
+  b: "\b",
+  f: "\f",
+  v: "\v",
+  "0": "\0",
+  "\\": "\\",
+  "'": "'",
+  '"': '"',
+  "`": "`",
+  $: "$",
+  "\n": ""
+};
+function decodeEscapes(raw) {
+  if (!raw.includes("\\")) return raw;
+  let out2 = "";
+  for (let i2 = 0; i2 < raw.length; i2++) {
+    const c = raw[i2];
+    if (c !== "\\" || i2 + 1 >= raw.length) {
+      out2 += c;
+      continue;
+    }
+    const next = raw[i2 + 1];
+    if (next in SIMPLE_ESCAPES) {
+      out2 += SIMPLE_ESCAPES[next];
+      i2++;
+      continue;
+    }
+    const hex = next === "x" ? 2 : next === "u" ? 4 : next === "U" ? 8 : 0;
+    if (next === "u" && raw[i2 + 2] === "{") {
+      const close = raw.indexOf("}", i2 + 3);
+      const code = close > 0 ? Number.parseInt(raw.slice(i2 + 3, close), 16) : Number.NaN;
+      if (Number.isInteger(code) && code <= 1114111) {
+        out2 += String.fromCodePoint(code);
+        i2 = close;
+        continue;
+      }
+    } else if (hex > 0) {
+      const digits = raw.slice(i2 + 2, i2 + 2 + hex);
+      const code = digits.length === hex && /^[0-9a-fA-F]+$/.test(digits) ? Number.parseInt(digits, 16) : Number.NaN;
+      if (Number.isInteger(code) && code <= 1114111) {
+        out2 += String.fromCodePoint(code);
+        i2 += 1 + hex;
+        continue;
+      }
+    }
+    out2 += c;
+  }
+  return out2;
+}
+
+// src/lints/source.ts
+var MAX_PRODUCTION_BYTES = 1024 * 1024;
+var SourceFacts = class {
+  constructor(git) {
+    this.git = git;
+  }
+  git;
+  cache = /* @__PURE__ */ new Map();
+  /** Production paths skipped as too large or binary, for the log. */
+  skipped = [];
+  parsed = 0;
+  /**
+   * Facts of each path at `rev` that exists there, is a regular file and is in a parsed
+   * language. Paths without facts are absent from the result.
+   */
+  async at(rev, paths, role) {
+    const wanted = [...new Set(paths)].filter((p) => languageOf(p) !== void 0);
+    const missing = wanted.filter((p) => !this.cache.has(key(rev, p)));
+    if (missing.length > 0) {
+      const blobs = await readBlobs2(this.git, rev, missing);
+      for (const path of missing)
+        this.cache.set(key(rev, path), await this.parse(path, blobs.get(path), role));
+    }
+    const out2 = /* @__PURE__ */ new Map();
+    for (const path of wanted) {
+      const facts = this.cache.get(key(rev, path));
+      if (facts) out2.set(path, facts);
+    }
+    return out2;
+  }
+  async parse(path, bytes, role) {
+    const language = languageOf(path);
+    if (bytes === void 0 || language === void 0) return null;
+    if (role === "production" && (bytes.length > MAX_PRODUCTION_BYTES || bytes.includes(0))) {
+      this.skipped.push(path);
+      return null;
+    }
+    const parser = await parserFor(language);
+    const tree = parser.parse(bytes.toString("utf8"));
+    if (tree === null) throw new GateError(`tree-sitter could not parse ${path}`, { path });
+    try {
+      this.parsed++;
+      return extractFacts(tree, language);
+    } finally {
+      tree.delete();
+    }
+  }
+};
+function key(rev, path) {
+  return `${rev}\0${path}`;
 }
 
 // src/lints/index.ts
-async function runLints(_ctx) {
-  return [];
+function levelOf(mode) {
+  return mode === "off" ? void 0 : mode === "warn" ? "warning" : "failure";
+}
+async function runLints(ctx) {
+  const overlapLevel = levelOf(ctx.policy.lints["literal-overlap"]);
+  const judgeLevel = levelOf(ctx.policy.lints["judge-import"]);
+  if (overlapLevel === void 0 && judgeLevel === void 0) return [];
+  const files = lintFiles(ctx.policy, ctx.writeSet);
+  const facts = new SourceFacts(ctx.git);
+  const started = Date.now();
+  const reasons = [];
+  if (judgeLevel !== void 0) reasons.push(...await judgeImport(ctx, files, facts, judgeLevel));
+  const judged = Date.now();
+  if (overlapLevel !== void 0)
+    reasons.push(...await literalOverlap(ctx, files, facts, overlapLevel));
+  ctx.log.info(
+    `contamination lints: ${files.tests.length} test and ${files.production.length} production file(s) written; ${facts.parsed} parsed; judge-import ${judged - started} ms, literal-overlap ${Date.now() - judged} ms`
+  );
+  if (facts.skipped.length > 0) {
+    ctx.log.info(
+      `not parsed (over 1 MiB or binary): ${facts.skipped.slice(0, 5).join(", ")}${facts.skipped.length > 5 ? ", ..." : ""}`
+    );
+  }
+  return reasons;
 }
 
 // src/policy/load.ts
-var import_yaml = __toESM(require_dist(), 1);
+var import_yaml2 = __toESM(require_dist(), 1);
 
 // src/policy/types.ts
 var DEFAULT_TEST_PATTERNS = [
@@ -14478,10 +25365,10 @@ var DEFAULT_TEST_PATTERNS = [
 ];
 
 // src/policy/validate.ts
-var import_ajv = __toESM(require_ajv(), 1);
+var import_ajv2 = __toESM(require_ajv(), 1);
 
 // src/policy/schema.json
-var schema_default = {
+var schema_default2 = {
   $schema: "http://json-schema.org/draft-07/schema#",
   $id: "https://oracle-gate.dev/schema/policy-v1.json",
   title: "oracle-gate policy",
@@ -14490,10 +25377,16 @@ var schema_default = {
   additionalProperties: false,
   required: ["version", "planes", "suite"],
   properties: {
-    version: { const: 1, description: "Policy format version. Must be 1." },
+    version: {
+      const: 1,
+      description: "Policy format version. Must be 1."
+    },
     protected: {
       type: "array",
-      items: { type: "string", minLength: 1 },
+      items: {
+        type: "string",
+        minLength: 1
+      },
       default: [],
       description: "Globs the patch may not add, modify, delete, rename into or out of. The policy file and the ledger, fixture manifest and seed corpus it names are always protected."
     },
@@ -14511,18 +25404,27 @@ var schema_default = {
         voting: {
           type: "array",
           minItems: 1,
-          items: { type: "string", minLength: 1 },
+          items: {
+            type: "string",
+            minLength: 1
+          },
           description: "Test files whose results vote (the locked suite)."
         },
         drafts: {
           type: "array",
-          items: { type: "string", minLength: 1 },
+          items: {
+            type: "string",
+            minLength: 1
+          },
           default: [],
           description: "Test files run as diagnostics; they never vote."
         },
         in_diff: {
           type: "array",
-          items: { type: "string", minLength: 1 },
+          items: {
+            type: "string",
+            minLength: 1
+          },
           default: [],
           description: "Test files the patch may add or change; they never vote."
         }
@@ -14530,12 +25432,18 @@ var schema_default = {
     },
     test_patterns: {
       type: "array",
-      items: { type: "string", minLength: 1 },
+      items: {
+        type: "string",
+        minLength: 1
+      },
       description: "Globs that make a file test-like (for ungoverned-test and the lints). Defaults cover Python, JS/TS, Go, Java and Ruby."
     },
     runner_config: {
       type: "array",
-      items: { type: "string", minLength: 1 },
+      items: {
+        type: "string",
+        minLength: 1
+      },
       default: [],
       description: "Extra globs treated as runner configuration (runner-tampered), on top of the built-in table."
     },
@@ -14550,8 +25458,19 @@ var schema_default = {
           minLength: 1,
           description: "Shell command line run from the worktree root. Placeholders: {junit}, {seed}, {max_examples}, {tests}."
         },
-        timeout: { type: "integer", minimum: 1, default: 600, description: "Seconds per side; a timed-out side is a red vote." },
-        reruns: { type: "integer", minimum: 0, maximum: 10, default: 2, description: "Reruns of a failing voting test, to tell flaky from failing." },
+        timeout: {
+          type: "integer",
+          minimum: 1,
+          default: 600,
+          description: "Seconds per side; a timed-out side is a red vote."
+        },
+        reruns: {
+          type: "integer",
+          minimum: 0,
+          maximum: 10,
+          default: 2,
+          description: "Reruns of a failing voting test, to tell flaky from failing."
+        },
         rerun_command: {
           type: "string",
           minLength: 1,
@@ -14562,169 +25481,348 @@ var schema_default = {
           minLength: 1,
           description: "Where the runner writes its JUnit XML, relative to the worktree (a file or a directory of files, e.g. target/surefire-reports). Default: {junit}, a file the gate chooses."
         },
-        parallel: { type: "boolean", default: false, description: "Run base and head at the same time. Off by default: suites sharing a port, database or temp path would collide." },
-        setup: { type: "string", minLength: 1, description: "Shell command run in each worktree before the suite and the seeds command (e.g. npm ci)." },
-        setup_timeout: { type: "integer", minimum: 1, default: 900, description: "Seconds for setup, per side." },
+        parallel: {
+          type: "boolean",
+          default: false,
+          description: "Run base and head at the same time. Off by default: suites sharing a port, database or temp path would collide."
+        },
+        setup: {
+          type: "string",
+          minLength: 1,
+          description: "Shell command run in each worktree before the suite and the seeds command (e.g. npm ci), with the suite's environment (no credentials). Fails on the base: error; on the head: a red vote (setup-failed). See docs/recipes.md."
+        },
+        setup_timeout: {
+          type: "integer",
+          minimum: 1,
+          default: 900,
+          description: "Seconds for setup, per side; on timeout its process group is killed and the side fails as a failed setup."
+        },
         reuse: {
           type: "array",
-          items: { type: "string", minLength: 1 },
+          items: {
+            type: "string",
+            minLength: 1
+          },
           default: [],
-          description: "Ignored directories of the checkout (node_modules, .venv) linked into a worktree instead of running setup, when the reuse_key files are byte-identical."
+          description: "Untracked directories of the checkout the gate runs in (node_modules, .venv), symlinked into a worktree instead of running setup, only when every reuse_key file is byte-identical between the checkout and that worktree; otherwise setup runs for that side. Tracked directories, workspace links and editable installs pointing back into the checkout are never reused."
         },
         reuse_key: {
           type: "array",
-          items: { type: "string", minLength: 1 },
-          description: "Files that must be byte-identical for reuse. Default: the lockfiles that exist."
+          items: {
+            type: "string",
+            minLength: 1
+          },
+          description: "Files that must be byte-identical between the checkout and the worktree for reuse (present on one side only = different). Default: those of package-lock.json, npm-shrinkwrap.json, pnpm-lock.yaml, yarn.lock, bun.lock, poetry.lock, uv.lock, requirements*.txt that exist at the root of either."
         },
         env: {
           type: "object",
-          additionalProperties: { type: "string" },
+          additionalProperties: {
+            type: "string"
+          },
           default: {},
           description: "Extra environment variables for the suite (never credentials)."
         }
       }
     },
-    ledger: { type: "string", minLength: 1, description: "Flake ledger (JSON or YAML by extension)." },
-    ledger_max_days: { type: "integer", minimum: 1, default: 30, description: "Longest allowed window between first_seen and expires_on." },
-    fixtures: { type: "string", minLength: 1, description: "Fixture manifest: {name: {file, sha256}}, files relative to its folder." },
+    ledger: {
+      type: "string",
+      minLength: 1,
+      description: "Flake ledger (JSON or YAML by extension)."
+    },
+    ledger_max_days: {
+      type: "integer",
+      minimum: 1,
+      default: 30,
+      description: "Longest allowed window between first_seen and expires_on."
+    },
+    fixtures: {
+      type: "string",
+      minLength: 1,
+      description: "Fixture manifest: {name: {file, sha256}}, files relative to its folder."
+    },
     seeds: {
       type: "object",
       additionalProperties: false,
       required: ["corpus", "command"],
       properties: {
-        corpus: { type: "string", minLength: 1, description: "Seed corpus JSON." },
-        command: { type: "string", minLength: 1, description: "Batch replay command: JSON Lines in, {id, ok} lines out." },
-        min_hits: { type: "integer", minimum: 0, default: 0 },
-        min_distance: { type: "integer", minimum: 0, default: 8 },
-        distance: { enum: ["simhash", "sha256"], default: "simhash", description: "simhash: 64-bit SimHash over character shingles (locality-sensitive). sha256 only for compatibility." },
-        timeout: { type: "integer", minimum: 1, default: 600 }
-      }
+        corpus: {
+          type: "string",
+          minLength: 1,
+          description: "Seed corpus JSON."
+        },
+        command: {
+          type: "string",
+          minLength: 1,
+          description: "Batch replay command: JSON Lines in, {id, ok} lines out."
+        },
+        min_hits: {
+          type: "integer",
+          minimum: 0,
+          default: 0,
+          description: "Fewer kept hits than this is insufficient-hits (no-vote). 0 disables the requirement."
+        },
+        min_distance: {
+          type: "integer",
+          minimum: 0,
+          default: 8,
+          description: "Kept hits must be at least this many bits apart (Hamming distance of their payload fingerprints)."
+        },
+        distance: {
+          enum: ["simhash", "sha256"],
+          default: "simhash",
+          description: "simhash: 64-bit SimHash over character shingles (locality-sensitive). sha256 only for compatibility."
+        },
+        timeout: {
+          type: "integer",
+          minimum: 1,
+          default: 600,
+          description: "Seconds for the seeds command, per side."
+        }
+      },
+      description: "Seed corpus replayed on both sides through a batch command; a hit fails on base and passes on head."
     },
     campaign: {
       type: "object",
       additionalProperties: false,
       properties: {
-        seed: { type: "integer", default: 0 },
-        max_examples: { type: "integer", minimum: 1, default: 100 },
-        wall_clock: { type: "integer", minimum: 1, default: 90 }
-      }
+        seed: {
+          type: "integer",
+          default: 0,
+          description: "Seed for property-based generators (ORACLE_GATE_SEED, {seed})."
+        },
+        max_examples: {
+          type: "integer",
+          minimum: 1,
+          default: 100,
+          description: "Examples per property (ORACLE_GATE_MAX_EXAMPLES, {max_examples})."
+        },
+        wall_clock: {
+          type: "integer",
+          minimum: 1,
+          default: 90,
+          description: "Wall-clock budget in seconds the suite should keep to (ORACLE_GATE_WALL_CLOCK)."
+        }
+      },
+      description: "Bounded campaign for property tests: passed to the suite as {seed}/{max_examples} and ORACLE_GATE_* variables, printed in the card."
     },
     classes: {
       type: "object",
       additionalProperties: false,
       description: "Globs over canonical test ids giving each voting test its oracle class. judge-class tests never vote.",
       properties: {
-        fixture: { type: "array", items: { type: "string", minLength: 1 } },
-        invariant: { type: "array", items: { type: "string", minLength: 1 } },
-        metamorphic: { type: "array", items: { type: "string", minLength: 1 } },
-        judge: { type: "array", items: { type: "string", minLength: 1 } }
+        fixture: {
+          type: "array",
+          items: {
+            type: "string",
+            minLength: 1
+          },
+          description: "Byte-stable input/expected output owned by a human."
+        },
+        invariant: {
+          type: "array",
+          items: {
+            type: "string",
+            minLength: 1
+          },
+          description: "Properties over generated inputs (seeded, bounded)."
+        },
+        metamorphic: {
+          type: "array",
+          items: {
+            type: "string",
+            minLength: 1
+          },
+          description: "Relations between two related inputs."
+        },
+        judge: {
+          type: "array",
+          items: {
+            type: "string",
+            minLength: 1
+          },
+          description: "Model-graded checks: never vote."
+        }
       }
     },
     lints: {
       type: "object",
       additionalProperties: false,
       properties: {
-        "literal-overlap": { enum: ["off", "warn", "error"], default: "error" },
-        "judge-import": { enum: ["off", "warn", "error"], default: "error" },
-        "skip-marker": { enum: ["off", "warn", "error"], default: "error" },
-        "ungoverned-test": { enum: ["off", "warn", "error"], default: "error" },
-        literal_min_length: { type: "integer", minimum: 1, default: 6 },
-        literal_allow: { type: "array", items: { type: "string" }, default: [] },
+        "literal-overlap": {
+          enum: ["off", "warn", "error"],
+          default: "error",
+          description: "Test files that repeat string literals the patch added to production code."
+        },
+        "judge-import": {
+          enum: ["off", "warn", "error"],
+          default: "error",
+          description: "Test files that import an LLM client or call an LLM endpoint."
+        },
+        "skip-marker": {
+          enum: ["off", "warn", "error"],
+          default: "error",
+          description: "Added skip/xfail/only/disable markers or stretched timeouts without a live ledger row."
+        },
+        "ungoverned-test": {
+          enum: ["off", "warn", "error"],
+          default: "error",
+          description: "Test-like files written outside the voting, drafts and in_diff planes."
+        },
+        literal_min_length: {
+          type: "integer",
+          minimum: 1,
+          default: 6,
+          description: "Shortest string literal literal-overlap considers."
+        },
+        literal_allow: {
+          type: "array",
+          items: {
+            type: "string"
+          },
+          default: [],
+          description: "Literals literal-overlap never reports."
+        },
         judge_modules: {
           type: "array",
-          items: { type: "string", minLength: 1 },
+          items: {
+            type: "string",
+            minLength: 1
+          },
           default: [],
           description: "Python modules, npm packages or API hostnames added to the built-in list."
         },
-        judge_modules_replace: { type: "boolean", default: false, description: "Use judge_modules instead of the built-in list." }
-      }
+        judge_modules_replace: {
+          type: "boolean",
+          default: false,
+          description: "Use judge_modules instead of the built-in list."
+        }
+      },
+      description: "Contamination lints and governance rules, each off, warn (a warning, not blocking) or error (blocking)."
     }
   }
 };
 
 // src/policy/validate.ts
-var compiled;
-function validator() {
-  compiled ??= new import_ajv.Ajv({ allErrors: true, useDefaults: true, strict: false }).compile(schema_default);
-  return compiled;
+var compiled2;
+function validator2() {
+  compiled2 ??= new import_ajv2.Ajv({
+    allErrors: true,
+    useDefaults: true,
+    strict: false,
+    verbose: true
+  }).compile(schema_default2);
+  return compiled2;
 }
 function validatePolicyObject(value) {
-  const validate = validator();
+  const validate = validator2();
   if (validate(value)) return [];
   const errors = (validate.errors ?? []).filter((e) => e.keyword !== "if");
-  return dedupe(errors.map(toIssue));
+  return dedupe(errors.map(toIssue2));
 }
-function toIssue(error) {
+function toIssue2(error) {
   const path = error.instancePath.split("/").slice(1).map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
   switch (error.keyword) {
     case "additionalProperties": {
-      const key = String(error.params.additionalProperty);
-      return { path, unknownKey: key, message: `unknown key "${key}"${suggest(error, key)}` };
+      const key2 = String(error.params.additionalProperty);
+      return { path, unknownKey: key2, message: `unknown key "${key2}"${suggest(error, key2)}` };
     }
     case "required": {
-      const key = String(error.params.missingProperty);
-      return { path, message: `missing required key "${key}"` };
+      const key2 = String(error.params.missingProperty);
+      return { path, message: `missing required key "${key2}"` };
     }
     case "enum":
-      return { path, message: `expected one of ${error.params.allowedValues.map((v) => JSON.stringify(v)).join(", ")}` };
+      return {
+        path,
+        message: `expected one of ${error.params.allowedValues.map((v) => JSON.stringify(v)).join(", ")}`
+      };
     case "const":
-      return { path, message: `expected ${JSON.stringify(error.params.allowedValue)}` };
+      return {
+        path,
+        message: `expected ${JSON.stringify(error.params.allowedValue)}`
+      };
     case "type":
       return { path, message: `expected ${String(error.params.type)}` };
     default:
       return { path, message: error.message ?? error.keyword };
   }
 }
-function suggest(error, key) {
-  const known = Object.keys(error.parentSchema?.properties ?? {});
-  const close = known.find((k) => k.replace(/[-_]/g, "") === key.replace(/[-_]/g, "").toLowerCase());
+function suggest(error, key2) {
+  const known = Object.keys(
+    error.parentSchema?.properties ?? {}
+  );
+  const close = known.find(
+    (k) => distance(k.replace(/-/g, "_"), key2.toLowerCase().replace(/-/g, "_")) <= 2
+  );
   return close ? ` (did you mean "${close}"?)` : known.length > 0 ? ` (known keys: ${known.join(", ")})` : "";
 }
 function dedupe(issues) {
   const seen = /* @__PURE__ */ new Set();
-  return issues.filter((i) => {
-    const k = `${i.path.join(".")}|${i.unknownKey ?? ""}|${i.message}`;
+  return issues.filter((i2) => {
+    const k = `${i2.path.join(".")}|${i2.unknownKey ?? ""}|${i2.message}`;
     if (seen.has(k)) return false;
     seen.add(k);
     return true;
   });
 }
+function distance(a, b) {
+  let previous = Array.from({ length: b.length + 1 }, (_, i2) => i2);
+  for (let i2 = 1; i2 <= a.length; i2++) {
+    const current = [i2];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(
+        previous[j] + 1,
+        current[j - 1] + 1,
+        previous[j - 1] + (a[i2 - 1] === b[j - 1] ? 0 : 1)
+      );
+    }
+    previous = current;
+  }
+  return previous[b.length];
+}
 
 // src/policy/load.ts
 var DEFAULT_POLICY_PATH = ".github/oracle-gate.yml";
-function formatProblem(p) {
-  const key = p.key === "" ? "(top level)" : p.key;
-  return `${p.file}:${p.line}:${p.column}: ${key}: ${p.message}`;
+function formatProblem2(p) {
+  const key2 = p.key === "" ? "(top level)" : p.key;
+  return `${p.file}:${p.line}:${p.column}: ${key2}: ${p.message}`;
 }
 var PolicyError = class extends GateError {
   problems;
   constructor(problems) {
     const first = problems[0];
     super(
-      `invalid policy: ${problems.map(formatProblem).join("; ")}`,
+      `invalid policy: ${problems.map(formatProblem2).join("; ")}`,
       first === void 0 ? { rule: "config-invalid" } : { rule: "config-invalid", path: first.file, line: first.line }
     );
     this.problems = problems;
   }
 };
 function parsePolicy(text, file) {
-  const lineCounter = new import_yaml.LineCounter();
-  const doc = (0, import_yaml.parseDocument)(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const lineCounter = new import_yaml2.LineCounter();
+  const doc = (0, import_yaml2.parseDocument)(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length > 0) {
     throw new PolicyError(
       doc.errors.map((e) => {
-        const [line, column] = positionOf(lineCounter, e.pos[0]);
-        return { file, line, column, key: "", message: `YAML syntax: ${e.message.split("\n")[0]}` };
+        const [line2, column] = positionOf(lineCounter, e.pos[0]);
+        return { file, line: line2, column, key: "", message: `YAML syntax: ${e.message.split("\n")[0]}` };
       })
     );
   }
   const value = doc.toJS({ maxAliasCount: 100 });
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    throw new PolicyError([{ file, line: 1, column: 1, key: "", message: "expected a mapping with at least version, planes and suite" }]);
+    throw new PolicyError([
+      {
+        file,
+        line: 1,
+        column: 1,
+        key: "",
+        message: "expected a mapping with at least version, planes and suite"
+      }
+    ]);
   }
   const issues = validatePolicyObject(value);
   if (issues.length > 0) {
-    throw new PolicyError(issues.map((issue) => locate(issue, doc, lineCounter, file)));
+    throw new PolicyError(issues.map((issue) => locate2(issue, doc, lineCounter, file)));
   }
   return freeze(toPolicy(value, file));
 }
@@ -14732,17 +25830,19 @@ function positionOf(lc, offset) {
   const pos = lc.linePos(offset);
   return [pos.line, pos.col];
 }
-function locate(issue, doc, lc, file) {
+function locate2(issue, doc, lc, file) {
   const segments = issue.path;
   const keyPath = segments.join(".");
   let node = doc.contents;
   let offset = 0;
   for (const segment of segments) {
-    if (!(0, import_yaml.isMap)(node) && !(node && typeof node === "object" && "items" in node)) break;
+    if (!(0, import_yaml2.isMap)(node) && !(node && typeof node === "object" && "items" in node)) break;
     const collection = node;
-    const found = (0, import_yaml.isMap)(node) ? collection.items.find((item) => (0, import_yaml.isPair)(item) && (0, import_yaml.isScalar)(item.key) && String(item.key.value) === segment) : collection.items[Number(segment)];
+    const found = (0, import_yaml2.isMap)(node) ? collection.items.find(
+      (item) => (0, import_yaml2.isPair)(item) && (0, import_yaml2.isScalar)(item.key) && String(item.key.value) === segment
+    ) : collection.items[Number(segment)];
     if (found === void 0) break;
-    if ((0, import_yaml.isPair)(found)) {
+    if ((0, import_yaml2.isPair)(found)) {
       const keyNode = found.key;
       offset = keyNode.range?.[0] ?? offset;
       node = found.value;
@@ -14752,16 +25852,18 @@ function locate(issue, doc, lc, file) {
       offset = range?.[0] ?? offset;
     }
   }
-  if (issue.unknownKey !== void 0 && (0, import_yaml.isMap)(node)) {
-    const pair = node.items.find((item) => (0, import_yaml.isScalar)(item.key) && String(item.key.value) === issue.unknownKey);
+  if (issue.unknownKey !== void 0 && (0, import_yaml2.isMap)(node)) {
+    const pair = node.items.find(
+      (item) => (0, import_yaml2.isScalar)(item.key) && String(item.key.value) === issue.unknownKey
+    );
     const range = pair?.key?.range;
     if (range) offset = range[0];
   }
   const value = node;
   if (issue.unknownKey === void 0 && value?.range && segments.length > 0) offset = value.range[0];
-  const [line, column] = positionOf(lc, offset);
+  const [line2, column] = positionOf(lc, offset);
   const fullKey = issue.unknownKey === void 0 ? keyPath : keyPath === "" ? issue.unknownKey : `${keyPath}.${issue.unknownKey}`;
-  return { file, line, column, key: fullKey, message: issue.message };
+  return { file, line: line2, column, key: fullKey, message: issue.message };
 }
 function toPolicy(raw, file) {
   return {
@@ -14791,17 +25893,1567 @@ function freeze(value) {
   return value;
 }
 
-// src/replay/index.ts
-async function replay(_ctx, _ledger) {
+// src/replay/classes.ts
+var import_picomatch2 = __toESM(require_picomatch2(), 1);
+var ORDER = ["judge", "fixture", "invariant", "metamorphic"];
+var UNCLASSIFIED = "unclassified";
+function compileClasses(classes) {
+  const matchers = ORDER.map((name2) => {
+    const globs = classes[name2] ?? [];
+    return { name: name2, match: globs.length === 0 ? () => false : (0, import_picomatch2.default)([...globs], { dot: true }) };
+  });
+  return (id) => matchers.find((m) => m.match(id))?.name ?? null;
+}
+
+// src/exec/process.ts
+import { spawn } from "node:child_process";
+import { createWriteStream, existsSync as existsSync2 } from "node:fs";
+var TAIL_BYTES = 4e3;
+var KILL_GRACE_MS = 2e3;
+function shell() {
+  return existsSync2("/bin/bash") ? "/bin/bash" : existsSync2("/usr/bin/bash") ? "/usr/bin/bash" : "/bin/sh";
+}
+function runShell(run2) {
+  return new Promise((resolve6, reject2) => {
+    const started = Date.now();
+    const log = createWriteStream(run2.logFile, { flags: "a" });
+    let tail = "";
+    const chunks = [];
+    const keep = (data) => {
+      log.write(data);
+      tail = (tail + data.toString("utf8")).slice(-TAIL_BYTES);
+    };
+    const child = spawn(shell(), ["-c", run2.command], {
+      cwd: run2.cwd,
+      env: run2.env,
+      detached: true,
+      // own process group: kill(-pid) reaches grandchildren
+      stdio: ["pipe", "pipe", "pipe"]
+    });
+    child.stdout.on("data", (d) => run2.captureStdout ? chunks.push(d) : keep(d));
+    child.stderr.on("data", keep);
+    child.stdin.on("error", () => void 0);
+    child.stdin.end(run2.input ?? "");
+    let timedOut = false;
+    let killTimer;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup(child.pid, "SIGTERM");
+      killTimer = setTimeout(() => killGroup(child.pid, "SIGKILL"), KILL_GRACE_MS);
+    }, run2.timeoutSec * 1e3);
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      log.end();
+      reject2(error);
+    });
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      if (killTimer) clearTimeout(killTimer);
+      killGroup(child.pid, "SIGKILL");
+      log.end(
+        () => resolve6({
+          exitCode: code,
+          signal,
+          timedOut,
+          durationMs: Date.now() - started,
+          tail: tail.trimEnd(),
+          stdout: Buffer.concat(chunks).toString("utf8")
+        })
+      );
+    });
+  });
+}
+function killGroup(pid, signal) {
+  if (pid === void 0) return;
+  try {
+    process.kill(-pid, signal);
+  } catch {
+  }
+}
+
+// src/replay/simhash.ts
+import { createHash as createHash3 } from "node:crypto";
+function canonicalJson2(value) {
+  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
+  if (Array.isArray(value)) return `[${value.map(canonicalJson2).join(",")}]`;
+  const entries = Object.entries(value).filter(([, v]) => v !== void 0).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson2(v)}`).join(",")}}`;
+}
+var SHINGLE = 3;
+function simhash(text, k = SHINGLE) {
+  const weights = new Int32Array(64);
+  const padded = text.length < k ? text.padEnd(k, "\0") : text;
+  for (let i2 = 0; i2 + k <= padded.length; i2++) {
+    const shingle = padded.slice(i2, i2 + k);
+    const hi2 = murmur3(shingle, 2538058380);
+    const lo2 = murmur3(shingle, 1540483477);
+    for (let b = 0; b < 32; b++) {
+      weights[b] = (weights[b] ?? 0) + (hi2 >>> b & 1 ? 1 : -1);
+      weights[b + 32] = (weights[b + 32] ?? 0) + (lo2 >>> b & 1 ? 1 : -1);
+    }
+  }
+  let hi = 0;
+  let lo = 0;
+  for (let b = 0; b < 32; b++) {
+    if ((weights[b] ?? 0) > 0) hi |= 1 << b;
+    if ((weights[b + 32] ?? 0) > 0) lo |= 1 << b;
+  }
+  return [hi >>> 0, lo >>> 0];
+}
+function popcount32(x) {
+  let v = x >>> 0;
+  v = v - (v >>> 1 & 1431655765);
+  v = (v & 858993459) + (v >>> 2 & 858993459);
+  return (v + (v >>> 4) & 252645135) * 16843009 >>> 24;
+}
+function hamming64(a, b) {
+  return popcount32(a[0] ^ b[0]) + popcount32(a[1] ^ b[1]);
+}
+function payloadDistance(kind) {
+  const cache = /* @__PURE__ */ new Map();
+  const print = (payload) => {
+    let p = cache.get(payload);
+    if (p === void 0) {
+      const text = canonicalJson2(payload);
+      p = kind === "simhash" ? simhash(text) : new Uint8Array(createHash3("sha256").update(text).digest());
+      cache.set(payload, p);
+    }
+    return p;
+  };
+  return (a, b) => {
+    const pa = print(a);
+    const pb = print(b);
+    if (Array.isArray(pa) && Array.isArray(pb)) return hamming64(pa, pb);
+    let d = 0;
+    const x = pa;
+    const y = pb;
+    for (let i2 = 0; i2 < x.length; i2++) d += popcount32((x[i2] ?? 0) ^ (y[i2] ?? 0));
+    return d;
+  };
+}
+function keepDistinct(items, payload, min, distance2) {
+  const kept = [];
+  for (const item of items) {
+    if (kept.every((k) => distance2(payload(k), payload(item)) >= min)) kept.push(item);
+  }
+  return kept;
+}
+function murmur3(key2, seed) {
+  let h = seed >>> 0;
+  const c1 = 3432918353;
+  const c2 = 461845907;
+  for (let i2 = 0; i2 < key2.length; i2++) {
+    let k = key2.charCodeAt(i2);
+    k = Math.imul(k, c1);
+    k = k << 15 | k >>> 17;
+    k = Math.imul(k, c2);
+    h ^= k;
+    h = h << 13 | h >>> 19;
+    h = Math.imul(h, 5) + 3864292196 | 0;
+  }
+  h ^= key2.length;
+  h ^= h >>> 16;
+  h = Math.imul(h, 2246822507);
+  h ^= h >>> 13;
+  h = Math.imul(h, 3266489909);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+// src/replay/seeds.ts
+function parseCorpus(text, path) {
+  let data;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new GateError(
+      `seed corpus ${path} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
+      {
+        rule: "config-invalid",
+        path
+      }
+    );
+  }
+  const groups = Array.isArray(data) ? data : [data];
+  const seeds = [];
+  const seen = /* @__PURE__ */ new Set();
+  groups.forEach((group, g) => {
+    const where = Array.isArray(data) ? `[${g}]` : "";
+    if (!isRecord(group) || typeof group.property !== "string" || !Array.isArray(group.seeds)) {
+      throw new GateError(
+        `seed corpus ${path}${where} must be {"property": NAME, "seeds": [...]}`,
+        { rule: "config-invalid", path }
+      );
+    }
+    const property = group.property;
+    group.seeds.forEach((seed, i2) => {
+      if (!isRecord(seed) || typeof seed.id !== "string" && typeof seed.id !== "number" || !("payload" in seed)) {
+        throw new GateError(
+          `seed corpus ${path}${where}.seeds[${i2}] needs an "id" (string or number) and a "payload"`,
+          {
+            rule: "config-invalid",
+            path
+          }
+        );
+      }
+      const id = String(seed.id);
+      if (seen.has(id))
+        throw new GateError(`seed corpus ${path}: seed id "${id}" appears twice`, {
+          rule: "config-invalid",
+          path
+        });
+      seen.add(id);
+      seeds.push({ id, property, payload: seed.payload });
+    });
+  });
+  return seeds;
+}
+function seedLines(seeds) {
+  return seeds.map((s) => `${JSON.stringify({ id: s.id, property: s.property, payload: s.payload })}
+`).join("");
+}
+function parseAnswers(stdout) {
+  const answers = /* @__PURE__ */ new Map();
+  for (const line2 of stdout.split("\n")) {
+    const text = line2.trim();
+    if (!text.startsWith("{")) continue;
+    try {
+      const answer = JSON.parse(text);
+      if (isRecord(answer) && (typeof answer.id === "string" || typeof answer.id === "number") && typeof answer.ok === "boolean") {
+        answers.set(String(answer.id), answer.ok);
+      }
+    } catch {
+    }
+  }
+  return answers;
+}
+async function runSeeds(settings, worktree, seeds, env, logFile) {
+  const result = await runShell({
+    command: settings.command,
+    cwd: worktree,
+    env,
+    timeoutSec: settings.timeout,
+    logFile,
+    input: seedLines(seeds),
+    captureStdout: true
+  });
+  return { answers: parseAnswers(result.stdout), result };
+}
+function scoreSeeds(seeds, base, head, settings) {
+  const reasons = [];
+  const order = new Intl.Collator("en", { numeric: true });
+  const hits2 = seeds.filter((s) => base.get(s.id) === false && head.get(s.id) === true).sort((a, b) => order.compare(a.id, b.id));
+  const regressions = seeds.filter((s) => base.get(s.id) === true && head.get(s.id) !== true).map((s) => s.id);
+  if (settings.distance === "sha256") {
+    reasons.push({
+      rule: "diagnostic",
+      message: "seeds.distance is sha256: digest distances of distinct payloads are ~128 bits, so min_distance filters nothing; use simhash",
+      path: settings.corpus,
+      level: "warning"
+    });
+  }
+  const kept = keepDistinct(
+    hits2,
+    (s) => s.payload,
+    settings.min_distance,
+    payloadDistance(settings.distance)
+  );
+  if (regressions.length > 0) {
+    const shown = regressions.slice(0, 10).join(", ");
+    const more2 = regressions.length > 10 ? ` and ${regressions.length - 10} more` : "";
+    reasons.push({
+      rule: "seed-regression",
+      message: `${regressions.length} seed(s) pass on the base and fail (or go unanswered) on head: ${shown}${more2}`,
+      path: settings.corpus,
+      level: "failure"
+    });
+  }
+  if (kept.length < settings.min_hits) {
+    reasons.push({
+      rule: "insufficient-hits",
+      message: `${kept.length} distinct seed hit(s) (of ${hits2.length} fail-to-pass, min_distance ${settings.min_distance}); the policy asks for ${settings.min_hits}`,
+      path: settings.corpus,
+      level: "failure"
+    });
+  }
   return {
-    reasons: [{ rule: "empty-vote", message: "replay not implemented yet", level: "failure" }],
+    summary: {
+      oracle_hits: kept.length,
+      raw_fail_to_pass: hits2.length,
+      min_distance: settings.min_distance,
+      hit_ids: kept.map((s) => s.id)
+    },
+    reasons
+  };
+}
+async function loadCorpus(ctx, settings) {
+  const text = await ctx.git.showText(ctx.mergeBase, settings.corpus);
+  if (text === null) {
+    throw new GateError(`seed corpus ${settings.corpus} does not exist at the merge base`, {
+      rule: "config-invalid",
+      path: settings.corpus
+    });
+  }
+  return parseCorpus(text, settings.corpus);
+}
+function isRecord(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+// src/replay/side.ts
+import { join as join10 } from "node:path";
+
+// src/replay/ids.ts
+import { readFileSync } from "node:fs";
+import { isAbsolute, join as join4, relative } from "node:path";
+var PY = /\.py$/;
+var SOURCE_EXT = /\.(py|[cm]?[jt]sx?|go|java|kt|groovy|scala|rb|rs|cs|php|swift)$/;
+var JS_EXT = /\.[cm]?[jt]sx?$/;
+var JVM_EXT = [".java", ".kt", ".groovy", ".scala"];
+var PLANE_RANK = {
+  voting: 0,
+  protected: 1,
+  drafts: 2,
+  in_diff: 3,
+  other: 4,
+  source: 5
+};
+function canonicalId(c, ctx, index = new FileIndex(ctx)) {
+  if (c.file) return fromFileAttribute(c, toRepoPath(c.file, ctx.root));
+  const classPath = normalisePath(c.classname);
+  if (SOURCE_EXT.test(classPath) && index.has(classPath)) {
+    return { id: `${classPath}::${c.name}`, file: classPath };
+  }
+  const py = pythonModule(c, index);
+  if (py) return py;
+  const go = goTest(c, ctx, index);
+  if (go) return go;
+  const jvm = jvmClass(c, ctx, index);
+  if (jvm) return jvm;
+  for (let i2 = c.suites.length - 1; i2 >= 0; i2--) {
+    const suite = normalisePath(c.suites[i2] ?? "");
+    if (suite !== "" && SOURCE_EXT.test(suite) && index.has(suite))
+      return { id: `${suite}::${c.name}`, file: suite };
+  }
+  if (c.classname === "test" || c.classname === "") {
+    const chain = [...c.suites.filter((s) => s !== ""), c.name];
+    const file = index.fileWithLiteral(chain[0] ?? c.name);
+    if (file) return { id: `${file}::${chain.join(" > ")}`, file };
+  }
+  return { id: c.classname ? `${c.classname}::${c.name}` : c.name, file: null };
+}
+function fromFileAttribute(c, path) {
+  if (PY.test(path)) {
+    const module2 = path.slice(0, -3).replace(/\//g, ".");
+    if (c.classname === "" && c.name === module2) return { id: `${path}::<collection>`, file: path };
+    if (c.classname.startsWith(`${module2}.`)) {
+      const classes = c.classname.slice(module2.length + 1).split(".");
+      return { id: [path, ...classes, c.name].join("::"), file: path };
+    }
+  }
+  return { id: `${path}::${c.name}`, file: path };
+}
+function pythonModule(c, index) {
+  const collection = c.classname === "" && /^[\w.]+$/.test(c.name);
+  const dotted = collection ? c.name : c.classname;
+  if (!/^[\w.]+$/.test(dotted)) return null;
+  const parts2 = dotted.split(".");
+  for (let i2 = parts2.length; i2 >= 1; i2--) {
+    const file = `${parts2.slice(0, i2).join("/")}.py`;
+    if (!index.has(file)) continue;
+    if (collection && i2 === parts2.length) return { id: `${file}::<collection>`, file };
+    if (collection) continue;
+    return { id: [file, ...parts2.slice(i2), c.name].join("::"), file };
+  }
+  return null;
+}
+function goTest(c, ctx, index) {
+  const mod = ctx.goModule;
+  if (!mod || c.classname !== mod && !c.classname.startsWith(`${mod}/`)) return null;
+  const dir = c.classname === mod ? "" : c.classname.slice(mod.length + 1);
+  const top = c.name.split("/")[0] ?? c.name;
+  const declares = new RegExp(`^func\\s+${escapeRegExp(top)}\\s*\\(`, "m");
+  const candidates = index.filesIn(dir).filter((f) => f.endsWith("_test.go"));
+  const file = candidates.find((f) => declares.test(ctx.read(f) ?? ""));
+  if (file) return { id: `${file}::${c.name}`, file };
+  return { id: `${dir === "" ? "." : dir}::${c.name}`, file: null };
+}
+function jvmClass(c, ctx, index) {
+  if (!/^[\w$]+(\.[\w$]+)+$/.test(c.classname) && !/^[A-Z][\w$]*$/.test(c.classname)) return null;
+  const [outer = "", ...nested] = c.classname.split("$");
+  const rel = outer.replace(/\./g, "/");
+  const matches = index.all.filter(
+    (f) => JVM_EXT.some((ext) => f === `${rel}${ext}` || f.endsWith(`/${rel}${ext}`))
+  );
+  if (matches.length === 0) return null;
+  const moduleRoot = ctx.reportDir?.replace(/(^|\/)(target|build)\/.*$/, "");
+  const file = (moduleRoot ? matches.find((f) => f.startsWith(`${moduleRoot}/`)) : void 0) ?? matches[0] ?? "";
+  return { id: [file, ...nested, c.name].join("::"), file };
+}
+function toRepoPath(file, root) {
+  const path = isAbsolute(file) ? relative(root, file) : file;
+  return normalisePath(path);
+}
+var FileIndex = class {
+  constructor(ctx) {
+    this.ctx = ctx;
+    this.all = ctx.files;
+    this.set = new Set(ctx.files);
+  }
+  ctx;
+  all;
+  set;
+  literalCache = /* @__PURE__ */ new Map();
+  byPlane = null;
+  has(path) {
+    return this.set.has(path);
+  }
+  filesIn(dir) {
+    const prefix = dir === "" ? "" : `${dir}/`;
+    return this.all.filter((f) => f.startsWith(prefix) && !f.slice(prefix.length).includes("/"));
+  }
+  /**
+   * The JS/TS file that spells `title` as a string literal. Files on the voting plane are
+   * searched first, then drafts, in-diff and the rest, so a patch cannot pull a voting test
+   * off its plane by repeating its title in a file of its own.
+   */
+  fileWithLiteral(title2) {
+    const cached = this.literalCache.get(title2);
+    if (cached !== void 0) return cached;
+    const needles = [`'${title2}'`, `"${title2}"`, `\`${title2}\``, JSON.stringify(title2)];
+    let found = null;
+    for (const file of this.jsFilesByPlane()) {
+      const text = this.ctx.read(file);
+      if (text !== null && needles.some((n) => text.includes(n))) {
+        found = file;
+        break;
+      }
+    }
+    this.literalCache.set(title2, found);
+    return found;
+  }
+  jsFilesByPlane() {
+    if (this.byPlane === null) {
+      const js = this.all.filter((f) => JS_EXT.test(f) && !f.includes("node_modules/"));
+      this.byPlane = js.map((f) => ({ f, rank: PLANE_RANK[this.ctx.planeOf(f)] })).sort((a, b) => a.rank - b.rank || (a.f < b.f ? -1 : a.f > b.f ? 1 : 0)).map((x) => x.f);
+    }
+    return this.byPlane;
+  }
+};
+function worktreeIdContext(root, files, planeOf, reportDir) {
+  const cache = /* @__PURE__ */ new Map();
+  const read = (path) => {
+    if (!cache.has(path)) {
+      try {
+        cache.set(path, readFileSync(join4(root, path), "utf8"));
+      } catch {
+        cache.set(path, null);
+      }
+    }
+    return cache.get(path) ?? null;
+  };
+  const ctx = { root, files: [...files].sort(), planeOf, read };
+  const goMod = read("go.mod");
+  const module2 = goMod?.match(/^module\s+(\S+)/m)?.[1];
+  if (module2) ctx.goModule = module2;
+  if (reportDir) ctx.reportDir = normalisePath(reportDir);
+  return ctx;
+}
+function escapeRegExp(text) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+// src/replay/rerun.ts
+var WORST = { passed: 0, skipped: 1, failed: 2, error: 3 };
+function observe(report, ctx) {
+  const index = new FileIndex(ctx);
+  const out2 = /* @__PURE__ */ new Map();
+  for (const c of report.cases) {
+    const { id, file } = canonicalId(c, ctx, index);
+    const prior = out2.get(id);
+    if (prior) {
+      const [was] = prior.outcomes;
+      if (was !== void 0 && WORST[c.outcome] > WORST[was]) {
+        prior.outcomes = [c.outcome];
+        if (c.message) prior.message = c.message;
+      }
+      prior.runnerFlaky ||= c.flaky;
+      continue;
+    }
+    const o = { id, file, outcomes: [c.outcome], runnerFlaky: c.flaky };
+    if (c.line !== void 0 && file !== null) o.line = file.endsWith(".py") ? c.line + 1 : c.line;
+    if (c.message) o.message = c.message;
+    out2.set(id, o);
+  }
+  return out2;
+}
+function merge(into, rerun) {
+  for (const [id, o] of rerun) {
+    const prior = into.get(id);
+    if (prior) {
+      prior.outcomes.push(...o.outcomes);
+      prior.runnerFlaky ||= o.runnerFlaky;
+    } else {
+      into.set(id, { ...o, outcomes: [...o.outcomes] });
+    }
+  }
+}
+function rerunPlan(suite) {
+  if (suite.rerun_command !== void 0)
+    return { command: suite.rerun_command, selects: suite.rerun_command.includes("{tests}") };
+  return { command: suite.command, selects: suite.command.includes("{tests}") };
+}
+function rerunTargets(results, eligible2) {
+  const targets = [];
+  for (const o of results.values()) {
+    if (!eligible2(o)) continue;
+    if (o.id.endsWith("::<collection>")) continue;
+    if (o.outcomes.every((x) => x === "failed" || x === "error")) targets.push(o.id);
+  }
+  return targets.sort();
+}
+async function rerunFailures(options) {
+  let done = 0;
+  for (let attempt = 1; attempt <= options.reruns; attempt++) {
+    const targets = rerunTargets(options.results, options.eligible);
+    if (targets.length === 0) break;
+    const report = await options.run(attempt, options.plan.selects ? targets : null);
+    done++;
+    if (report === null) continue;
+    merge(options.results, observe(report, await options.ids()));
+  }
+  return done;
+}
+
+// src/replay/run.ts
+import { mkdir, rm } from "node:fs/promises";
+import { join as join6 } from "node:path";
+
+// src/replay/junit.ts
+var import_saxes = __toESM(require_saxes(), 1);
+import { createReadStream } from "node:fs";
+import { readdir, stat } from "node:fs/promises";
+import { join as join5 } from "node:path";
+
+// src/replay/entities.ts
+var HTML_ENTITIES = {
+  nbsp: "\xA0",
+  copy: "\xA9",
+  reg: "\xAE",
+  trade: "\u2122",
+  hellip: "\u2026",
+  mdash: "\u2014",
+  ndash: "\u2013",
+  lsquo: "\u2018",
+  rsquo: "\u2019",
+  ldquo: "\u201C",
+  rdquo: "\u201D",
+  laquo: "\xAB",
+  raquo: "\xBB",
+  bull: "\u2022",
+  middot: "\xB7",
+  times: "\xD7",
+  divide: "\xF7",
+  plusmn: "\xB1",
+  deg: "\xB0",
+  micro: "\xB5",
+  para: "\xB6",
+  sect: "\xA7",
+  euro: "\u20AC",
+  pound: "\xA3",
+  yen: "\xA5",
+  cent: "\xA2",
+  larr: "\u2190",
+  rarr: "\u2192",
+  uarr: "\u2191",
+  darr: "\u2193",
+  harr: "\u2194",
+  le: "\u2264",
+  ge: "\u2265",
+  ne: "\u2260",
+  asymp: "\u2248",
+  infin: "\u221E",
+  minus: "\u2212",
+  lambda: "\u03BB",
+  alpha: "\u03B1",
+  beta: "\u03B2",
+  gamma: "\u03B3",
+  delta: "\u03B4",
+  pi: "\u03C0",
+  sigma: "\u03C3",
+  mu: "\u03BC",
+  auml: "\xE4",
+  ouml: "\xF6",
+  uuml: "\xFC",
+  Auml: "\xC4",
+  Ouml: "\xD6",
+  Uuml: "\xDC",
+  szlig: "\xDF",
+  eacute: "\xE9",
+  egrave: "\xE8",
+  aacute: "\xE1",
+  agrave: "\xE0",
+  ccedil: "\xE7",
+  ntilde: "\xF1",
+  oslash: "\xF8",
+  aring: "\xE5",
+  iexcl: "\xA1",
+  iquest: "\xBF",
+  shy: "\xAD",
+  zwj: "\u200D",
+  zwnj: "\u200C",
+  thinsp: "\u2009",
+  ensp: "\u2002",
+  emsp: "\u2003"
+};
+
+// src/replay/junit.ts
+var ReportError = class extends Error {
+  constructor(message, file) {
+    super(message);
+    this.file = file;
+    this.name = "ReportError";
+  }
+  file;
+};
+var RANK = { passed: 0, skipped: 1, failed: 2, error: 3 };
+var MESSAGE_CHARS = 300;
+async function readReport(path) {
+  const info2 = await stat(path).catch(() => null);
+  if (info2 === null) throw new ReportError(`no report at ${path}`, path);
+  let files = [path];
+  if (info2.isDirectory()) {
+    const names = (await readdir(path)).filter((n) => n.endsWith(".xml")).sort();
+    const surefire = names.filter((n) => n.startsWith("TEST-"));
+    files = (surefire.length > 0 ? surefire : names).map((n) => join5(path, n));
+    if (files.length === 0)
+      throw new ReportError(`report directory ${path} holds no .xml file`, path);
+  }
+  const cases = [];
+  for (const file of files) {
+    for (const c of await parseFile(file)) cases.push(c);
+  }
+  return { cases, files };
+}
+function parseFile(file) {
+  return new Promise((resolve6, reject2) => {
+    const collector = new Collector();
+    const stream = createReadStream(file, { encoding: "utf8", highWaterMark: 1 << 20 });
+    let failed = false;
+    const fail = (message) => {
+      if (failed) return;
+      failed = true;
+      stream.destroy();
+      reject2(new ReportError(`unreadable report ${file}: ${message}`, file));
+    };
+    const parser = collector.parser(fail);
+    stream.on("data", (chunk2) => {
+      if (failed) return;
+      try {
+        parser.write(chunk2);
+      } catch (error) {
+        fail(error instanceof Error ? error.message : String(error));
+      }
+    });
+    stream.on("error", (error) => fail(error.message));
+    stream.on("end", () => {
+      if (failed) return;
+      try {
+        parser.close();
+      } catch (error) {
+        fail(error instanceof Error ? error.message : String(error));
+        return;
+      }
+      if (failed) return;
+      if (!collector.sawRoot) fail("no <testsuites> or <testsuite> root element");
+      else resolve6(collector.cases);
+    });
+  });
+}
+var Collector = class {
+  cases = [];
+  sawRoot = false;
+  frames = [{ names: [] }];
+  current = null;
+  parser(fail) {
+    const parser = new import_saxes.SaxesParser({ position: false });
+    Object.assign(parser.ENTITIES, HTML_ENTITIES);
+    parser.on("error", (error) => {
+      if (/undefined entity/.test(error.message)) return;
+      fail(error.message);
+    });
+    parser.on("opentag", (tag) => this.open(tag));
+    parser.on("closetag", (tag) => this.close(tag.name));
+    return parser;
+  }
+  open(tag) {
+    const a = tag.attributes;
+    switch (tag.name) {
+      case "testsuites":
+        this.sawRoot = true;
+        break;
+      case "testsuite": {
+        this.sawRoot = true;
+        const parent = this.frames[this.frames.length - 1] ?? { names: [] };
+        const frame = { names: [...parent.names, a.name ?? ""] };
+        const file = a.file ?? a.filepath ?? parent.file;
+        if (file) frame.file = file;
+        this.frames.push(frame);
+        break;
+      }
+      case "testcase": {
+        const frame = this.frames[this.frames.length - 1] ?? { names: [] };
+        const open = {
+          classname: a.classname ?? a.class ?? "",
+          name: a.name ?? "",
+          suites: frame.names,
+          outcome: "passed",
+          flaky: false
+        };
+        const file = a.file ?? a.filepath ?? frame.file;
+        if (file) open.file = file;
+        const line2 = Number.parseInt(a.line ?? a.lineno ?? "", 10);
+        if (Number.isFinite(line2)) open.line = line2;
+        this.current = open;
+        break;
+      }
+      case "failure":
+      case "error":
+      case "skipped":
+      case "rerunFailure":
+      case "rerunError":
+      case "flakyFailure":
+      case "flakyError": {
+        const c = this.current;
+        if (c === null) break;
+        if (tag.name.startsWith("flaky")) {
+          c.flaky = true;
+          break;
+        }
+        const outcome = tag.name === "skipped" ? "skipped" : /rror$/.test(tag.name) ? "error" : "failed";
+        if (RANK[outcome] > RANK[c.outcome]) {
+          c.outcome = outcome;
+          const message = a.message ?? a.type;
+          if (message) c.message = message.slice(0, MESSAGE_CHARS);
+        }
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  close(name2) {
+    if (name2 === "testsuite") this.frames.pop();
+    else if (name2 === "testcase" && this.current !== null) {
+      this.cases.push(this.current);
+      this.current = null;
+    }
+  }
+};
+
+// src/replay/run.ts
+function shellQuote(value) {
+  if (/^[\w@%+=:,./-]+$/.test(value)) return value;
+  return `'${value.replace(/'/g, `'\\''`)}'`;
+}
+function substitute(command, values) {
+  return command.replace(/\{(\w+)\}/g, (whole, name2) => {
+    const value = values[name2];
+    if (value === void 0) return whole;
+    return typeof value === "string" ? shellQuote(value) : value.map(shellQuote).join(" ");
+  });
+}
+function reportPath(ctx, req) {
+  const configured = ctx.policy.suite.report;
+  if (configured !== void 0) return join6(req.worktree, configured);
+  return join6(ctx.tempDir, `${req.side}-junit-${req.attempt}.xml`);
+}
+async function sideEnv(ctx, side, extra = {}) {
+  const { seed, max_examples, wall_clock } = ctx.policy.campaign;
+  const tmp = join6(ctx.tempDir, `${side}-tmp`);
+  await mkdir(tmp, { recursive: true });
+  return {
+    ...ctx.childEnv,
+    ...ctx.policy.suite.env,
+    TMPDIR: tmp,
+    ORACLE_GATE_SEED: String(seed),
+    ORACLE_GATE_MAX_EXAMPLES: String(max_examples),
+    ORACLE_GATE_WALL_CLOCK: String(wall_clock),
+    ...extra
+  };
+}
+async function runSuite(ctx, req) {
+  const junit = reportPath(ctx, req);
+  await rm(junit, { recursive: true, force: true });
+  const { seed, max_examples } = ctx.policy.campaign;
+  const tests = req.tests ?? [];
+  const command = substitute(req.command, {
+    junit,
+    seed: String(seed),
+    max_examples: String(max_examples),
+    tests
+  });
+  const env = await sideEnv(ctx, req.side, {
+    ORACLE_GATE_JUNIT: junit,
+    ORACLE_GATE_TESTS: tests.join("\n")
+  });
+  const result = await runShell({
+    command,
+    cwd: req.worktree,
+    env,
+    timeoutSec: ctx.policy.suite.timeout,
+    logFile: req.logFile
+  });
+  if (result.timedOut)
+    return { result, report: null, reportError: `timed out after ${ctx.policy.suite.timeout}s` };
+  try {
+    return { result, report: await readReport(junit) };
+  } catch (error) {
+    return {
+      result,
+      report: null,
+      reportError: error instanceof Error ? error.message : String(error)
+    };
+  }
+}
+
+// src/replay/setup.ts
+import { lstat as lstat2, symlink, unlink } from "node:fs/promises";
+import { join as join8, resolve as resolve2 } from "node:path";
+
+// src/replay/reuse.ts
+import { lstat, readdir as readdir2, readFile as readFile2, realpath, stat as stat2 } from "node:fs/promises";
+import { dirname as dirname2, join as join7, posix as posix2, resolve, sep } from "node:path";
+var DEFAULT_KEY_FILES = [
+  "package-lock.json",
+  "npm-shrinkwrap.json",
+  "pnpm-lock.yaml",
+  "yarn.lock",
+  "bun.lock",
+  "poetry.lock",
+  "uv.lock"
+];
+var REQUIREMENTS = /^requirements.*\.txt$/;
+function normaliseRepoPath(raw, key2, policyPath) {
+  const path = posix2.normalize(raw.replace(/\\/g, "/")).replace(/\/+$/, "");
+  const bad = path === "" || path === "." || path.startsWith("/") || /^[A-Za-z]:/.test(path) || path.split("/").some((s) => s === ".." || s === ".git");
+  if (bad) {
+    throw new GateError(
+      `${key2}: "${raw}" must be a relative path inside the repository (no "..", no absolute path, not .git)`,
+      { rule: "config-invalid", path: policyPath }
+    );
+  }
+  return path;
+}
+async function defaultKeyFiles(checkoutDir, worktree) {
+  const found = /* @__PURE__ */ new Set();
+  for (const dir of [checkoutDir, worktree]) {
+    const names = await readdir2(dir).catch(() => []);
+    for (const name2 of names) {
+      if (DEFAULT_KEY_FILES.includes(name2) || REQUIREMENTS.test(name2)) found.add(name2);
+    }
+  }
+  return [...found].sort();
+}
+async function keyBytes(root, path) {
+  const full = join7(root, path);
+  const info2 = await lstat(full).catch(() => null);
+  if (info2 === null) return "absent";
+  if (!info2.isFile()) return "not-a-file";
+  return readFile2(full);
+}
+async function keyMismatch(checkoutDir, worktree, keys) {
+  let compared = 0;
+  for (const key2 of keys) {
+    const [mine, theirs] = await Promise.all([keyBytes(checkoutDir, key2), keyBytes(worktree, key2)]);
+    if (mine === "not-a-file" || theirs === "not-a-file") {
+      return `${key2} is not a regular file in the ${mine === "not-a-file" ? "checkout" : "worktree"}`;
+    }
+    if (mine === "absent" && theirs === "absent") continue;
+    if (mine === "absent") return `${key2} exists in the worktree but not in the checkout`;
+    if (theirs === "absent") return `${key2} exists in the checkout but not in the worktree`;
+    if (!mine.equals(theirs)) return `${key2} differs between the checkout and the worktree`;
+    compared++;
+  }
+  return compared === 0 ? `none of the reuse_key files (${keys.join(", ")}) exists, so nothing proves the dependencies match` : null;
+}
+async function linkObstacle(git, checkoutDir, worktree, dir) {
+  const listed = await git.exec(["ls-files", "-z", "--", dir]);
+  if (listed.code !== 0)
+    return `cannot tell whether ${dir} is tracked: ${listed.stderr.trim().split("\n")[0] ?? ""}`;
+  if (listed.stdout.length > 0) {
+    return `${dir} is tracked in the checkout; only ignored or untracked directories are reused (a tracked one would carry the checkout's files into the worktree)`;
+  }
+  const source = await stat2(join7(checkoutDir, dir)).catch(() => null);
+  if (source === null || !source.isDirectory())
+    return `${dir} does not exist in the checkout (run the install there first)`;
+  if (await lstat(join7(worktree, dir)).catch(() => null) !== null) {
+    return `${dir} already exists in the worktree (tracked at this commit?)`;
+  }
+  const borrowed = await pointsBackIntoCheckout(checkoutDir, dir);
+  if (borrowed !== null) return borrowed;
+  const parent = dirname2(join7(worktree, dir));
+  const [realParent, realWorktree] = await Promise.all([
+    realpath(parent).catch(() => null),
+    realpath(worktree)
+  ]);
+  if (realParent === null) return `${posix2.dirname(dir)} does not exist in the worktree`;
+  if (realParent !== realWorktree && !realParent.startsWith(realWorktree + sep)) {
+    return `${posix2.dirname(dir)} leads outside the worktree`;
+  }
+  return null;
+}
+async function decideReuse(options) {
+  const { git, checkoutDir, worktree, policyPath } = options;
+  const dirs = options.dirs.map((d) => normaliseRepoPath(d, "suite.reuse", policyPath));
+  const keys = options.keys === void 0 ? await defaultKeyFiles(checkoutDir, worktree) : options.keys.map((k) => normaliseRepoPath(k, "suite.reuse_key", policyPath));
+  if (keys.length === 0) {
+    return {
+      reuse: false,
+      keys,
+      reason: "no reuse_key file (lockfile) exists in the checkout or the worktree, so nothing proves the dependencies match"
+    };
+  }
+  const difference = await keyMismatch(checkoutDir, worktree, keys);
+  if (difference !== null) return { reuse: false, keys, reason: difference };
+  for (const dir of dirs) {
+    const obstacle = await linkObstacle(git, checkoutDir, worktree, dir);
+    if (obstacle !== null) return { reuse: false, keys, reason: obstacle };
+  }
+  return { reuse: true, keys, reason: `${keys.join(", ")} identical to the checkout's` };
+}
+var inside = (path, root) => path === root || path.startsWith(root + sep);
+async function pointsBackIntoCheckout(checkoutDir, dir) {
+  const checkout = await realpath(checkoutDir);
+  const source = await realpath(join7(checkoutDir, dir));
+  const entries = await readdir2(source, { withFileTypes: true }).catch(() => []);
+  const candidates = entries.map((e) => e.name);
+  for (const scope of candidates.filter((n) => n.startsWith("@"))) {
+    const scoped = await readdir2(join7(source, scope)).catch(() => []);
+    candidates.push(...scoped.map((n) => `${scope}/${n}`));
+  }
+  for (const name2 of candidates) {
+    const full = join7(source, name2);
+    if (!(await lstat(full)).isSymbolicLink()) continue;
+    const target = await realpath(full).catch(() => null);
+    if (target !== null && inside(target, checkout) && !inside(target, source)) {
+      return `${dir}/${name2} links to ${target.slice(checkout.length + 1)} in the checkout (a workspace package): the worktree would run the checkout's copy`;
+    }
+  }
+  for (const lib of ["lib", "lib64"]) {
+    const pythons = await readdir2(join7(source, lib)).catch(() => []);
+    for (const python of pythons) {
+      const site = join7(source, lib, python, "site-packages");
+      for (const name2 of await readdir2(site).catch(() => [])) {
+        if (!name2.endsWith(".pth") && !name2.startsWith("__editable__")) continue;
+        const text = await readFile2(join7(site, name2), "utf8").catch(() => "");
+        if (text.includes(checkout) || text.includes(resolve(checkoutDir))) {
+          return `${dir} has the project installed in editable mode (${name2} points into the checkout): the worktree would import the checkout's code`;
+        }
+      }
+    }
+  }
+  return null;
+}
+
+// src/replay/setup.ts
+var linksByWorktree = /* @__PURE__ */ new Map();
+async function prepareWorktree(ctx, side, worktree, logFile) {
+  const started = Date.now();
+  const { setup, reuse, reuse_key } = ctx.policy.suite;
+  let why = "suite.reuse is not configured";
+  if (reuse.length > 0) {
+    const decision = await decideReuse({
+      git: ctx.git,
+      checkoutDir: ctx.repoDir,
+      worktree,
+      dirs: reuse,
+      keys: reuse_key,
+      policyPath: ctx.policy.path
+    });
+    if (decision.reuse) {
+      const links = await linkAll(ctx.repoDir, worktree, reuse);
+      const reason3 = `reused ${reuse.join(", ")} from the checkout: ${decision.reason}`;
+      ctx.log.info(`${side}: ${reason3}`);
+      return {
+        mode: "reused",
+        reason: reason3,
+        ok: true,
+        timedOut: false,
+        durationMs: Date.now() - started,
+        links
+      };
+    }
+    why = `cannot reuse ${reuse.join(", ")}: ${decision.reason}`;
+    if (setup === void 0) {
+      const reason3 = `${why}, and no suite.setup is configured to install them`;
+      ctx.log.warning(`${side}: ${reason3}`);
+      return { mode: "none", reason: reason3, ok: false, timedOut: false, durationMs: Date.now() - started };
+    }
+  }
+  if (setup === void 0)
+    return {
+      mode: "none",
+      reason: "no suite.setup configured",
+      ok: true,
+      timedOut: false,
+      durationMs: 0
+    };
+  ctx.log.info(`${side}: running suite.setup (${why})`);
+  const env = childEnv(ctx.childEnv, {
+    ...ctx.policy.suite.env,
+    ORACLE_GATE_SIDE: side,
+    ORACLE_GATE_WORKTREE: worktree,
+    ORACLE_GATE_CHECKOUT: ctx.repoDir
+  });
+  const run2 = await runShell({
+    command: setup,
+    cwd: worktree,
+    env,
+    timeoutSec: ctx.policy.suite.setup_timeout,
+    logFile
+  });
+  const ok = run2.exitCode === 0 && !run2.timedOut;
+  const result = run2.timedOut ? `suite.setup timed out after ${ctx.policy.suite.setup_timeout}s` : run2.exitCode === 0 ? "suite.setup succeeded" : `suite.setup failed (${run2.exitCode === null ? `signal ${run2.signal ?? "?"}` : `exit ${run2.exitCode}`})`;
+  const reason2 = `ran setup (${why}): ${result}`;
+  if (ok) ctx.log.info(`${side}: ${result} in ${run2.durationMs} ms`);
+  else ctx.log.warning(`${side}: ${result}; log ${logFile}`);
+  return {
+    mode: "ran",
+    reason: reason2,
+    ok,
+    timedOut: run2.timedOut,
+    durationMs: run2.durationMs,
+    tail: run2.tail,
+    exitCode: run2.exitCode
+  };
+}
+async function linkAll(checkoutDir, worktree, dirs) {
+  const key2 = resolve2(worktree);
+  const links = linksByWorktree.get(key2) ?? [];
+  linksByWorktree.set(key2, links);
+  for (const dir of dirs) {
+    const at = join8(key2, dir);
+    await symlink(resolve2(checkoutDir, dir), at, "dir");
+    links.push(at);
+  }
+  return [...links];
+}
+async function cleanupWorktree(worktree) {
+  const key2 = resolve2(worktree);
+  const links = linksByWorktree.get(key2) ?? [];
+  linksByWorktree.delete(key2);
+  const removed = [];
+  for (const link of links) {
+    const info2 = await lstat2(link).catch(() => null);
+    if (info2?.isSymbolicLink()) {
+      await unlink(link);
+      removed.push(link);
+    }
+  }
+  return removed;
+}
+
+// src/replay/worktree.ts
+import { existsSync as existsSync3 } from "node:fs";
+import { rm as rm2 } from "node:fs/promises";
+import { join as join9 } from "node:path";
+async function withWorktrees(ctx, fn) {
+  const wt = { base: join9(ctx.tempDir, "wt-base"), head: join9(ctx.tempDir, "wt-head") };
+  const created = [];
+  try {
+    for (const [dir, rev] of [
+      [wt.base, ctx.mergeBase],
+      [wt.head, ctx.head]
+    ]) {
+      created.push(dir);
+      await ctx.git.run(["worktree", "add", "--detach", "--force", "--quiet", dir, rev]);
+    }
+    return await fn(wt);
+  } finally {
+    await removeWorktrees(ctx, created);
+  }
+}
+async function removeWorktrees(ctx, dirs) {
+  for (const dir of dirs) {
+    await cleanupWorktree(dir).catch(() => void 0);
+    await ctx.git.exec(["worktree", "remove", "--force", "--force", dir]).catch(() => void 0);
+    await rm2(dir, { recursive: true, force: true }).catch(() => void 0);
+  }
+  await ctx.git.exec(["worktree", "prune"]).catch(() => void 0);
+}
+async function applyOverlay(ctx, worktree, overlay) {
+  const restore = overlay.restore.map((p) => safePath(p));
+  for (const path of [...restore, ...overlay.remove.map((p) => safePath(p))]) {
+    await rm2(join9(worktree, path), { recursive: true, force: true });
+  }
+  const present = [];
+  for (const path of restore) {
+    if (await ctx.git.objectId(ctx.mergeBase, path) !== null) present.push(path);
+  }
+  if (present.length === 0) return;
+  await ctx.git.run([
+    "-C",
+    worktree,
+    "checkout",
+    ctx.mergeBase,
+    "--",
+    ...present.map((p) => `:(literal)${p}`)
+  ]);
+}
+function safePath(path) {
+  const p = normalisePath(path);
+  if (p === "" || p === ".." || p.startsWith("../")) {
+    throw new GateError(`instrument overlay path "${path}" is outside the repository`, { path });
+  }
+  return p;
+}
+async function worktreeFiles(ctx, worktree) {
+  const out2 = await ctx.git.run(["-C", worktree, "ls-files", "-z", "--cached"]);
+  return out2.split("\0").filter((f) => f !== "" && existsSync3(join9(worktree, f)));
+}
+
+// src/replay/side.ts
+async function runSide(ctx, opts) {
+  const { side, worktree } = opts;
+  const suite = ctx.policy.suite;
+  const logFile = join10(ctx.tempDir, `${side}-suite.log`);
+  const run2 = { side, exit_code: null, timed_out: false, duration_ms: 0, tests: 0 };
+  const started = Date.now();
+  const finish = (outcome) => {
+    run2.duration_ms = Date.now() - started;
+    return { side, run: run2, ...outcome };
+  };
+  const setup = await prepareWorktree(ctx, side, worktree, join10(ctx.tempDir, `${side}-setup.log`));
+  run2.setup = setup.mode;
+  run2.setup_reason = setup.reason;
+  if (!setup.ok) {
+    const what = setup.timedOut ? "timed out" : "failed";
+    run2.timed_out = setup.timedOut;
+    if (setup.tail) run2.log_tail = setup.tail;
+    if (side === "base") {
+      throw new GateError(
+        `setup ${what} on the base, so nothing can be measured:
+${setup.tail ?? ""}`,
+        { path: ctx.policy.path }
+      );
+    }
+    return finish({
+      results: null,
+      failure: failure("setup-failed", `setup ${what} on head:
+${setup.tail ?? ""}`, ctx)
+    });
+  }
+  ctx.log.info(`${side}: running the suite`);
+  const first = await runSuite(ctx, { side, worktree, attempt: 0, command: suite.command, logFile });
+  run2.exit_code = first.result.exitCode;
+  run2.timed_out = first.result.timedOut;
+  run2.log_tail = first.result.tail;
+  const seeds = opts.seeds ? await seedAnswers(ctx, side, worktree, opts.seeds) : void 0;
+  const withSeeds = (o) => seeds ? { ...o, seeds } : o;
+  if (first.result.timedOut) {
+    return finish(
+      withSeeds({
+        results: null,
+        failure: failure(
+          "suite-timeout",
+          `the suite timed out on ${side} after ${suite.timeout}s (a timed-out side is a red vote):
+${first.result.tail}`,
+          ctx
+        )
+      })
+    );
+  }
+  if (first.report === null) {
+    const message = `the suite left no readable report on ${side} (${first.reportError ?? "unknown"}); output tail:
+${first.result.tail}`;
+    if (side === "base") throw new GateError(message, { path: ctx.policy.path });
+    return finish(
+      withSeeds({
+        results: null,
+        failure: failure("oracle-failed", `${message}
+(a missing report is not a pass)`, ctx)
+      })
+    );
+  }
+  run2.tests = first.report.cases.length;
+  let ids = null;
+  const idContext = async () => ids ??= worktreeIdContext(
+    worktree,
+    await worktreeFiles(ctx, worktree),
+    opts.planeOf,
+    suite.report
+  );
+  const results = observe(first.report, await idContext());
+  const plan = rerunPlan(suite);
+  const reruns = await rerunFailures({
+    results,
+    reruns: suite.reruns,
+    plan,
+    eligible: opts.rerunnable,
+    ids: idContext,
+    run: async (attempt, tests) => {
+      ctx.log.info(
+        `${side}: rerun ${attempt}${tests ? ` of ${tests.length} failing test(s)` : " of the whole suite"}`
+      );
+      const again = await runSuite(ctx, {
+        side,
+        worktree,
+        attempt,
+        command: plan.command,
+        tests: tests ?? [],
+        logFile
+      });
+      if (again.report === null)
+        ctx.log.warning(
+          `${side}: rerun ${attempt} gave no report (${again.reportError ?? "unknown"})`
+        );
+      return again.report;
+    }
+  });
+  if (reruns > 0) ctx.log.info(`${side}: ${reruns} rerun(s)`);
+  const probed = opts.probe && opts.probe.length > 0 ? await probeInDiff(ctx, worktree, opts.probe, opts.planeOf, logFile) : null;
+  return finish(withSeeds(probed ? { results, inDiffOnBase: probed } : { results }));
+}
+async function probeInDiff(ctx, worktree, files, planeOf, logFile) {
+  ctx.log.info(
+    `base: probing ${files.length} in-diff test file(s) of the patch against the base's code`
+  );
+  await ctx.git.run([
+    "-C",
+    worktree,
+    "checkout",
+    ctx.head,
+    "--",
+    ...files.map((f) => `:(literal)${f}`)
+  ]);
+  const probe = await runSuite(ctx, {
+    side: "base",
+    worktree,
+    attempt: 1e3,
+    command: ctx.policy.suite.command,
+    logFile
+  });
+  if (probe.report === null) {
+    ctx.log.info(`base: the in-diff probe gave no report (${probe.reportError ?? "unknown"})`);
+    return null;
+  }
+  const ids = worktreeIdContext(
+    worktree,
+    await worktreeFiles(ctx, worktree),
+    planeOf,
+    ctx.policy.suite.report
+  );
+  const observed = observe(probe.report, ids);
+  for (const [id, o] of observed)
+    if (o.file === null || planeOf(o.file) !== "in_diff") observed.delete(id);
+  return observed;
+}
+async function seedAnswers(ctx, side, worktree, seeds) {
+  const settings = ctx.policy.seeds;
+  if (!settings) return /* @__PURE__ */ new Map();
+  ctx.log.info(`${side}: replaying ${seeds.length} seed(s)`);
+  const env = await sideEnv(ctx, side);
+  const { answers, result } = await runSeeds(
+    settings,
+    worktree,
+    seeds,
+    env,
+    join10(ctx.tempDir, `${side}-seeds.log`)
+  );
+  if (side === "base" && seeds.length > 0 && answers.size === 0) {
+    const why = result.timedOut ? `timed out after ${settings.timeout}s` : `exit ${result.exitCode ?? result.signal}`;
+    throw new GateError(
+      `the seeds command answered no seed on the base (${why}):
+${result.tail}`,
+      { path: settings.corpus }
+    );
+  }
+  return answers;
+}
+function failure(rule, message, ctx) {
+  return { rule, message, path: ctx.policy.path, level: "failure" };
+}
+
+// src/replay/transitions.ts
+function finalOf(o) {
+  const kinds = new Set(o.outcomes.map((x) => x === "error" ? "failed" : x));
+  if (o.runnerFlaky || kinds.size > 1) return "K";
+  const only = o.outcomes[0];
+  return only === "passed" ? "P" : only === "skipped" ? "S" : "F";
+}
+function score(input) {
+  const reasons = [];
+  const votes = { passed: 0, failed: 0, frozen: 0, drafts: 0, by_class: {} };
+  const transitions = {
+    fail_to_pass: [],
+    pass_to_fail: [],
+    fail_to_fail: [],
+    pass_to_pass: 0,
+    vanished: []
+  };
+  const flakes = [];
+  const diagnostics = { non_discriminating: [], drafts: {} };
+  const roleOf = (o) => {
+    if (o.file === null) return "unmapped";
+    const plane = input.planeOf(o.file);
+    if (plane === "voting") {
+      if (input.live.has(o.id)) return "frozen";
+      return input.classOf(o.id) === "judge" ? "judge" : "vote";
+    }
+    if (plane === "drafts") return "draft";
+    if (plane === "in_diff") return "in_diff";
+    return "none";
+  };
+  const bucket = (id) => {
+    const name2 = input.classOf(id) ?? UNCLASSIFIED;
+    return votes.by_class[name2] ??= { passed: 0, failed: 0, frozen: 0 };
+  };
+  const fail = (rule, message, o) => {
+    const reason2 = { rule, message, level: "failure" };
+    if (o.file !== null) reason2.path = o.file;
+    if (o.line !== void 0) reason2.line = o.line;
+    reasons.push(reason2);
+  };
+  for (const [side, results] of [["base", input.base], ["head", input.head]]) {
+    if (results === null) continue;
+    for (const o of results.values()) {
+      if (finalOf(o) !== "K") continue;
+      const role = roleOf(o);
+      const row = {
+        test: o.id,
+        side,
+        outcomes: o.runnerFlaky ? [...o.outcomes, "flaky-in-runner"] : [...o.outcomes]
+      };
+      const ledger = input.live.get(o.id);
+      if (ledger) row.ledger_id = ledger.id;
+      if (role === "vote" || role === "frozen" || role === "judge") flakes.push(row);
+      if (role !== "vote") continue;
+      const seen = row.outcomes.join(", ");
+      fail(
+        "flaky-oracle",
+        side === "base" ? `${o.id} gave different outcomes on the base (${seen}): the oracle is a coin, so its vote means nothing; fix the test or freeze it in the ledger` : `${o.id} gave different outcomes on the head (${seen}) and has no live ledger row`,
+        o
+      );
+    }
+  }
+  const head = input.head;
+  if (head !== null) {
+    let executed = 0;
+    for (const h of head.values()) {
+      const role = roleOf(h);
+      const hf = finalOf(h);
+      const b = input.base.get(h.id);
+      const bf = b ? finalOf(b) : null;
+      if (role === "frozen") {
+        votes.frozen++;
+        bucket(h.id).frozen++;
+      } else if (role === "judge") {
+        if (hf === "P") bucket(h.id).passed++;
+        else if (hf === "F") bucket(h.id).failed++;
+      } else if (role === "draft") {
+        if (hf !== "S") votes.drafts++;
+        diagnostics.drafts[h.id] = describe2(h);
+      } else if (role === "in_diff") {
+        const onBase = input.inDiffOnBase?.get(h.id) ?? b;
+        if (hf === "P" && onBase && finalOf(onBase) === "P" && h.file !== null && input.written.has(h.file)) {
+          diagnostics.non_discriminating.push(h.id);
+        }
+      } else if (role === "unmapped") {
+        if (hf === "F") {
+          fail(
+            "oracle-failed",
+            `${h.id} fails on head and its file could not be determined from the report, so it may be a voting test (configure the reporter to write file names)`,
+            h
+          );
+        }
+      } else if (role === "vote") {
+        if (hf !== "S") executed++;
+        scoreVoting(h, hf, b ?? null, bf, { votes, transitions, bucket, fail });
+      }
+    }
+    for (const b of input.base.values()) {
+      if (head.has(b.id) || roleOf(b) !== "vote") continue;
+      transitions.vanished.push(b.id);
+      fail("vanished-oracle", `${b.id} ran on the base and is missing from the head's report`, b);
+    }
+    if (executed === 0) {
+      reasons.push({
+        rule: "empty-vote",
+        message: "no voting test ran on head (none collected, all skipped, frozen or judge-class): unscored is not passed",
+        path: input.policyPath,
+        level: "failure"
+      });
+    }
+  }
+  for (const [test, row] of input.live) {
+    if (input.base.has(test) || head?.has(test)) continue;
+    const reason2 = {
+      rule: "ledger-stale",
+      message: `ledger row ${row.id} freezes ${test}, which no longer exists in the suite; remove the row`,
+      level: "warning"
+    };
+    if (input.ledgerPath) reason2.path = input.ledgerPath;
+    reasons.push(reason2);
+  }
+  for (const id of diagnostics.non_discriminating) {
+    const o = head?.get(id);
+    const reason2 = {
+      rule: "non-discriminating",
+      message: `${id} passes on the base as well as on the head: a test written for a fix should fail without it`,
+      level: "notice"
+    };
+    if (o?.file) reason2.path = o.file;
+    reasons.push(reason2);
+  }
+  sortTransitions(transitions);
+  return { reasons, votes, transitions, flakes, diagnostics };
+}
+function scoreVoting(h, hf, b, bf, s) {
+  const count = (passed) => {
+    if (passed) s.votes.passed++;
+    else s.votes.failed++;
+    s.bucket(h.id)[passed ? "passed" : "failed"]++;
+  };
+  if (hf === "K") {
+    count(false);
+    return;
+  }
+  if (hf === "S") {
+    if (bf === "P") {
+      count(false);
+      s.transitions.pass_to_fail.push(h.id);
+      s.fail(
+        "regression",
+        `${h.id} passed on the base and is skipped on head: a skip is not a pass`,
+        h
+      );
+    } else if (bf === "F") {
+      count(false);
+      s.transitions.fail_to_fail.push(h.id);
+      s.fail(
+        "oracle-failed",
+        `${h.id} failed on the base and is skipped on head: a skip is not a pass`,
+        h
+      );
+    }
+    return;
+  }
+  if (hf === "P") {
+    count(true);
+    if (bf === "P") s.transitions.pass_to_pass++;
+    else if (bf === "F") s.transitions.fail_to_pass.push(h.id);
+    return;
+  }
+  count(false);
+  const why = h.message ? `: ${h.message}` : "";
+  if (bf === "P") {
+    s.transitions.pass_to_fail.push(h.id);
+    s.fail("regression", `${h.id} passed on the base and fails on head${why}`, h);
+  } else if (bf === "F") {
+    s.transitions.fail_to_fail.push(h.id);
+    s.fail("oracle-failed", `${h.id} fails on the base and still fails on head${why}`, h);
+  } else {
+    s.fail("oracle-failed", `${h.id} fails on head${why}`, h);
+  }
+}
+function describe2(o) {
+  const f = finalOf(o);
+  return f === "K" ? `flaky (${o.outcomes.join(", ")})` : o.outcomes[0] ?? "missing";
+}
+function sortTransitions(t) {
+  for (const list2 of [t.fail_to_pass, t.pass_to_fail, t.fail_to_fail, t.vanished]) list2.sort();
+}
+
+// src/replay/index.ts
+async function replay(ctx, ledger) {
+  const planes = compilePlanes(ctx.policy);
+  const classOf = compileClasses(ctx.policy.classes);
+  const corpus = ctx.policy.seeds ? await loadCorpus(ctx, ctx.policy.seeds) : null;
+  const overlay = await instrumentOverlay(ctx);
+  const probe = ctx.writeSet.filter((r) => r.status !== "deleted" && r.plane === "in_diff").map((r) => r.path);
+  const rerunnable = (o) => o.file !== null && planes.planeOf(o.file) === "voting" && !ledger.live.has(o.id) && classOf(o.id) !== "judge";
+  const [base, head] = await withWorktrees(ctx, async (wt) => {
+    await applyOverlay(ctx, wt.head, overlay);
+    if (overlay.restore.length + overlay.remove.length > 0) {
+      ctx.log.info(
+        `head worktree: ${overlay.restore.length} instrument path(s) restored from the merge base, ${overlay.remove.length} removed`
+      );
+    }
+    const options = (side) => ({
+      side,
+      worktree: side === "base" ? wt.base : wt.head,
+      rerunnable,
+      planeOf: (p) => planes.planeOf(p),
+      seeds: corpus,
+      ...side === "base" ? { probe } : {}
+    });
+    if (!ctx.policy.suite.parallel)
+      return [await runSide(ctx, options("base")), await runSide(ctx, options("head"))];
+    const settled = await Promise.allSettled([
+      runSide(ctx, options("base")),
+      runSide(ctx, options("head"))
+    ]);
+    const [b, h] = settled;
+    if (b?.status === "rejected") throw b.reason;
+    if (h?.status === "rejected") throw h.reason;
+    return [
+      b.value,
+      h.value
+    ];
+  });
+  return combine(ctx, ledger, base, head, corpus, { planeOf: (p) => planes.planeOf(p), classOf });
+}
+function combine(ctx, ledger, base, head, corpus, fns) {
+  const reasons = [];
+  for (const side of [base, head]) if (side.failure) reasons.push(side.failure);
+  const outcome = {
+    reasons,
     votes: { passed: 0, failed: 0, frozen: 0, drafts: 0, by_class: {} },
-    transitions: { fail_to_pass: [], pass_to_fail: [], fail_to_fail: [], pass_to_pass: 0, vanished: [] },
-    seeds: { oracle_hits: 0, raw_fail_to_pass: 0, min_distance: 0, hit_ids: [] },
+    transitions: {
+      fail_to_pass: [],
+      pass_to_fail: [],
+      fail_to_fail: [],
+      pass_to_pass: 0,
+      vanished: []
+    },
+    seeds: {
+      oracle_hits: 0,
+      raw_fail_to_pass: 0,
+      min_distance: ctx.policy.seeds?.min_distance ?? 0,
+      hit_ids: []
+    },
     flakes: [],
-    runs: [],
+    runs: [base.run, head.run],
     diagnostics: { non_discriminating: [], drafts: {} }
   };
+  if (base.results !== null) {
+    const written = new Set(ctx.writeSet.filter((r) => r.status !== "deleted").map((r) => r.path));
+    const input = {
+      base: base.results,
+      head: head.results,
+      planeOf: fns.planeOf,
+      classOf: fns.classOf,
+      live: ledger.live,
+      policyPath: ctx.policy.path,
+      written
+    };
+    if (ledger.path !== void 0) input.ledgerPath = ledger.path;
+    if (base.inDiffOnBase) input.inDiffOnBase = base.inDiffOnBase;
+    const scored = score(input);
+    reasons.push(...scored.reasons);
+    outcome.votes = scored.votes;
+    outcome.transitions = scored.transitions;
+    outcome.flakes = scored.flakes;
+    outcome.diagnostics = scored.diagnostics;
+  }
+  const settings = ctx.policy.seeds;
+  if (settings && corpus) {
+    const seeded = scoreSeeds(corpus, base.seeds ?? /* @__PURE__ */ new Map(), head.seeds ?? /* @__PURE__ */ new Map(), settings);
+    reasons.push(...seeded.reasons);
+    outcome.seeds = seeded.summary;
+  }
+  return outcome;
 }
 
 // src/verdict/verdict.ts
@@ -14835,8 +27487,8 @@ var RULE_VERDICT = {
 var PRECEDENCE = ["error", "policy", "product", "no-vote"];
 function decide(reasons) {
   const present = /* @__PURE__ */ new Set();
-  for (const reason of reasons) {
-    if (reason.level === "failure") present.add(RULE_VERDICT[reason.rule]);
+  for (const reason2 of reasons) {
+    if (reason2.level === "failure") present.add(RULE_VERDICT[reason2.rule]);
   }
   return PRECEDENCE.find((v) => present.has(v)) ?? "merge";
 }
@@ -14860,21 +27512,27 @@ function sortReasons(reasons) {
 
 // src/verdict/scorecard.ts
 var SCORECARD_SCHEMA = "oracle-gate/scorecard@1";
-function emptyScorecard(init) {
+function emptyScorecard(init2) {
   return {
     schema: SCORECARD_SCHEMA,
-    version: init.version,
+    version: init2.version,
     verdict: "error",
     merge: false,
     base: "",
     head: "",
-    today: init.today,
-    policy_path: init.policyPath,
+    today: init2.today,
+    policy_path: init2.policyPath,
     reasons: [],
     write_set: [],
     oracle: { base_digest: "", head_digest: "", unchanged: false },
     votes: { passed: 0, failed: 0, frozen: 0, drafts: 0, by_class: {} },
-    transitions: { fail_to_pass: [], pass_to_fail: [], fail_to_fail: [], pass_to_pass: 0, vanished: [] },
+    transitions: {
+      fail_to_pass: [],
+      pass_to_fail: [],
+      fail_to_fail: [],
+      pass_to_pass: 0,
+      vanished: []
+    },
     seeds: { oracle_hits: 0, raw_fail_to_pass: 0, min_distance: 0, hit_ids: [] },
     freeze_debt: [],
     flakes: [],
@@ -14944,12 +27602,6 @@ var package_default = {
 // src/version.ts
 var VERSION = package_default.version;
 
-// src/writeset/index.ts
-async function buildWriteSet(git, mergeBase, head, _policy, api) {
-  const changes = api ?? (await git.run(["diff", "--name-only", "-z", mergeBase, head])).split("\0").filter(Boolean).map((path) => ({ path, status: "modified" }));
-  return changes.map((c) => ({ ...c, plane: "other", action: "continue" }));
-}
-
 // src/gate.ts
 function utcToday(now = /* @__PURE__ */ new Date()) {
   return now.toISOString().slice(0, 10);
@@ -14957,30 +27609,32 @@ function utcToday(now = /* @__PURE__ */ new Date()) {
 async function check(options) {
   const policyPath = normalisePolicyPath(options.policyPath ?? DEFAULT_POLICY_PATH);
   const card = emptyScorecard({ version: VERSION, today: options.today ?? utcToday(), policyPath });
-  const tempDir = await mkdtemp(join(tmpdir(), "oracle-gate-"));
+  const tempDir = await mkdtemp(join11(tmpdir(), "oracle-gate-"));
   try {
     await pipeline(options, card, tempDir);
   } catch (error) {
     card.reasons.push(reasonFromError(error));
     options.log.warning(`gate error: ${errorMessage(error)}`);
   } finally {
-    await rm(tempDir, { recursive: true, force: true }).catch(() => void 0);
+    await rm3(tempDir, { recursive: true, force: true }).catch(() => void 0);
   }
   return finalize(card);
 }
 async function pipeline(options, card, tempDir) {
   const { log } = options;
   const git = new Git(options.repoDir);
-  const time = async (name, fn) => {
+  const time = async (name2, fn) => {
     const started = Date.now();
     try {
-      return await log.group(name, fn);
+      return await log.group(name2, fn);
     } finally {
-      card.timings_ms[name] = Date.now() - started;
+      card.timings_ms[name2] = Date.now() - started;
     }
   };
   if (options.today !== void 0 && !/^\d{4}-\d{2}-\d{2}$/.test(options.today)) {
-    throw new GateError(`--today must be YYYY-MM-DD, got "${options.today}"`, { rule: "config-invalid" });
+    throw new GateError(`--today must be YYYY-MM-DD, got "${options.today}"`, {
+      rule: "config-invalid"
+    });
   }
   const { mergeBase, head, baseTip } = await time("resolve commits", async () => {
     const baseTip2 = await git.resolveCommit(options.base);
@@ -14993,7 +27647,10 @@ async function pipeline(options, card, tempDir) {
   card.head = head;
   card.base_ref = baseTip;
   if (options.head !== void 0) card.head_ref = options.head;
-  const policy = await time("policy (from the merge base)", () => readPolicy(git, mergeBase, card.policy_path, log));
+  const policy = await time(
+    "policy (from the merge base)",
+    () => readPolicy(git, mergeBase, card.policy_path, log)
+  );
   card.campaign = { ...policy.campaign };
   const writeSet = await time("write set", async () => {
     const api = options.changes ? await options.changes(mergeBase, head) : null;
@@ -15020,13 +27677,16 @@ async function pipeline(options, card, tempDir) {
   const ledger = await time("ledger", () => loadLedger(ctx));
   card.reasons.push(...ledger.reasons);
   card.freeze_debt = ledger.freeze_debt;
-  const governance = await time("lints", async () => [...await checkSkipMarkers(ctx, ledger), ...await runLints(ctx)]);
+  const governance = await time("lints", async () => [
+    ...await checkSkipMarkers(ctx, ledger),
+    ...await runLints(ctx)
+  ]);
   card.reasons.push(...governance);
   if (instrumentTouched(instrument.reasons)) {
     log.info("the instrument was touched: the suite is not run");
     return;
   }
-  const result = await time("replay", () => replay(ctx, ledger));
+  const result = await time("replay", () => (options.replay ?? replay)(ctx, ledger));
   card.reasons.push(...result.reasons);
   card.votes = result.votes;
   card.transitions = result.transitions;
@@ -15044,7 +27704,9 @@ async function readPolicy(git, mergeBase, path, log) {
     );
   }
   const policy = parsePolicy(text, path);
-  log.info(`policy ${path}: ${policy.protected.length} protected glob(s), ${policy.planes.voting.length} voting glob(s)`);
+  log.info(
+    `policy ${path}: ${policy.protected.length} protected glob(s), ${policy.planes.voting.length} voting glob(s)`
+  );
   return policy;
 }
 function normalisePolicyPath(path) {
@@ -15052,10 +27714,10 @@ function normalisePolicyPath(path) {
 }
 function reasonFromError(error) {
   if (error instanceof GateError) {
-    const reason = { rule: error.rule, message: error.message, level: "failure" };
-    if (error.path !== void 0) reason.path = error.path;
-    if (error.line !== void 0) reason.line = error.line;
-    return reason;
+    const reason2 = { rule: error.rule, message: error.message, level: "failure" };
+    if (error.path !== void 0) reason2.path = error.path;
+    if (error.line !== void 0) reason2.line = error.line;
+    return reason2;
   }
   return { rule: "gate-error", message: `internal error: ${errorMessage(error)}`, level: "failure" };
 }
@@ -15083,7 +27745,8 @@ function title(card) {
     `${card.votes.passed}/${card.votes.passed + card.votes.failed} voting passed`,
     `${card.votes.frozen} frozen`
   ];
-  if (card.seeds.raw_fail_to_pass > 0 || card.seeds.oracle_hits > 0) figures.push(`${card.seeds.oracle_hits} seed hit(s)`);
+  if (card.seeds.raw_fail_to_pass > 0 || card.seeds.oracle_hits > 0)
+    figures.push(`${card.seeds.oracle_hits} seed hit(s)`);
   return `${card.verdict}: ${figures.join(", ")}`;
 }
 function renderMarkdown(card, options = {}) {
@@ -15104,15 +27767,15 @@ function renderMarkdown(card, options = {}) {
 
 _\u2026cut to fit; the full scorecard is ${options.fullCardHint ?? "in the JSON card"}._
 `;
-  let out = "";
+  let out2 = "";
   for (const section of sections) {
-    const next = out === "" ? section : `${out}
+    const next = out2 === "" ? section : `${out2}
 
 ${section}`;
-    if (next.length + hint.length > limit) return truncate(out, limit - hint.length) + hint;
-    out = next;
+    if (next.length + hint.length > limit) return truncate(out2, limit - hint.length) + hint;
+    out2 = next;
   }
-  return out + "\n";
+  return out2 + "\n";
 }
 function truncate(text, limit) {
   if (text.length <= limit) return text;
@@ -15128,7 +27791,11 @@ function header(card) {
     "",
     `base \`${short(card.base)}\` \xB7 head \`${short(card.head)}\` \xB7 today ${card.today} \xB7 policy \`${card.policy_path}\` \xB7 oracle ${card.oracle.unchanged ? "unchanged" : card.oracle.base_digest ? "**changed**" : "not measured"}`
   ];
-  if (card.campaign) lines.push("", `campaign: seed ${card.campaign.seed}, max_examples ${card.campaign.max_examples}, wall_clock ${card.campaign.wall_clock}s`);
+  if (card.campaign)
+    lines.push(
+      "",
+      `campaign: seed ${card.campaign.seed}, max_examples ${card.campaign.max_examples}, wall_clock ${card.campaign.wall_clock}s`
+    );
   return lines.join("\n");
 }
 function reasonsSection(reasons, maxRows) {
@@ -15137,12 +27804,19 @@ function reasonsSection(reasons, maxRows) {
     const where = r.path ? `\`${escape2(r.path)}${r.line ? `:${r.line}` : ""}\`` : "";
     return `| ${r.level === "failure" ? "\u2716" : r.level === "warning" ? "\u26A0" : "\u2139"} | \`${r.rule}\` | ${where} | ${escape2(r.message)} |`;
   });
-  return [`### Reasons (${reasons.length})`, "", "| | rule | where | message |", "|---|---|---|---|", ...rows, more(reasons.length, maxRows)].filter(Boolean).join("\n");
+  return [
+    `### Reasons (${reasons.length})`,
+    "",
+    "| | rule | where | message |",
+    "|---|---|---|---|",
+    ...rows,
+    more(reasons.length, maxRows)
+  ].filter(Boolean).join("\n");
 }
 function transitionsSection(card, maxRows) {
   const t = card.transitions;
   if (card.runs.length === 0) return "";
-  const list = (name, ids) => ids.length === 0 ? "" : `**${name}** (${ids.length}): ${ids.slice(0, maxRows).map((id) => `\`${escape2(id)}\``).join(", ")}${ids.length > maxRows ? `, \u2026 ${ids.length - maxRows} more` : ""}`;
+  const list2 = (name2, ids) => ids.length === 0 ? "" : `**${name2}** (${ids.length}): ${ids.slice(0, maxRows).map((id) => `\`${escape2(id)}\``).join(", ")}${ids.length > maxRows ? `, \u2026 ${ids.length - maxRows} more` : ""}`;
   return [
     "### Transitions (voting tests, base \u2192 head)",
     "",
@@ -15150,22 +27824,38 @@ function transitionsSection(card, maxRows) {
     "|---|---|---|---|---|",
     `| ${t.fail_to_pass.length} | ${t.pass_to_fail.length} | ${t.fail_to_fail.length} | ${t.pass_to_pass} | ${t.vanished.length} |`,
     "",
-    list("hits", t.fail_to_pass),
-    list("regressions", t.pass_to_fail),
-    list("still failing", t.fail_to_fail),
-    list("vanished", t.vanished),
-    list("non-discriminating in-diff tests", card.diagnostics.non_discriminating)
-  ].filter((line, i, all) => line !== "" || i > 0 && all[i - 1] !== "").join("\n").trimEnd();
+    list2("hits", t.fail_to_pass),
+    list2("regressions", t.pass_to_fail),
+    list2("still failing", t.fail_to_fail),
+    list2("vanished", t.vanished),
+    list2("non-discriminating in-diff tests", card.diagnostics.non_discriminating)
+  ].filter((line2, i2, all) => line2 !== "" || i2 > 0 && all[i2 - 1] !== "").join("\n").trimEnd();
 }
 function votesSection(card) {
   const v = card.votes;
   if (card.runs.length === 0) return "";
-  const lines = ["### Votes", "", "| class | passed | failed | frozen |", "|---|---|---|---|", `| all voting | ${v.passed} | ${v.failed} | ${v.frozen} |`];
-  for (const [name, c] of Object.entries(v.by_class)) lines.push(`| ${name} | ${c.passed} | ${c.failed} | ${c.frozen} |`);
+  const lines = [
+    "### Votes",
+    "",
+    "| class | passed | failed | frozen |",
+    "|---|---|---|---|",
+    `| all voting | ${v.passed} | ${v.failed} | ${v.frozen} |`
+  ];
+  for (const [name2, c] of Object.entries(v.by_class))
+    lines.push(`| ${name2} | ${c.passed} | ${c.failed} | ${c.frozen} |`);
   lines.push("", `drafts run as diagnostics: ${v.drafts}`);
   if (card.flakes.length > 0) {
-    lines.push("", "**Flaky outcomes**", "", "| test | side | outcomes | ledger |", "|---|---|---|---|");
-    for (const f of card.flakes) lines.push(`| \`${escape2(f.test)}\` | ${f.side} | ${f.outcomes.join(" \u2192 ")} | ${f.ledger_id ?? "\u2014"} |`);
+    lines.push(
+      "",
+      "**Flaky outcomes**",
+      "",
+      "| test | side | outcomes | ledger |",
+      "|---|---|---|---|"
+    );
+    for (const f of card.flakes)
+      lines.push(
+        `| \`${escape2(f.test)}\` | ${f.side} | ${f.outcomes.join(" \u2192 ")} | ${f.ledger_id ?? "\u2014"} |`
+      );
   }
   return lines.join("\n");
 }
@@ -15181,28 +27871,53 @@ function seedsSection(card) {
 }
 function debtSection(card, maxRows) {
   if (card.freeze_debt.length === 0) return "";
-  const rows = card.freeze_debt.slice(0, maxRows).map((d) => `| ${escape2(d.id)} | \`${escape2(d.test)}\` | ${escape2(d.owner)} | ${d.expires_on} | ${d.days_overdue} |`);
-  return ["### Freeze debt", "", "| row | test | owner | expired on | days overdue |", "|---|---|---|---|---|", ...rows, more(card.freeze_debt.length, maxRows)].filter(Boolean).join("\n");
+  const rows = card.freeze_debt.slice(0, maxRows).map(
+    (d) => `| ${escape2(d.id)} | \`${escape2(d.test)}\` | ${escape2(d.owner)} | ${d.expires_on} | ${d.days_overdue} |`
+  );
+  return [
+    "### Freeze debt",
+    "",
+    "| row | test | owner | expired on | days overdue |",
+    "|---|---|---|---|---|",
+    ...rows,
+    more(card.freeze_debt.length, maxRows)
+  ].filter(Boolean).join("\n");
 }
 function runsSection(card) {
   if (card.runs.length === 0) return "";
   const rows = card.runs.map(
     (r) => `| ${r.side} | ${r.timed_out ? "timed out" : r.exit_code ?? "killed"} | ${r.tests} | ${(r.duration_ms / 1e3).toFixed(1)} s | ${r.setup ?? "\u2014"}${r.setup_reason ? ` (${escape2(r.setup_reason)})` : ""} |`
   );
-  const tails = card.runs.filter((r) => r.log_tail).map((r) => `<details><summary>${r.side} output (tail)</summary>
+  const tails = card.runs.filter((r) => r.log_tail).map(
+    (r) => `<details><summary>${r.side} output (tail)</summary>
 
 \`\`\`
 ${(r.log_tail ?? "").replace(/```/g, "'''")}
 \`\`\`
-</details>`);
-  return ["### Runs", "", "| side | exit | tests | time | setup |", "|---|---|---|---|---|", ...rows, ...tails.length ? ["", ...tails] : []].join("\n");
+</details>`
+  );
+  return [
+    "### Runs",
+    "",
+    "| side | exit | tests | time | setup |",
+    "|---|---|---|---|---|",
+    ...rows,
+    ...tails.length ? ["", ...tails] : []
+  ].join("\n");
 }
 function writeSetSection(card, maxRows) {
   if (card.write_set.length === 0) return "";
   const rows = card.write_set.slice(0, maxRows).map(
     (w) => `| \`${escape2(w.previous_path ? `${w.previous_path} \u2192 ${w.path}` : w.path)}\` | ${w.status} | ${w.plane} | ${w.action} |`
   );
-  return [`### Write set (${card.write_set.length})`, "", "| path | status | plane | action |", "|---|---|---|---|", ...rows, more(card.write_set.length, maxRows)].filter(Boolean).join("\n");
+  return [
+    `### Write set (${card.write_set.length})`,
+    "",
+    "| path | status | plane | action |",
+    "|---|---|---|---|",
+    ...rows,
+    more(card.write_set.length, maxRows)
+  ].filter(Boolean).join("\n");
 }
 function timingsSection(card) {
   const entries = Object.entries(card.timings_ms);
@@ -15229,8 +27944,8 @@ function stderrLogger(stream = process.stderr, verbose = true) {
     },
     warning: (message) => stream.write(`warning: ${message}
 `),
-    group: async (name, fn) => {
-      if (verbose) stream.write(`\u25B8 ${name}
+    group: async (name2, fn) => {
+      if (verbose) stream.write(`\u25B8 ${name2}
 `);
       return fn();
     }
@@ -15238,13 +27953,156 @@ function stderrLogger(stream = process.stderr, verbose = true) {
 }
 
 // src/cli/init.ts
-import { existsSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
+import { existsSync as existsSync5 } from "node:fs";
+import { mkdir as mkdir2, writeFile as writeFile3 } from "node:fs/promises";
+import { dirname as dirname3, resolve as resolve3 } from "node:path";
 import { parseArgs } from "node:util";
 
 // src/policy/starter.ts
-function starterPolicy(_repoDir) {
+import { existsSync as existsSync4, readdirSync, readFileSync as readFileSync2 } from "node:fs";
+import { join as join12 } from "node:path";
+var NODE_LOCKFILES = [
+  ["pnpm-lock.yaml", "pnpm"],
+  ["yarn.lock", "yarn"],
+  ["bun.lock", "bun"],
+  ["bun.lockb", "bun"],
+  ["package-lock.json", "npm"],
+  ["npm-shrinkwrap.json", "npm"]
+];
+function detectRepository(repoDir) {
+  const names = existsSync4(repoDir) ? readdirSync(repoDir) : [];
+  const pkg = names.includes("package.json") ? readFileSync2(join12(repoDir, "package.json"), "utf8") : void 0;
+  return detectProject(names, pkg);
+}
+function describeProject(p) {
+  const from = p.lockfile === null ? "no lockfile" : p.lockfile;
+  return p.kind === "node" ? `JavaScript/TypeScript, ${p.manager} (${from}), ${p.runner === "node-test" ? "node:test" : p.runner}` : `Python, ${p.manager === "none" ? "pytest from the environment" : `${p.manager} (${from})`}`;
+}
+function detectProject(rootNames, packageJson) {
+  const has = (n) => rootNames.includes(n);
+  const nodeLock = NODE_LOCKFILES.find(([file]) => has(file));
+  if (nodeLock !== void 0 || packageJson !== void 0) {
+    let manager = nodeLock?.[1] ?? "npm";
+    if (manager === "yarn" && has(".yarnrc.yml")) manager = "yarn-berry";
+    return {
+      kind: "node",
+      manager,
+      lockfile: nodeLock?.[0] ?? null,
+      runner: nodeRunner(packageJson)
+    };
+  }
+  if (has("uv.lock")) return { kind: "python", manager: "uv", lockfile: "uv.lock" };
+  if (has("poetry.lock")) return { kind: "python", manager: "poetry", lockfile: "poetry.lock" };
+  const requirements = rootNames.filter((n) => /^requirements.*\.txt$/.test(n)).sort();
+  if (requirements.length > 0) {
+    const main2 = requirements.includes("requirements.txt") ? "requirements.txt" : requirements[0] ?? null;
+    return { kind: "python", manager: "pip", lockfile: main2 };
+  }
+  return { kind: "python", manager: "none", lockfile: null };
+}
+function nodeRunner(packageJson) {
+  let deps = {};
+  try {
+    const parsed = JSON.parse(packageJson ?? "{}");
+    deps = { ...parsed.dependencies, ...parsed.devDependencies };
+  } catch {
+  }
+  if ("vitest" in deps) return "vitest";
+  if ("jest" in deps) return "jest";
+  return "node-test";
+}
+function nodeSetup(manager, lockfile) {
+  switch (manager) {
+    case "pnpm":
+      return "pnpm install --frozen-lockfile --prefer-offline";
+    case "yarn":
+      return "yarn install --frozen-lockfile --prefer-offline --non-interactive";
+    case "yarn-berry":
+      return "yarn install --immutable";
+    case "bun":
+      return "bun install --frozen-lockfile";
+    case "npm":
+      return lockfile === null ? "npm install --prefer-offline --no-audit --no-fund" : "npm ci --prefer-offline --no-audit --no-fund";
+  }
+}
+function nodeExec(manager) {
+  switch (manager) {
+    case "pnpm":
+      return "pnpm exec";
+    case "yarn":
+    case "yarn-berry":
+      return "yarn";
+    case "bun":
+      return "bun run";
+    case "npm":
+      return "npx --no";
+  }
+}
+function nodeSuite(p) {
+  const exec = nodeExec(p.manager);
+  switch (p.runner) {
+    case "vitest":
+      return `  # vitest writes JUnit XML next to its usual output.
+  command: ${exec} vitest run oracle/properties --reporter=default --reporter=junit --outputFile.junit={junit}`;
+    case "jest":
+      return `  # Needs jest-junit in devDependencies; it reads the report path from the environment.
+  command: JEST_JUNIT_OUTPUT_FILE="$ORACLE_GATE_JUNIT" ${exec} jest oracle/properties --ci --reporters=default --reporters=jest-junit`;
+    case "node-test":
+      return `  # node:test's built-in junit reporter (Node 20 and later), plus the usual output on stdout.
+  command: node --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination={junit} oracle/properties/`;
+  }
+}
+function nodeBlock(p) {
+  const lock = p.lockfile === null ? "no lockfile found: commit one, so reuse can be proved safe" : `detected from ${p.lockfile}`;
+  return `${nodeSuite(p)}
+  timeout: 600        # seconds per side; a timed-out side is a red vote
+  reruns: 2           # reruns of a failing voting test, to tell flaky from failing
+  # Installs dependencies in each fresh worktree (${p.manager}, ${lock}).
+  # A failing setup on the base is a gate error; on the head it is a red vote.
+  setup: ${nodeSetup(p.manager, p.lockfile)}
+  setup_timeout: 900
+  # Link the checkout's node_modules instead of installing, but only into a worktree whose
+  # lockfile is byte-identical to the checkout's (otherwise setup runs for that side).
+  # Install in the checkout before the gate runs (e.g. the same command in an earlier step).
+  reuse: [node_modules]`;
+}
+function pythonBlock(p) {
+  const pytest = "-m pytest oracle/properties -p no:cacheprovider --junitxml={junit}";
+  const common = `  timeout: 600        # seconds per side; a timed-out side is a red vote
+  reruns: 2           # reruns of a failing voting test, to tell flaky from failing`;
+  const reuse = `  # Link the checkout's .venv instead of installing, only into a worktree whose ${p.lockfile ?? "lockfile"}
+  # is byte-identical to the checkout's. The project itself must not be installed into
+  # it in editable mode (the gate refuses such a .venv: it would import the checkout's code).
+  reuse: [.venv]`;
+  switch (p.manager) {
+    case "uv":
+      return `  command: uv run --frozen --no-sync python ${pytest}
+${common}
+  # Installs the locked dependencies (not the project) into .venv in each fresh worktree.
+  setup: uv sync --frozen --no-install-project
+  setup_timeout: 900
+${reuse}`;
+    case "poetry":
+      return `  command: .venv/bin/python ${pytest}
+${common}
+  # Installs the locked dependencies into .venv inside each fresh worktree.
+  setup: POETRY_VIRTUALENVS_IN_PROJECT=true poetry install --no-interaction --no-root
+  setup_timeout: 900
+${reuse}`;
+    case "pip":
+      return `  command: .venv/bin/python ${pytest}
+${common}
+  # A virtual environment per worktree, from ${p.lockfile}.
+  setup: python3 -m venv .venv && .venv/bin/python -m pip install --disable-pip-version-check -q -r ${p.lockfile}
+  setup_timeout: 900
+${reuse}`;
+    case "none":
+      return `  # pytest and hypothesis come from the environment the gate runs in.
+  command: python -m pytest oracle/properties -p no:cacheprovider --junitxml={junit}
+${common}`;
+  }
+}
+function renderStarter(p) {
   return `# oracle-gate policy: who may write what, and which tests vote.
 # The gate reads this file from the merge base; a PR cannot change how it is judged.
 version: 1
@@ -15262,9 +28120,7 @@ planes:
 
 suite:
   # Run once on the merge base and once on the head, from the worktree root.
-  command: python -m pytest oracle/properties -p no:cacheprovider --junitxml={junit}
-  timeout: 600        # seconds per side; a timed-out side is a red vote
-  reruns: 2           # reruns of a failing voting test, to tell flaky from failing
+${p.kind === "node" ? nodeBlock(p) : pythonBlock(p)}
 
 ledger: oracle/flake_ledger.yml          # dated, owned flake rows
 # fixtures: oracle/fixtures/manifest.json  # {name: {file, sha256}}
@@ -15286,25 +28142,353 @@ async function runInit(argv, io) {
 `);
     return 4;
   }
-  const repo = resolve(io.cwd, values.repo ?? ".");
-  const target = resolve(repo, values.policy ?? DEFAULT_POLICY_PATH);
-  if (existsSync(target) && !values.force) {
+  const repo = resolve3(io.cwd, values.repo ?? ".");
+  const target = resolve3(repo, values.policy ?? DEFAULT_POLICY_PATH);
+  if (existsSync5(target) && !values.force) {
     io.stderr.write(`oracle-gate init: ${target} exists; pass --force to overwrite
 `);
     return 4;
   }
-  await mkdir(dirname(target), { recursive: true });
-  await writeFile(target, starterPolicy(repo));
-  io.stderr.write(`wrote ${target}
-Commit it in a PR of its own: the gate reads the policy from the merge base.
-`);
+  await mkdir2(dirname3(target), { recursive: true });
+  const project = detectRepository(repo);
+  await writeFile3(target, renderStarter(project));
+  io.stderr.write(
+    `wrote ${target} (detected: ${describeProject(project)})
+Review the suite command and setup, then commit it in a PR of its own: the gate reads the policy from the merge base.
+`
+  );
   return 0;
 }
 
 // src/cli/ledger.ts
-async function runLedgerCommand(_argv, io) {
-  io.stderr.write("oracle-gate ledger: not available yet\n");
-  return 4;
+import { existsSync as existsSync6 } from "node:fs";
+import { mkdir as mkdir3, readFile as readFile3, writeFile as writeFile4 } from "node:fs/promises";
+import { dirname as dirname4, relative as relative2, resolve as resolve4 } from "node:path";
+import { parseArgs as parseArgs2 } from "node:util";
+
+// src/ledger/edit.ts
+var import_yaml3 = __toESM(require_dist(), 1);
+var ORDER2 = [
+  "id",
+  "test",
+  "cause",
+  "reason",
+  "owner",
+  "first_seen",
+  "expires_on",
+  "max_runs",
+  "ticket",
+  "counterexample"
+];
+function ordered(row) {
+  const out2 = {};
+  for (const key2 of ORDER2) if (row[key2] !== void 0) out2[key2] = row[key2];
+  for (const [key2, value] of Object.entries(row))
+    if (!(key2 in out2) && value !== void 0) out2[key2] = value;
+  return out2;
+}
+function appendRow(existing, file, row) {
+  const value = ordered(row);
+  const blank = existing === null || existing.trim() === "";
+  if (formatOf(file) === "json") {
+    if (blank) return JSON.stringify({ version: 1, entries: [value] }, null, 2) + "\n";
+    const data = JSON.parse(existing);
+    if (!Array.isArray(data.entries)) throw new Error(`${file} has no "entries" list to add to`);
+    data.entries.push(value);
+    const indent = /^([ \t]+)"/m.exec(existing)?.[1] ?? 2;
+    return JSON.stringify(data, null, indent) + (existing.endsWith("\n") ? "\n" : "");
+  }
+  if (blank) return (0, import_yaml3.stringify)({ version: 1, entries: [value] });
+  const doc = (0, import_yaml3.parseDocument)(existing);
+  const entries = doc.get("entries", true);
+  if (!(0, import_yaml3.isSeq)(entries)) throw new Error(`${file} has no "entries" list to add to`);
+  entries.flow = false;
+  entries.items.push(doc.createNode(value));
+  return doc.toString();
+}
+function nextId(ids) {
+  let max = 0;
+  for (const id of ids) {
+    const m = /^flake-(\d+)$/.exec(id);
+    if (m) max = Math.max(max, Number(m[1]));
+  }
+  return `flake-${max + 1}`;
+}
+
+// src/cli/ledger.ts
+var LEDGER_USAGE = `Usage:
+  oracle-gate ledger add --test ID --owner WHO --cause CAUSE --reason TEXT
+                         [--id ID] [--first-seen DATE] [--expires DATE] [--max-runs N]
+                         [--ticket REF] [common options]
+  oracle-gate ledger check [common options]
+  oracle-gate ledger list [--json] [common options]
+
+Common options:
+  --file PATH       the ledger (default: the "ledger:" of the policy)
+  --repo DIR        repository root (default .)
+  --policy PATH     policy file, for the ledger path and ledger_max_days
+                    (default ${DEFAULT_POLICY_PATH})
+  --today DATE      YYYY-MM-DD (default: the UTC date)
+  --max-days N      longest first_seen \u2192 expires_on window (default: the policy's, else 30)
+
+add     appends a row: CAUSE is one of order, time, net, rng, shared; --first-seen
+        defaults to today, --expires to today + 14 days, --max-runs to 3, --id to the
+        next flake-N. Writes JSON or YAML (by extension) keeping the file's layout.
+        Refuses (exit 2) a row or ledger that would not validate.
+check   validates the ledger: exit 0 valid, 2 invalid or holding an expired row.
+list    shows every row with its status (live, expiring, expired) and the debt.
+
+Commit ledger changes in a PR of their own: the gate reads the ledger from the merge
+base, and rejects a patch that edits it.
+`;
+var OPTIONS = {
+  file: { type: "string" },
+  repo: { type: "string" },
+  policy: { type: "string" },
+  today: { type: "string" },
+  "max-days": { type: "string" },
+  test: { type: "string" },
+  owner: { type: "string" },
+  cause: { type: "string" },
+  reason: { type: "string" },
+  id: { type: "string" },
+  "first-seen": { type: "string" },
+  expires: { type: "string" },
+  "max-runs": { type: "string" },
+  ticket: { type: "string" },
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" }
+};
+function parse(argv) {
+  return parseArgs2({ args: argv, strict: true, allowPositionals: true, options: OPTIONS });
+}
+var Usage = class extends Error {
+};
+async function runLedgerCommand(argv, io) {
+  try {
+    const { values, positionals } = parse(argv);
+    const [sub, ...extra] = positionals;
+    if (values.help || sub === "help") {
+      io.stdout.write(LEDGER_USAGE);
+      return 0;
+    }
+    if (extra.length > 0) throw new Usage(`unexpected argument "${extra[0]}"`);
+    if (sub !== "add" && sub !== "check" && sub !== "list") {
+      throw new Usage(
+        sub === void 0 ? "missing subcommand (add, check or list)" : `unknown subcommand "${sub}"`
+      );
+    }
+    const target = await resolveTarget(values, io);
+    if (sub === "add") return await add(values, target, io);
+    if (sub === "check") return await check2(target, io);
+    return await list(values, target, io);
+  } catch (error) {
+    if (error instanceof Usage || error instanceof TypeError && "code" in error) {
+      io.stderr.write(`oracle-gate ledger: ${error.message}
+
+${LEDGER_USAGE}`);
+      return 4;
+    }
+    io.stderr.write(
+      `oracle-gate ledger: ${error instanceof Error ? error.message : String(error)}
+`
+    );
+    return 4;
+  }
+}
+async function resolveTarget(v, io) {
+  const repo = resolve4(io.cwd, v.repo ?? ".");
+  const today = v.today ?? utcToday();
+  if (!isCalendarDate(today))
+    throw new Usage(`--today must be a calendar date YYYY-MM-DD, got "${today}"`);
+  let maxDays;
+  if (v["max-days"] !== void 0) {
+    maxDays = Number(v["max-days"]);
+    if (!Number.isInteger(maxDays) || maxDays < 1)
+      throw new Usage(`--max-days must be an integer >= 1, got "${v["max-days"]}"`);
+  }
+  let file = v.file;
+  if (file === void 0 || maxDays === void 0) {
+    const policyPath = v.policy ?? DEFAULT_POLICY_PATH;
+    const policyFile = resolve4(repo, policyPath);
+    if (existsSync6(policyFile)) {
+      const policy = parsePolicy(await readFile3(policyFile, "utf8"), policyPath);
+      file ??= policy.ledger;
+      maxDays ??= policy.ledger_max_days;
+    } else if (v.policy !== void 0) {
+      throw new Usage(`policy ${policyPath} not found in ${repo}`);
+    }
+  }
+  if (file === void 0)
+    throw new Usage(`no ledger: pass --file PATH or set "ledger:" in the policy`);
+  const abs = resolve4(repo, file);
+  return {
+    abs,
+    file: relative2(repo, abs).replace(/\\/g, "/") || file,
+    today,
+    maxDays: maxDays ?? 30
+  };
+}
+async function readLedger(target) {
+  return existsSync6(target.abs) ? readFile3(target.abs, "utf8") : null;
+}
+async function add(v, target, io) {
+  const missing = ["test", "owner", "cause", "reason"].filter(
+    (k) => v[k] === void 0 || v[k].trim() === ""
+  );
+  if (missing.length > 0) throw new Usage(`add needs ${missing.map((k) => `--${k}`).join(", ")}`);
+  const existing = await readLedger(target);
+  const before = existing === null ? void 0 : ledgerFromText(existing, target.file, target.today, target.maxDays);
+  const invalid = before?.reasons.filter((r) => r.rule === "ledger-invalid") ?? [];
+  if (invalid.length > 0) {
+    io.stderr.write(
+      `refused: ${target.file} is invalid; fix it first:
+${invalid.map((r) => `  ${r.message}
+`).join("")}`
+    );
+    return 2;
+  }
+  const maxRuns = v["max-runs"] === void 0 ? 3 : Number(v["max-runs"]);
+  const row = {
+    id: v.id ?? nextId(before?.rows.map((r) => r.id) ?? []),
+    test: v.test,
+    cause: v.cause,
+    reason: v.reason,
+    owner: v.owner,
+    first_seen: v["first-seen"] ?? target.today,
+    expires_on: v.expires ?? addDays(target.today, 14),
+    // A non-numeric --max-runs stays a string so the schema names it.
+    max_runs: Number.isNaN(maxRuns) ? v["max-runs"] : maxRuns,
+    ticket: v.ticket
+  };
+  const text = appendRow(existing, target.file, row);
+  const index = before?.rows.length ?? 0;
+  const problems = parseLedger(text, target.file, {
+    today: target.today,
+    maxDays: target.maxDays
+  }).problems;
+  if (problems.length > 0) {
+    io.stderr.write(
+      `refused: the row would not validate:
+${problems.map((p) => `  ${describeForFlags(p, index)}
+`).join("")}`
+    );
+    return 2;
+  }
+  if (daysBetween(target.today, String(row.expires_on)) < 0) {
+    io.stderr.write(
+      `refused: --expires ${String(row.expires_on)} is before today (${target.today})
+`
+    );
+    return 2;
+  }
+  await mkdir3(dirname4(target.abs), { recursive: true });
+  await writeFile4(target.abs, text);
+  io.stdout.write(
+    `added ${String(row.id)}: ${String(row.test)} (owner ${String(row.owner)}, expires ${String(row.expires_on)}) to ${target.file}
+`
+  );
+  io.stderr.write("Commit it in a PR of its own: the gate reads the ledger from the merge base.\n");
+  for (const debt of before?.freeze_debt ?? []) {
+    io.stderr.write(
+      `note: row "${debt.id}" (${debt.test}) expired ${debt.days_overdue} day(s) ago and still blocks the gate
+`
+    );
+  }
+  return 0;
+}
+var FLAGS = {
+  id: "--id",
+  test: "--test",
+  cause: "--cause",
+  reason: "--reason",
+  owner: "--owner",
+  first_seen: "--first-seen",
+  expires_on: "--expires",
+  max_runs: "--max-runs",
+  ticket: "--ticket"
+};
+function describeForFlags(p, newIndex) {
+  if (p.index === newIndex && p.field !== void 0 && FLAGS[p.field])
+    return `${FLAGS[p.field]}: ${p.message}`;
+  return formatProblem(p);
+}
+async function check2(target, io) {
+  const text = await readLedger(target);
+  if (text === null) {
+    io.stderr.write(`${target.file}: does not exist
+`);
+    return 2;
+  }
+  const state = ledgerFromText(text, target.file, target.today, target.maxDays);
+  for (const r of state.reasons)
+    io.stderr.write(`${r.level === "failure" ? "error" : r.level}: ${r.rule}: ${r.message}
+`);
+  const failed = state.reasons.some((r) => r.level === "failure");
+  io.stdout.write(
+    `${target.file}: ${failed ? "INVALID" : "valid"}: ${state.rows.length} row(s), ${state.live.size} live, ${state.freeze_debt.length} expired (today ${target.today})
+`
+  );
+  return failed ? 2 : 0;
+}
+async function list(v, target, io) {
+  const text = await readLedger(target);
+  if (text === null) {
+    io.stderr.write(`${target.file}: does not exist
+`);
+    return 2;
+  }
+  const state = ledgerFromText(text, target.file, target.today, target.maxDays);
+  const rows = state.rows.map((r) => ({ ...r, ...status(r.expires_on, target.today) }));
+  const invalid = state.reasons.filter((r) => r.rule === "ledger-invalid");
+  if (v.json) {
+    io.stdout.write(
+      JSON.stringify(
+        {
+          path: target.file,
+          today: target.today,
+          rows,
+          freeze_debt: state.freeze_debt,
+          problems: invalid.map((r) => r.message)
+        },
+        null,
+        2
+      ) + "\n"
+    );
+  } else {
+    io.stdout.write(renderTable(rows, state, target));
+  }
+  for (const r of invalid) io.stderr.write(`error: ${r.message}
+`);
+  return invalid.length > 0 ? 2 : 0;
+}
+function status(expires, today) {
+  const left = daysBetween(today, expires);
+  return {
+    status: left < 0 ? "expired" : left <= EXPIRING_WITHIN_DAYS ? "expiring" : "live",
+    days_left: left
+  };
+}
+function renderTable(rows, state, target) {
+  if (rows.length === 0) return `${target.file}: no rows
+`;
+  const header2 = ["ID", "TEST", "OWNER", "CAUSE", "EXPIRES", "STATUS"];
+  const body2 = rows.map((r) => [
+    r.id,
+    r.test,
+    r.owner,
+    r.cause,
+    r.expires_on,
+    r.status === "expired" ? `EXPIRED ${-r.days_left}d ago` : r.status === "expiring" ? `expiring in ${r.days_left}d` : "live"
+  ]);
+  const widths = header2.map((h, i2) => Math.max(h.length, ...body2.map((b) => b[i2].length)));
+  const line2 = (cells) => cells.map((c, i2) => c.padEnd(widths[i2])).join("  ").trimEnd() + "\n";
+  let out2 = line2(header2) + body2.map(line2).join("");
+  const debt = state.freeze_debt;
+  out2 += `
+${rows.length} row(s), ${state.live.size} live; debt: ${debt.length === 0 ? "none" : debt.map((d) => `${d.id} (${d.owner}, ${d.days_overdue}d overdue)`).join(", ")}
+`;
+  return out2;
 }
 
 // src/cli/summary.ts
@@ -15312,9 +28496,12 @@ function humanSummary(card) {
   const lines = [`oracle-gate: ${title(card)}`];
   for (const r of card.reasons) {
     const where = r.path ? ` ${r.path}${r.line ? `:${r.line}` : ""}` : "";
-    lines.push(`  ${r.level === "failure" ? "x" : r.level === "warning" ? "!" : "-"} [${r.rule}]${where} ${r.message}`);
+    lines.push(
+      `  ${r.level === "failure" ? "x" : r.level === "warning" ? "!" : "-"} [${r.rule}]${where} ${r.message}`
+    );
   }
-  if (card.transitions.fail_to_pass.length > 0) lines.push(`  hits: ${card.transitions.fail_to_pass.join(", ")}`);
+  if (card.transitions.fail_to_pass.length > 0)
+    lines.push(`  hits: ${card.transitions.fail_to_pass.join(", ")}`);
   return lines.join("\n") + "\n";
 }
 
@@ -15336,7 +28523,12 @@ init    writes a commented starter policy (default ${DEFAULT_POLICY_PATH}).
 
 Exit codes: 0 merge, 1 product, 2 policy, 3 no-vote, 4 error.
 `;
-var defaultIo = () => ({ stdout: process.stdout, stderr: process.stderr, cwd: process.cwd(), env: process.env });
+var defaultIo = () => ({
+  stdout: process.stdout,
+  stderr: process.stderr,
+  cwd: process.cwd(),
+  env: process.env
+});
 async function main(argv, io = defaultIo()) {
   const [command, ...rest] = argv;
   switch (command) {
@@ -15368,7 +28560,7 @@ ${USAGE}`);
 async function runCheck(argv, io) {
   let parsed;
   try {
-    parsed = parseArgs2({
+    parsed = parseArgs3({
       args: argv,
       strict: true,
       allowPositionals: false,
@@ -15393,7 +28585,7 @@ async function runCheck(argv, io) {
     return 0;
   }
   if (!v.base) return usageFailure(io, "--base REF is required", v);
-  const repoDir = resolve2(io.cwd, v.repo ?? ".");
+  const repoDir = resolve5(io.cwd, v.repo ?? ".");
   const card = await check({
     repoDir,
     base: v.base,
@@ -15407,9 +28599,13 @@ async function runCheck(argv, io) {
 }
 async function emit(card, v, io) {
   const json = JSON.stringify(card, null, 2) + "\n";
-  if (v.json) await writeFile2(resolve2(io.cwd, v.json), json);
+  if (v.json) await writeFile5(resolve5(io.cwd, v.json), json);
   else io.stdout.write(json);
-  if (v.markdown) await writeFile2(resolve2(io.cwd, v.markdown), renderMarkdown(card, { fullCardHint: v.json ?? "on stdout" }));
+  if (v.markdown)
+    await writeFile5(
+      resolve5(io.cwd, v.markdown),
+      renderMarkdown(card, { fullCardHint: v.json ?? "on stdout" })
+    );
   io.stderr.write(humanSummary(card));
   return exitCode(card.verdict);
 }
@@ -15417,9 +28613,14 @@ async function usageFailure(io, message, v) {
   io.stderr.write(`oracle-gate check: ${message}
 (see oracle-gate check --help)
 `);
-  const card = finalize(emptyScorecard({ version: VERSION, today: v.today ?? utcToday(), policyPath: v.policy ?? DEFAULT_POLICY_PATH }), [
-    reasonFromError(new GateError(`usage: ${message}`, { rule: "config-invalid" }))
-  ]);
+  const card = finalize(
+    emptyScorecard({
+      version: VERSION,
+      today: v.today ?? utcToday(),
+      policyPath: v.policy ?? DEFAULT_POLICY_PATH
+    }),
+    [reasonFromError(new GateError(`usage: ${message}`, { rule: "config-invalid" }))]
+  );
   return emit(card, v, io);
 }
 

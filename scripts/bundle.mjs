@@ -25,7 +25,11 @@ const common = {
   external: []
 }
 
-await build({ ...common, entryPoints: [join(root, 'src/index.ts')], outfile: join(dist, 'index.js') })
+await build({
+  ...common,
+  entryPoints: [join(root, 'src/index.ts')],
+  outfile: join(dist, 'index.js')
+})
 await build({
   ...common,
   entryPoints: [join(root, 'src/cli.ts')],

@@ -11,15 +11,27 @@ function typeOf(node) {
   if (node.const !== undefined) return `\`${JSON.stringify(node.const)}\``
   if (node.enum) return node.enum.map(v => `\`${v}\``).join(' \\| ')
   if (node.type === 'array') return `list of ${node.items?.type ?? 'any'}`
-  if (node.type === 'object' && node.additionalProperties && typeof node.additionalProperties === 'object') return `map of ${node.additionalProperties.type}`
+  if (
+    node.type === 'object' &&
+    node.additionalProperties &&
+    typeof node.additionalProperties === 'object'
+  )
+    return `map of ${node.additionalProperties.type}`
   return node.type ?? 'any'
 }
 
 function rows(node, prefix, required, out) {
   for (const [key, child] of Object.entries(node.properties ?? {})) {
     const path = prefix ? `${prefix}.${key}` : key
-    const def = child.default === undefined ? (required.includes(key) ? '**required**' : '—') : `\`${JSON.stringify(child.default)}\``
-    out.push(`| \`${path}\` | ${typeOf(child)} | ${def} | ${(child.description ?? '').replace(/\|/g, '\\|')} |`)
+    const def =
+      child.default === undefined
+        ? required.includes(key)
+          ? '**required**'
+          : '—'
+        : `\`${JSON.stringify(child.default)}\``
+    out.push(
+      `| \`${path}\` | ${typeOf(child)} | ${def} | ${(child.description ?? '').replace(/\|/g, '\\|')} |`
+    )
     if (child.type === 'object' && child.properties) rows(child, path, child.required ?? [], out)
   }
   return out

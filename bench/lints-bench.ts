@@ -6,12 +6,12 @@ import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import type { GateContext } from '../context.js'
-import { Git } from '../git/git.js'
-import { parsePolicy } from '../policy/load.js'
-import type { Logger, Reason, WriteSetRow } from '../types.js'
-import { compilePlanes } from '../writeset/planes.js'
-import { runLints } from './index.js'
+import type { GateContext } from '../src/context.js'
+import { Git } from '../src/git/git.js'
+import { parsePolicy } from '../src/policy/load.js'
+import type { Logger, Reason, WriteSetRow } from '../src/types.js'
+import { compilePlanes } from '../src/writeset/planes.js'
+import { runLints } from '../src/lints/index.js'
 
 export interface LintBenchResult {
   files: number
