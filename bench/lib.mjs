@@ -47,20 +47,24 @@ export function timeCommand(cmd, args, options = {}) {
   return { seconds, status: r.status, stdout: r.stdout, stderr: r.stderr }
 }
 
-/** Seconds until the child's first byte on stdout or stderr. */
-export function timeToFirstOutput(cmd, args, options = {}) {
+/** Seconds until the child has written `lines` complete lines (stdout and stderr together). */
+export function timeToOutputLines(cmd, args, options = {}, lines = 1) {
   return new Promise(resolve => {
     const started = process.hrtime.bigint()
     const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], ...options })
+    let seen = 0
     let done = false
-    const first = () => {
+    const finish = () => {
       if (done) return
       done = true
       resolve(Number(process.hrtime.bigint() - started) / 1e9)
     }
-    child.stdout.once('data', first)
-    child.stderr.once('data', first)
-    child.on('close', first)
+    const count = data => {
+      for (const byte of data) if (byte === 10 && ++seen >= lines) return finish()
+    }
+    child.stdout.on('data', count)
+    child.stderr.on('data', count)
+    child.on('close', finish)
   })
 }
 

@@ -1,7 +1,16 @@
-// Builds the two committed bundles: dist/index.js (the action) and dist/cli.js (the CLI),
-// and copies the tree-sitter wasm grammars beside them (loaded lazily by the lints).
+// Builds the committed bundles: dist/index.js (the action) and dist/cli.js (the CLI), with
+// the code they share split into dist/chunks/, and copies the tree-sitter wasm files beside
+// them (loaded lazily by the lints).
 import { build } from 'esbuild'
-import { copyFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs'
+import {
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync
+} from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -10,32 +19,28 @@ const dist = join(root, 'dist')
 rmSync(dist, { recursive: true, force: true })
 mkdirSync(dist, { recursive: true })
 
-const banner = {
-  js: "import { createRequire as __oracleGateCreateRequire } from 'module'; const require = __oracleGateCreateRequire(import.meta.url);"
-}
-const common = {
+// One build, two entries, shared code in chunks: the entries stay small so that `--version`
+// and the action's first log line do not wait for the whole gate to load. The banner gives
+// CommonJS dependencies the `require` that ESM output lacks.
+await build({
+  entryPoints: { index: join(root, 'src/index.ts'), cli: join(root, 'src/cli.ts') },
+  outdir: dist,
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
   bundle: true,
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  banner,
+  banner: {
+    js: "import { createRequire as __oracleGateCreateRequire } from 'module'; const require = __oracleGateCreateRequire(import.meta.url);"
+  },
   legalComments: 'none',
-  logLevel: 'warning',
-  // web-tree-sitter is loaded at run time from dist/ so its wasm sits next to it.
-  external: []
-}
-
-await build({
-  ...common,
-  entryPoints: [join(root, 'src/index.ts')],
-  outfile: join(dist, 'index.js')
+  logLevel: 'warning'
 })
-await build({
-  ...common,
-  entryPoints: [join(root, 'src/cli.ts')],
-  outfile: join(dist, 'cli.js'),
-  banner: { js: '#!/usr/bin/env node\n' + banner.js }
-})
+// The CLI is run as a program (package.json bin): the shebang must be its first line.
+const cli = join(dist, 'cli.js')
+writeFileSync(cli, '#!/usr/bin/env node\n' + readFileSync(cli, 'utf8'))
+chmodSync(cli, 0o755)
 
 const wasm = [
   'node_modules/web-tree-sitter/web-tree-sitter.wasm',

@@ -1,12 +1,16 @@
-// Entry of the `oracle-gate` command (bundled as dist/cli.js).
-import { main } from './cli/main.js'
+// Entry of the `oracle-gate` command (bundled as dist/cli.js). --version answers without
+// loading the gate; everything else loads it as a separate chunk.
+import { VERSION } from './version.js'
 
-main(process.argv.slice(2)).then(
-  code => {
-    process.exitCode = code
-  },
-  (error: unknown) => {
+const argv = process.argv.slice(2)
+if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v' || argv[0] === 'version')) {
+  process.stdout.write(`${VERSION}\n`)
+} else {
+  try {
+    const { main } = await import('./cli/main.js')
+    process.exitCode = await main(argv)
+  } catch (error) {
     process.stderr.write(`oracle-gate: ${error instanceof Error ? error.message : String(error)}\n`)
     process.exitCode = 4
   }
-)
+}
