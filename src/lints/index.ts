@@ -30,7 +30,7 @@ export async function runLints(ctx: GateContext): Promise<Reason[]> {
 
   ctx.log.info(
     `contamination lints: ${files.tests.length} test and ${files.production.length} production file(s) written; ` +
-      `${facts.parsed} parsed; judge-import ${judged - started} ms, literal-overlap ${Date.now() - judged} ms`
+      `${facts.parsed} parsed, ${facts.filtered} passed over by the literal prefilter; judge-import ${judged - started} ms, literal-overlap ${Date.now() - judged} ms`
   )
   if (facts.skipped.length > 0) {
     ctx.log.info(

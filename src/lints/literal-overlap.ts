@@ -18,6 +18,7 @@ import { join } from 'node:path'
 import { basePath, type LintFiles, type Role } from './files.js'
 import { eligible, findOverlaps, valuesFoundIn, type Located, type Overlap } from './overlap.js'
 import { readBlobs } from './blobs.js'
+import { candidateIndex, mayHoldOverlap } from './prefilter.js'
 import type { SourceFacts } from './source.js'
 
 /** Shared literals listed per test file; the rest are counted. */
@@ -49,8 +50,9 @@ export async function literalOverlap(
     return out
   }
 
-  // Cheapest order: tests first (usually fewer), production only if a test literal exists,
-  // base versions only of the files that take part in an overlap.
+  // Cheapest order: tests first (usually fewer), production only if a test literal exists
+  // and then only the files the prefilter lets through, base versions only of the files
+  // that take part in an overlap.
   const testLiterals = located(
     await facts.at(
       ctx.head,
@@ -59,11 +61,31 @@ export async function literalOverlap(
     )
   )
   if (testLiterals.length === 0) return []
+  const baseOfPath = new Map<string, string>()
+  for (const row of files.production) {
+    const old = basePath(row)
+    if (old !== undefined) baseOfPath.set(row.path, old)
+  }
+  // Which production files are worth parsing: those whose text may spell a literal that
+  // some test literal contains, and that the file's own base text does not already hold
+  // (such a value is dropped below, as found in the base of a changed file). See
+  // prefilter.ts: a file left out holds no literal that could survive, so the overlaps
+  // and every later step come out the same as with every file parsed.
+  const changedBase = await changedBaseTexts(ctx, files.roleOf)
+  const index = candidateIndex(
+    testLiterals.map(l => l.value),
+    min
+  )
   const productionLiterals = located(
     await facts.at(
       ctx.head,
       files.production.map(r => r.path),
-      'production'
+      'production',
+      (path, language, text) => {
+        const old = baseOfPath.get(path)
+        const base = old === undefined ? undefined : changedBase.get(old)
+        return mayHoldOverlap(text, language === 'python', index, base)
+      }
     )
   )
   let overlaps = findOverlaps(productionLiterals, testLiterals, min)
@@ -79,7 +101,7 @@ export async function literalOverlap(
   )
   overlaps = await dropBaseValues(overlaps, o => o.test, files.tests, ctx.mergeBase, facts, 'test')
   if (overlaps.length === 0) return []
-  const changed = await foundInChangedBaseFiles(ctx, files.roleOf, productionValues(overlaps), min)
+  const changed = valuesFoundIn(productionValues(overlaps), [...changedBase.values()], min)
   overlaps = overlaps.filter(o => !changed.has(o.production.value))
   if (overlaps.length === 0) return []
   const values = productionValues(overlaps)
@@ -105,24 +127,23 @@ function productionValues(overlaps: Overlap[]): string[] {
 }
 
 /**
- * The values present, as raw text, in the merge-base version of any non-test file the
- * patch changes, deletes or renames: a literal moved from one file to another is not new.
- * One batch read and one linear scan, whatever the number of files.
+ * The merge-base text of every non-test file the patch changes, deletes or renames, by its
+ * base path: a value found there (as raw text) is not new, but moved or kept. One batch
+ * read, whatever the number of files; binary files are left out.
  */
-async function foundInChangedBaseFiles(
+async function changedBaseTexts(
   ctx: GateContext,
-  roleOf: (path: string) => Role,
-  values: string[],
-  min: number
-): Promise<Set<string>> {
+  roleOf: (path: string) => Role
+): Promise<Map<string, string>> {
   const paths = new Set<string>()
   for (const row of ctx.writeSet) {
     const old = basePath(row)
     if (old !== undefined && roleOf(old) !== 'test') paths.add(old)
   }
-  const blobs = await readBlobs(ctx.git, ctx.mergeBase, [...paths])
-  const texts = [...blobs.values()].filter(b => !b.includes(0)).map(b => b.toString('utf8'))
-  return valuesFoundIn(values, texts, min)
+  const texts = new Map<string, string>()
+  for (const [path, blob] of await readBlobs(ctx.git, ctx.mergeBase, [...paths]))
+    if (!blob.includes(0)) texts.set(path, blob.toString('utf8'))
+  return texts
 }
 
 /** Drops overlaps whose literal (taken by `side`) the base version of its own file holds. */
