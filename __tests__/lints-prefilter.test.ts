@@ -4,7 +4,7 @@
 // through. Checked on hand-written traps, on random (often broken) sources, and end to end.
 import { describe, expect, it } from 'vitest'
 import { extractFacts } from '../src/lints/extract.js'
-import { eligible } from '../src/lints/overlap.js'
+import { eligible, valuesFoundIn } from '../src/lints/overlap.js'
 import { parserFor, type LanguageId } from '../src/lints/parsers.js'
 import { candidateIndex, mayHoldOverlap } from '../src/lints/prefilter.js'
 import { byRule, lintScenario } from './lints-helpers.js'
@@ -268,7 +268,30 @@ describe('literal prefilter: end to end', () => {
     for (const v of ['value 3 new', 'value 7 new', 'value 8 new'])
       expect(found[0]?.message).toContain(JSON.stringify(v))
     expect(found[0]?.message).not.toContain('value 4 new')
-    // 27 of the 30 production files hold nothing a test literal contains.
-    expect(log.join('\n')).toMatch(/27 passed over by the literal prefilter/)
+    // Parsed: the test and the 3 production files that hold its literals. Passed over: the
+    // 27 others, and the 3 base versions, which spell nothing close to the new values.
+    expect(log.join('\n')).toMatch(/4 parsed, 30 passed over by the literal prefilter/)
+  })
+})
+
+describe('valuesFoundIn', () => {
+  it('finds exactly the values some text contains, few or many, with common prefixes', () => {
+    const rnd = random(7)
+    const alphabet = ['a', 'b', 'É', '😀', ' ', 'x']
+    const word = (n: number): string =>
+      Array.from({ length: n }, () => pick(rnd, alphabet)).join('')
+    for (let round = 0; round < 40; round++) {
+      const texts = Array.from({ length: 5 }, () => word(Math.floor(rnd() * 300)))
+      const count = round % 2 === 0 ? 10 : 200
+      const values = Array.from({ length: count }, () => {
+        const text = pick(rnd, texts)
+        const from = Math.floor(rnd() * text.length)
+        return rnd() < 0.5
+          ? text.slice(from, from + 2 + Math.floor(rnd() * 12))
+          : `ab${word(2 + Math.floor(rnd() * 8))}`
+      })
+      const expected = new Set(values.filter(v => texts.some(t => t.includes(v))))
+      expect(valuesFoundIn(values, texts, 4)).toEqual(expected)
+    }
   })
 })

@@ -90,19 +90,29 @@ export async function literalOverlap(
   )
   let overlaps = findOverlaps(productionLiterals, testLiterals, min)
   if (overlaps.length === 0) return []
-
+  // Each step below drops overlaps by its own test, so their order changes nothing but the
+  // cost: the raw-text one first, then the parses, then git grep.
+  const changed = valuesFoundIn(productionValues(overlaps), [...changedBase.values()], min)
+  overlaps = overlaps.filter(o => !changed.has(o.production.value))
+  if (overlaps.length === 0) return []
   overlaps = await dropBaseValues(
     overlaps,
     o => o.production,
     files.production,
     ctx.mergeBase,
     facts,
-    'production'
+    'production',
+    min
   )
-  overlaps = await dropBaseValues(overlaps, o => o.test, files.tests, ctx.mergeBase, facts, 'test')
-  if (overlaps.length === 0) return []
-  const changed = valuesFoundIn(productionValues(overlaps), [...changedBase.values()], min)
-  overlaps = overlaps.filter(o => !changed.has(o.production.value))
+  overlaps = await dropBaseValues(
+    overlaps,
+    o => o.test,
+    files.tests,
+    ctx.mergeBase,
+    facts,
+    'test',
+    min
+  )
   if (overlaps.length === 0) return []
   const values = productionValues(overlaps)
   if (values.length > GREP_CAP) {
@@ -146,22 +156,40 @@ async function changedBaseTexts(
   return texts
 }
 
-/** Drops overlaps whose literal (taken by `side`) the base version of its own file holds. */
+/**
+ * Drops overlaps whose literal (taken by `side`) the base version of its own file holds.
+ * A base version is parsed only when the prefilter finds it may hold one of the file's
+ * values (a literal equal to a value is a literal the value contains): in a pull request
+ * that changes a literal, the old file usually spells nothing close to the new one.
+ */
 async function dropBaseValues(
   overlaps: Overlap[],
   side: (o: Overlap) => Located,
   rows: LintFiles['tests'],
   mergeBase: string,
   facts: SourceFacts,
-  role: 'test' | 'production'
+  role: 'test' | 'production',
+  min: number
 ): Promise<Overlap[]> {
-  const involved = new Set(overlaps.map(o => side(o).path))
+  const involved = new Map<string, string[]>()
+  for (const o of overlaps) {
+    const { path, value } = side(o)
+    const list = involved.get(path)
+    if (list) list.push(value)
+    else involved.set(path, [value])
+  }
   const baseOf = new Map<string, string>()
+  const wanted = new Map<string, string[]>()
   for (const row of rows) {
     const old = basePath(row)
-    if (old !== undefined && involved.has(row.path)) baseOf.set(row.path, old)
+    const values = involved.get(row.path)
+    if (old === undefined || values === undefined) continue
+    baseOf.set(row.path, old)
+    wanted.set(old, [...(wanted.get(old) ?? []), ...values])
   }
-  const base = await facts.at(mergeBase, [...baseOf.values()], role)
+  const base = await facts.at(mergeBase, [...wanted.keys()], role, (path, language, text) =>
+    mayHoldOverlap(text, language === 'python', candidateIndex(wanted.get(path) ?? [], min))
+  )
   const valuesAt = new Map<string, Set<string>>()
   for (const [path, old] of baseOf) {
     const f = base.get(old)

@@ -75,7 +75,10 @@ export function findOverlaps(
 
 /**
  * The values that occur in any of the texts. A handful of values is searched directly
- * (`indexOf` is fast over megabytes); many go through the index of findOverlaps.
+ * (`indexOf` is fast over megabytes); many are indexed by a hash of their first `keyLength`
+ * UTF-16 units, then by length, and each text is scanned once with a rolling hash of that
+ * many units: only a position whose hash is indexed is compared (one lookup per distinct
+ * length), so megabytes of text cost a multiply-add per character, not a substring.
  */
 export function valuesFoundIn(
   values: readonly string[],
@@ -83,12 +86,51 @@ export function valuesFoundIn(
   keyLength: number
 ): Set<string> {
   const found = new Set<string>()
-  if (values.length <= 32) {
-    for (const value of values) if (texts.some(text => text.includes(value))) found.add(value)
-    return found
+  const k = Math.max(1, keyLength)
+  const short = values.filter(v => v.length < k)
+  const long = values.filter(v => v.length >= k)
+  const direct = long.length <= 32 ? [...short, ...long] : short
+  for (const value of direct) if (texts.some(text => text.includes(value))) found.add(value)
+  if (direct.length === values.length) return found
+
+  // By key hash, then by length: values with a common prefix ("Error: ...") cost one
+  // lookup per distinct length, as in findOverlaps.
+  const byKey = new Map<number, Map<number, Set<string>>>()
+  for (const value of long) {
+    const h = rollingHash(value, 0, k)
+    let byLength = byKey.get(h)
+    if (!byLength) byKey.set(h, (byLength = new Map()))
+    const bucket = byLength.get(value.length)
+    if (bucket) bucket.add(value)
+    else byLength.set(value.length, new Set([value]))
   }
-  const wanted = values.map(value => ({ value, path: '', line: 0 }))
-  const haystacks = texts.map(value => ({ value, path: '', line: 0 }))
-  for (const hit of findOverlaps(wanted, haystacks, keyLength)) found.add(hit.production.value)
+  // ROLL^k: the weight of the unit leaving the window (arithmetic modulo 2^32).
+  let drop = 1
+  for (let i = 0; i < k; i++) drop = Math.imul(drop, ROLL)
+  for (const text of texts) {
+    if (text.length < k) continue
+    let h = rollingHash(text, 0, k)
+    for (let i = 0; ; i++) {
+      const byLength = byKey.get(h)
+      if (byLength) {
+        for (const [length, bucket] of byLength) {
+          if (i + length > text.length) continue
+          const candidate = text.slice(i, i + length)
+          if (bucket.has(candidate)) found.add(candidate)
+        }
+      }
+      if (i + k >= text.length) break
+      h = (Math.imul(h, ROLL) + text.charCodeAt(i + k) - Math.imul(drop, text.charCodeAt(i))) | 0
+    }
+    if (found.size === values.length) break
+  }
   return found
+}
+
+const ROLL = 0x01000193
+
+function rollingHash(text: string, from: number, length: number): number {
+  let h = 0
+  for (let i = from; i < from + length; i++) h = (Math.imul(h, ROLL) + text.charCodeAt(i)) | 0
+  return h
 }
