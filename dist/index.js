@@ -1,13 +1,13 @@
 import { createRequire as __oracleGateCreateRequire } from 'module'; const require = __oracleGateCreateRequire(import.meta.url);
 import {
   VERSION
-} from "./chunks/chunk-T35UOS7I.js";
+} from "./chunks/chunk-D6YOPP3V.js";
 
 // src/index.ts
 process.stdout.write(`oracle-gate ${VERSION}
 `);
 try {
-  const { run } = await import("./chunks/main-OJXSU3R5.js");
+  const { run } = await import("./chunks/main-P4S2WWZE.js");
   await run();
 } catch (error) {
   const message = error instanceof Error ? error.message : String(error);
