@@ -8,7 +8,7 @@ import { posix } from 'node:path'
 import { GateError } from '../errors.js'
 import type { Git } from '../git/git.js'
 import type { Reason } from '../types.js'
-import { readBlobs } from '../writeset/blobs.js'
+import { readBlobs } from '../git/blobs.js'
 import { normalisePath } from '../writeset/planes.js'
 
 export interface FixtureEntry {

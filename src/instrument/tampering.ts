@@ -4,7 +4,7 @@
 // runner part differs, so a dependency bump stays quiet.
 import type { Git } from '../git/git.js'
 import type { Reason } from '../types.js'
-import { readBlobs } from '../writeset/blobs.js'
+import { readBlobs } from '../git/blobs.js'
 import { normalisePath } from '../writeset/planes.js'
 import { markerLine, type RunnerEntry } from './runner.js'
 import type { InstrumentView } from './view.js'

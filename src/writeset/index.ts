@@ -5,7 +5,7 @@
 import type { Git, TreeEntry } from '../git/git.js'
 import type { Policy } from '../policy/types.js'
 import type { Change, WriteSetRow } from '../types.js'
-import { readBlobs } from './blobs.js'
+import { readBlobs } from '../git/blobs.js'
 import { classifyChange, type ClassifierContext } from './classify.js'
 import { kindOfMode, parseRawDiff, sameType, type RawChange } from './diff.js'
 import { compilePlanes, normalisePath, type PlaneMatcher } from './planes.js'
