@@ -63,7 +63,7 @@ async function loadParser(language: LanguageId): Promise<Parser> {
   })
   await runtime
   const { pkg, file } = GRAMMARS[language]
-  const path = locate([`grammars/${file}`], join(pkg, file))
+  const path = locate([`grammars/${file}`, `../grammars/${file}`], join(pkg, file))
   let grammar: Language
   try {
     grammar = await Language.load(new Uint8Array(await readFile(path)))
@@ -76,7 +76,10 @@ async function loadParser(language: LanguageId): Promise<Parser> {
 }
 
 async function initRuntime(): Promise<void> {
-  const path = locate(['web-tree-sitter.wasm'], join('web-tree-sitter', 'web-tree-sitter.wasm'))
+  const path = locate(
+    ['web-tree-sitter.wasm', '../web-tree-sitter.wasm'],
+    join('web-tree-sitter', 'web-tree-sitter.wasm')
+  )
   try {
     // Handing over the bytes spares emscripten its own search (which looks beside the
     // module that imported it, and that differs between source and bundle).
@@ -90,7 +93,8 @@ async function initRuntime(): Promise<void> {
 }
 
 /**
- * First existing file among: the given names beside this module (the bundle layout), then
+ * First existing file among: the given names beside this module (the bundle layout: the
+ * lints' code sits in a shared chunk under dist/chunks/, hence the `../` names), then
  * node_modules/<inPackage> in this module's folder and each folder above (source layout).
  */
 function locate(besideModule: string[], inPackage: string): string {
