@@ -32,6 +32,13 @@ export function writeFiles(dir, files) {
 export function initRepo(dir) {
   git(dir, 'init', '-q', '-b', 'main')
   git(dir, 'config', 'commit.gpgsign', 'false')
+  // No automatic gc in the background of a measurement (git starts one after big commits).
+  git(dir, 'config', 'gc.auto', '0')
+}
+
+/** Packs the objects, as in a clone: a runner's checkout never holds 40,000 loose objects. */
+export function pack(dir) {
+  git(dir, 'gc', '-q')
 }
 
 export function commitAll(dir, message) {

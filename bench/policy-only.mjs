@@ -2,7 +2,7 @@
 // no suite runs. Total seconds of `oracle-gate check`.
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { commitAll, git, initRepo, median, tempDir, timeCommand, writeFiles } from './lib.mjs'
+import { commitAll, git, initRepo, median, pack, tempDir, timeCommand, writeFiles } from './lib.mjs'
 
 const CLI = join(import.meta.dirname, '..', 'dist', 'cli.js')
 const N = 20_000
@@ -24,6 +24,7 @@ export async function policyOnly() {
     for (let i = 0; i < N - 1; i++) head[`src/pkg${i % 100}/mod_${i}.py`] = `VALUE = ${i + 1}\n`
     writeFiles(dir, head)
     commitAll(dir, 'agent touches 20,000 files')
+    pack(dir)
     const times = []
     let verdict = ''
     for (let i = 0; i < 3; i++) {
