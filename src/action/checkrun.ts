@@ -12,7 +12,7 @@ import {
 } from '../github/checks.js'
 import type { Annotation } from '../github/checks.js'
 import type { GitHubClient, RepoRef } from '../github/octokit.js'
-import { httpStatus } from '../github/octokit.js'
+import { createClient, httpStatus, parseRepo } from '../github/octokit.js'
 import { renderMarkdown, title } from '../report/markdown.js'
 import type { Logger, Scorecard } from '../types.js'
 import { conclusion } from '../verdict/verdict.js'
@@ -130,4 +130,33 @@ async function skipPosted(
     )
     return { annotations, stale: 0 }
   }
+}
+
+/**
+ * The one Octokit of a run and the check run it posts on `headSha`, opened in progress at
+ * once so branch protection sees the gate pending. Both modes (judge, report) start here.
+ */
+export async function openSession(
+  options: { token: string; checkName: string; detailsUrl?: string | undefined },
+  headSha: string,
+  session: { headSha?: string; check?: { target: CheckRunTarget; posting: Posting } },
+  log: Logger
+): Promise<{ client: GitHubClient; repo: RepoRef }> {
+  session.headSha = headSha
+  const repo = parseRepo(process.env.GITHUB_REPOSITORY)
+  const client = createClient({
+    token: options.token,
+    log,
+    ...(process.env.GITHUB_API_URL ? { baseUrl: process.env.GITHUB_API_URL } : {})
+  })
+  const target: CheckRunTarget = {
+    client,
+    repo,
+    name: options.checkName,
+    headSha,
+    log,
+    ...(options.detailsUrl ? { detailsUrl: options.detailsUrl } : {})
+  }
+  session.check = { target, posting: await openCheckRun(target) }
+  return { client, repo }
 }

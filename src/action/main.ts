@@ -10,13 +10,11 @@ import { Git } from '../git/git.js'
 import { parseEvent } from '../github/event.js'
 import type { NothingToJudge, PullRequestTarget } from '../github/event.js'
 import { apiChanges } from '../github/files.js'
-import { createClient, parseRepo } from '../github/octokit.js'
 import { DEFAULT_POLICY_PATH } from '../policy/load.js'
 import type { Scorecard } from '../types.js'
 import { emptyScorecard, finalize } from '../verdict/scorecard.js'
 import { VERSION } from '../version.js'
-import { finishCheckRun, openCheckRun } from './checkrun.js'
-import type { CheckRunTarget } from './checkrun.js'
+import { finishCheckRun, openSession } from './checkrun.js'
 import { ensureCommits } from './fetch.js'
 import { actionsLogger, detailsUrl, readInputs } from './inputs.js'
 import type { Inputs, Session } from './inputs.js'
@@ -82,23 +80,12 @@ async function judge(
   session: Session
 ): Promise<Scorecard> {
   const log = actionsLogger
-  session.headSha = event.headSha
-  const repo = parseRepo(process.env.GITHUB_REPOSITORY)
-  const client = createClient({
-    token: inputs.token,
-    log,
-    ...(process.env.GITHUB_API_URL ? { baseUrl: process.env.GITHUB_API_URL } : {})
-  })
-  const url = detailsUrl()
-  const target: CheckRunTarget = {
-    client,
-    repo,
-    name: inputs.checkName,
-    headSha: event.headSha,
-    log,
-    ...(url ? { detailsUrl: url } : {})
-  }
-  session.check = { target, posting: await openCheckRun(target) }
+  const { client, repo } = await openSession(
+    { token: inputs.token, checkName: inputs.checkName, detailsUrl: detailsUrl() },
+    event.headSha,
+    session,
+    log
+  )
   log.info(
     `${event.event} #${event.number}: base ${event.baseSha.slice(0, 12)}, head ${event.headSha.slice(0, 12)}${event.headRepo ? ` (${event.headRepo})` : ''}`
   )

@@ -10,12 +10,10 @@ import { Git } from '../git/git.js'
 import { pullRequestFrom } from '../github/event.js'
 import type { GateEvent, WorkflowRunTarget } from '../github/event.js'
 import { apiChanges } from '../github/files.js'
-import { createClient, parseRepo } from '../github/octokit.js'
 import { getPull } from '../github/pulls.js'
 import type { Logger, Scorecard } from '../types.js'
 import { readArtifact, replayFromArtifact } from './artifact.js'
-import { openCheckRun } from './checkrun.js'
-import type { CheckRunTarget } from './checkrun.js'
+import { openSession } from './checkrun.js'
 import { ensureCommits } from './fetch.js'
 import { detailsUrl } from './inputs.js'
 import type { Inputs, Session } from './inputs.js'
@@ -32,25 +30,14 @@ export async function report(
       { rule: 'config-invalid' }
     )
   }
-  session.headSha = event.headSha
-  const repo = parseRepo(process.env.GITHUB_REPOSITORY)
-  const client = createClient({
-    token: inputs.token,
-    log,
-    ...(process.env.GITHUB_API_URL ? { baseUrl: process.env.GITHUB_API_URL } : {})
-  })
-  const url = detailsUrl()
   // The commit comes from GitHub's own payload, so even a forged artifact can only ever
   // put a verdict on the commit that was actually tested.
-  const target: CheckRunTarget = {
-    client,
-    repo,
-    name: inputs.checkName,
-    headSha: event.headSha,
-    log,
-    ...(url ? { detailsUrl: url } : {})
-  }
-  session.check = { target, posting: await openCheckRun(target) }
+  const { client, repo } = await openSession(
+    { token: inputs.token, checkName: inputs.checkName, detailsUrl: detailsUrl() },
+    event.headSha,
+    session,
+    log
+  )
 
   const artifact = await readArtifact(inputs.scorecard)
   const number = pullNumber(event, artifact.event)
