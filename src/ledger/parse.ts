@@ -2,7 +2,8 @@
 // Pure: no I/O, no clock. JSON files are also read with `yaml` (JSON is YAML 1.2) so one
 // position map serves both formats; JSON.parse runs first so that a .json file is held to
 // strict JSON (no comments, no trailing commas).
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document } from 'yaml'
+import { LineCounter, parseDocument } from 'yaml'
+import { findNode } from '../policy/yaml-position.js'
 import { daysBetween } from './dates.js'
 import type { LedgerRow } from './types.js'
 import { validateLedgerObject, type LedgerSchemaIssue } from './validate.js'
@@ -77,7 +78,7 @@ export function parseLedger(text: string, file: string, options: ParseOptions): 
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     return empty([{ file, line: 1, message: 'expected a mapping {version: 1, entries: [...]}' }])
   }
-  const locate = (path: readonly string[]): number => lc.linePos(offsetOf(doc, path)).line
+  const locate = (path: readonly string[]): number => lc.linePos(findNode(doc, path).offset).line
   const raw = value as { entries?: unknown }
   const entries = Array.isArray(raw.entries) ? (raw.entries as unknown[]) : []
   const idOf = (index: number): string | undefined => {
@@ -155,34 +156,6 @@ function toProblem(
 }
 
 /** Offset of the deepest node along a JSON pointer path (the key for a map entry's value). */
-function offsetOf(doc: Document, path: readonly string[]): number {
-  let node: unknown = doc.contents
-  let offset = (node as { range?: [number, number, number] } | null)?.range?.[0] ?? 0
-  for (const segment of path) {
-    let next: unknown
-    if (isMap(node)) {
-      const pair = node.items.find(
-        item => isPair(item) && isScalar(item.key) && String(item.key.value) === segment
-      )
-      if (pair === undefined) break
-      // Point at the value when it has a position (a wrong value), else at the key.
-      const valueRange = (pair.value as { range?: [number, number, number] } | null)?.range
-      const keyRange = (pair.key as { range?: [number, number, number] }).range
-      offset = valueRange?.[0] ?? keyRange?.[0] ?? offset
-      next = pair.value
-    } else if (isSeq(node)) {
-      next = node.items[Number(segment)]
-      const range = (next as { range?: [number, number, number] } | undefined)?.range
-      if (range === undefined) break
-      offset = range[0]
-    } else {
-      break
-    }
-    node = next
-  }
-  return offset
-}
-
 function jsonSyntaxProblem(text: string, file: string): LedgerProblem | undefined {
   try {
     JSON.parse(text)

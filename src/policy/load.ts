@@ -1,10 +1,11 @@
 // Policy loading: YAML text → JSON Schema validation → frozen, defaulted settings.
 // Every error names the file, the line:column from the YAML node, the key path and what
 // was expected, so a maintainer can fix the policy without guessing.
-import { isMap, isPair, isScalar, LineCounter, parseDocument, type Document } from 'yaml'
+import { LineCounter, parseDocument, type Document } from 'yaml'
 import { GateError } from '../errors.js'
 import { DEFAULT_TEST_PATTERNS, type Policy } from './types.js'
 import { validatePolicyObject, type SchemaIssue } from './validate.js'
+import { findNode, keyOffset } from './yaml-position.js'
 
 export const DEFAULT_POLICY_PATH = '.github/oracle-gate.yml'
 
@@ -75,37 +76,11 @@ function positionOf(lc: LineCounter, offset: number): [number, number] {
 function locate(issue: SchemaIssue, doc: Document, lc: LineCounter, file: string): PolicyProblem {
   const segments = issue.path
   const keyPath = segments.join('.')
-  let node: unknown = doc.contents
-  let offset = 0
-  for (const segment of segments) {
-    if (!isMap(node) && !(node && typeof node === 'object' && 'items' in node)) break
-    const collection = node as { items: unknown[] }
-    const found = isMap(node)
-      ? collection.items.find(
-          item => isPair(item) && isScalar(item.key) && String(item.key.value) === segment
-        )
-      : collection.items[Number(segment)]
-    if (found === undefined) break
-    if (isPair(found)) {
-      const keyNode = found.key as { range?: [number, number, number] }
-      offset = keyNode.range?.[0] ?? offset
-      node = found.value
-    } else {
-      node = found
-      const range = (found as { range?: [number, number, number] }).range
-      offset = range?.[0] ?? offset
-    }
-  }
+  const found = findNode(doc, segments)
   // An unknown key is reported at the key itself, not at its parent.
-  if (issue.unknownKey !== undefined && isMap(node)) {
-    const pair = node.items.find(
-      item => isScalar(item.key) && String(item.key.value) === issue.unknownKey
-    )
-    const range = (pair?.key as { range?: [number, number, number] } | undefined)?.range
-    if (range) offset = range[0]
-  }
-  const value = node as { range?: [number, number, number] } | null
-  if (issue.unknownKey === undefined && value?.range && segments.length > 0) offset = value.range[0]
+  const offset =
+    (issue.unknownKey !== undefined ? keyOffset(found.node, issue.unknownKey) : undefined) ??
+    found.offset
   const [line, column] = positionOf(lc, offset)
   const fullKey =
     issue.unknownKey === undefined
