@@ -1,6 +1,7 @@
 // Replay: the same instrument (the merge base's) measures the base and the head, and the
 // verdict comes from what changed between them. This file sequences the pieces: corpus and
 // overlay from the merge base, two worktrees, one side run each, then pure scoring.
+import { emptyDiagnostics, emptySeeds, emptyTransitions, emptyVotes } from '../verdict/scorecard.js'
 import type { GateContext } from '../context.js'
 import { instrumentOverlay } from '../instrument/index.js'
 import type { LedgerState } from '../ledger/types.js'
@@ -97,23 +98,12 @@ function combine(
 
   const outcome: ReplayOutcome = {
     reasons,
-    votes: { passed: 0, failed: 0, frozen: 0, drafts: 0, by_class: {} },
-    transitions: {
-      fail_to_pass: [],
-      pass_to_fail: [],
-      fail_to_fail: [],
-      pass_to_pass: 0,
-      vanished: []
-    },
-    seeds: {
-      oracle_hits: 0,
-      raw_fail_to_pass: 0,
-      min_distance: ctx.policy.seeds?.min_distance ?? 0,
-      hit_ids: []
-    },
+    votes: emptyVotes(),
+    transitions: emptyTransitions(),
+    seeds: emptySeeds(ctx.policy.seeds?.min_distance ?? 0),
     flakes: [],
     runs: [base.run, head.run],
-    diagnostics: { non_discriminating: [], drafts: {} }
+    diagnostics: emptyDiagnostics()
   }
 
   // Without base results there is nothing to compare against: the base's failure (a

@@ -1,6 +1,7 @@
 // Pure scoring: what each test did on base and on head, turned into votes, transitions and
 // reasons. The verdict comes from what changed between the two sides, never from one exit
 // code, and a skip is never a pass.
+import { emptyDiagnostics, emptyTransitions, emptyVotes } from '../verdict/scorecard.js'
 import type { LedgerRow } from '../ledger/types.js'
 import type { FlakeRow, Plane, Reason, Scorecard, Transitions, Votes } from '../types.js'
 import { UNCLASSIFIED, type ClassOf } from './classes.js'
@@ -61,16 +62,10 @@ type Role = 'vote' | 'frozen' | 'judge' | 'draft' | 'in_diff' | 'unmapped' | 'no
 
 export function score(input: ScoreInput): Score {
   const reasons: Reason[] = []
-  const votes: Votes = { passed: 0, failed: 0, frozen: 0, drafts: 0, by_class: {} }
-  const transitions: Transitions = {
-    fail_to_pass: [],
-    pass_to_fail: [],
-    fail_to_fail: [],
-    pass_to_pass: 0,
-    vanished: []
-  }
+  const votes: Votes = emptyVotes()
+  const transitions: Transitions = emptyTransitions()
   const flakes: FlakeRow[] = []
-  const diagnostics: Scorecard['diagnostics'] = { non_discriminating: [], drafts: {} }
+  const diagnostics: Scorecard['diagnostics'] = emptyDiagnostics()
 
   const roleOf = (o: Observation): Role => {
     if (o.file === null) return 'unmapped'
