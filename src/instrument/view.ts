@@ -26,7 +26,20 @@ export interface InstrumentView {
 
 type ViewContext = Pick<GateContext, 'git' | 'policy' | 'mergeBase' | 'head'>
 
-export async function instrumentView(ctx: ViewContext): Promise<InstrumentView> {
+// checkInstrument and instrumentOverlay (called later by the replay) see the same context:
+// the view is built once per context, not once per caller (two ls-trees of the whole repo).
+const views = new WeakMap<ViewContext, Promise<InstrumentView>>()
+
+export function instrumentView(ctx: ViewContext): Promise<InstrumentView> {
+  let view = views.get(ctx)
+  if (view === undefined) {
+    view = buildView(ctx)
+    views.set(ctx, view)
+  }
+  return view
+}
+
+async function buildView(ctx: ViewContext): Promise<InstrumentView> {
   const [baseList, headList, fixtures] = await Promise.all([
     ctx.git.lsTree(ctx.mergeBase),
     ctx.git.lsTree(ctx.head),
