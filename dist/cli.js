@@ -2,7 +2,7 @@
 import { createRequire as __oracleGateCreateRequire } from 'module'; const require = __oracleGateCreateRequire(import.meta.url);
 import {
   VERSION
-} from "./chunks/chunk-D6YOPP3V.js";
+} from "./chunks/chunk-4PLJCNFX.js";
 
 // src/cli.ts
 var argv = process.argv.slice(2);
@@ -11,7 +11,7 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v" || argv[0]
 `);
 } else {
   try {
-    const { main } = await import("./chunks/main-3Y7MPQGA.js");
+    const { main } = await import("./chunks/main-SGXZYKXQ.js");
     process.exitCode = await main(argv);
   } catch (error) {
     process.stderr.write(`oracle-gate: ${error instanceof Error ? error.message : String(error)}

@@ -1,13 +1,13 @@
 import { createRequire as __oracleGateCreateRequire } from 'module'; const require = __oracleGateCreateRequire(import.meta.url);
 import {
   VERSION
-} from "./chunks/chunk-D6YOPP3V.js";
+} from "./chunks/chunk-4PLJCNFX.js";
 
 // src/index.ts
 process.stdout.write(`oracle-gate ${VERSION}
 `);
 try {
-  const { run } = await import("./chunks/main-DNWSIQCS.js");
+  const { run } = await import("./chunks/main-6BJN5FP6.js");
   await run();
 } catch (error) {
   const message = error instanceof Error ? error.message : String(error);

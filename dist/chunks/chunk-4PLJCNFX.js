@@ -1,0 +1,103 @@
+import { createRequire as __oracleGateCreateRequire } from 'module'; const require = __oracleGateCreateRequire(import.meta.url);
+var __create = Object.create;
+var __defProp = Object.defineProperty;
+var __getOwnPropDesc = Object.getOwnPropertyDescriptor;
+var __getOwnPropNames = Object.getOwnPropertyNames;
+var __getProtoOf = Object.getPrototypeOf;
+var __hasOwnProp = Object.prototype.hasOwnProperty;
+var __require = /* @__PURE__ */ ((x) => typeof require !== "undefined" ? require : typeof Proxy !== "undefined" ? new Proxy(x, {
+  get: (a, b) => (typeof require !== "undefined" ? require : a)[b]
+}) : x)(function(x) {
+  if (typeof require !== "undefined") return require.apply(this, arguments);
+  throw Error('Dynamic require of "' + x + '" is not supported');
+});
+var __commonJS = (cb, mod) => function __require2() {
+  try {
+    return mod || (0, cb[__getOwnPropNames(cb)[0]])((mod = { exports: {} }).exports, mod), mod.exports;
+  } catch (e) {
+    throw mod = 0, e;
+  }
+};
+var __copyProps = (to, from, except, desc) => {
+  if (from && typeof from === "object" || typeof from === "function") {
+    for (let key of __getOwnPropNames(from))
+      if (!__hasOwnProp.call(to, key) && key !== except)
+        __defProp(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc(from, key)) || desc.enumerable });
+  }
+  return to;
+};
+var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__getProtoOf(mod)) : {}, __copyProps(
+  // If the importer is in node compatibility mode or this is not an ESM
+  // file that has been converted to a CommonJS file using a Babel-
+  // compatible transform (i.e. "__esModule" has not been set), then set
+  // "default" to the CommonJS "module.exports" for node compatibility.
+  isNodeMode || !mod || !mod.__esModule ? __defProp(target, "default", { value: mod, enumerable: true }) : target,
+  mod
+));
+
+// package.json
+var package_default = {
+  name: "oracle-gate",
+  version: "0.1.0",
+  description: "Decides whether a pull request written by a coding agent may merge: the patch may not touch the instrument that measures it.",
+  type: "module",
+  license: "MIT",
+  private: true,
+  bin: {
+    "oracle-gate": "dist/cli.js"
+  },
+  engines: {
+    node: ">=20"
+  },
+  scripts: {
+    build: "tsc --noEmit -p tsconfig.json",
+    bundle: "node scripts/bundle.mjs",
+    test: "vitest run",
+    lint: "eslint . && prettier --check .",
+    format: "prettier --write .",
+    demo: "node scripts/bundle.mjs && node demo/run-demo.mjs",
+    bench: "node scripts/bundle.mjs && node bench/run.mjs",
+    all: "npm run format && npm run lint && npm run build && npm run bundle && npm test"
+  },
+  dependencies: {
+    "@actions/core": "3.0.1",
+    "@actions/github": "9.1.1",
+    "@octokit/plugin-retry": "8.1.1",
+    "@octokit/plugin-throttling": "11.0.5",
+    "@octokit/rest": "22.0.1",
+    ajv: "8.20.0",
+    picomatch: "4.0.7",
+    saxes: "6.0.0",
+    "web-tree-sitter": "0.27.2",
+    yaml: "2.9.1"
+  },
+  devDependencies: {
+    "@eslint/js": "10.0.1",
+    "@types/node": "20.19.43",
+    "@types/picomatch": "4.0.3",
+    esbuild: "0.28.2",
+    eslint: "10.15.0",
+    jest: "30.5.2",
+    "jest-junit": "17.0.0",
+    prettier: "3.10.1",
+    "tree-sitter-javascript": "0.25.0",
+    "tree-sitter-python": "0.25.0",
+    "tree-sitter-typescript": "0.23.2",
+    typescript: "6.0.3",
+    "typescript-eslint": "8.74.0",
+    vitest: "4.1.12"
+  },
+  overrides: {
+    vite: "8.3.4"
+  }
+};
+
+// src/version.ts
+var VERSION = package_default.version;
+
+export {
+  __require,
+  __commonJS,
+  __toESM,
+  VERSION
+};
