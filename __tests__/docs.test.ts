@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 // @ts-expect-error: a plain .mjs script without type declarations
 import { render } from '../scripts/policy-docs.mjs'
 import schema from '../src/policy/schema.json' with { type: 'json' }
+import { RULE_VERDICT } from '../src/verdict/verdict.js'
 
 const root = join(import.meta.dirname, '..')
 
@@ -31,5 +32,14 @@ describe('documentation stays in sync', () => {
       expect(action).toMatch(new RegExp(`\\n  ${input}:`))
     for (const output of ['verdict', 'merge', 'oracle-hits', 'scorecard'])
       expect(action).toMatch(new RegExp(`\\n  ${output}:`))
+  })
+
+  it('docs/rules.md has one row per rule id, with the verdict the code gives it', () => {
+    const text = readFileSync(join(root, 'docs/rules.md'), 'utf8')
+    const rows = new Map(
+      [...text.matchAll(/^\| `([a-z-]+)` \| `([a-z-]+)` \|/gm)].map(m => [m[1], m[2]])
+    )
+    expect([...rows.keys()].sort()).toEqual(Object.keys(RULE_VERDICT).sort())
+    for (const [rule, verdict] of Object.entries(RULE_VERDICT)) expect(rows.get(rule)).toBe(verdict)
   })
 })

@@ -21,6 +21,10 @@ export type RuleId =
   | 'empty-vote'
   | 'insufficient-hits'
   | 'config-invalid'
+  // second round (contract)
+  | 'oracle-reach' // production code reaches into the runner, the gate or the instrument
+  | 'report-mismatch' // the runner's exit status contradicts its report
+  | 'unexplained-hit' // fail→pass hits although the patch writes nothing on the source plane
   // extensions
   | 'gate-error' // the gate itself failed (git, I/O, unreadable base report)
   | 'ledger-expiring' // warning: a row expires within 7 days
