@@ -15,7 +15,6 @@ import type {
   Transitions,
   Votes
 } from '../types.js'
-import { compilePlanes } from '../writeset/planes.js'
 import { compileClasses, type ClassOf } from './classes.js'
 import { loadCorpus, scoreSeeds, type Seed } from './seeds.js'
 import { runSide, type SideOutcome, type SideOptions } from './side.js'
@@ -33,7 +32,7 @@ export interface ReplayOutcome {
 }
 
 export async function replay(ctx: GateContext, ledger: LedgerState): Promise<ReplayOutcome> {
-  const planes = compilePlanes(ctx.policy)
+  const { planes } = ctx
   const classOf = compileClasses(ctx.policy.classes)
   // Read before anything runs, so a broken corpus fails fast and nothing the head did can
   // change it.
