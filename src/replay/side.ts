@@ -161,14 +161,7 @@ async function probeInDiff(
   ctx.log.info(
     `base: probing ${files.length} in-diff test file(s) of the patch against the base's code`
   )
-  await ctx.git.run([
-    '-C',
-    worktree,
-    'checkout',
-    ctx.head,
-    '--',
-    ...files.map(f => `:(literal)${f}`)
-  ])
+  await ctx.git.checkoutPaths(worktree, ctx.head, files)
   const probe = await runSuite(ctx, {
     side: 'base',
     worktree,
