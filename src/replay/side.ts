@@ -7,6 +7,7 @@ import type { GateContext } from '../context.js'
 import { GateError } from '../errors.js'
 import type { Plane, Reason, SideRun } from '../types.js'
 import { worktreeIdContext, type IdContext } from './ids.js'
+import type { Report } from './junit.js'
 import { observe, rerunFailures, rerunPlan } from './rerun.js'
 import { runSuite, sideEnv, type Side } from './run.js'
 import { runSeeds, type Seed } from './seeds.js'
@@ -38,86 +39,137 @@ export interface SideOptions {
   probe?: readonly string[]
 }
 
+/** Sets up, runs and reruns one side; see the sections below. */
 export async function runSide(ctx: GateContext, opts: SideOptions): Promise<SideOutcome> {
-  const { side, worktree } = opts
-  const suite = ctx.policy.suite
-  const logFile = join(ctx.tempDir, `${side}-suite.log`)
-  const run: SideRun = { side, exit_code: null, timed_out: false, duration_ms: 0, tests: 0 }
+  const run: SideRun = {
+    side: opts.side,
+    exit_code: null,
+    timed_out: false,
+    duration_ms: 0,
+    tests: 0
+  }
   const started = Date.now()
   const finish = (outcome: Omit<SideOutcome, 'side' | 'run'>): SideOutcome => {
     run.duration_ms = Date.now() - started
-    return { side, run, ...outcome }
+    return { side: opts.side, run, ...outcome }
   }
+  const logFile = join(ctx.tempDir, `${opts.side}-suite.log`)
 
+  const notReady = await setupSide(ctx, opts, run)
+  if (notReady !== null) return finish({ results: null, failure: notReady })
+
+  const first = await firstRun(ctx, opts, run, logFile)
+  const seeds = opts.seeds
+    ? await seedAnswers(ctx, opts.side, opts.worktree, opts.seeds)
+    : undefined
+  const withSeeds = <T extends object>(o: T): T & { seeds?: Map<string, boolean> } =>
+    seeds ? { ...o, seeds } : o
+  if ('failure' in first) return finish(withSeeds({ results: null, failure: first.failure }))
+
+  const ids = lazyIds(ctx, opts)
+  const results = observe(first.report, await ids())
+  await rerunSide(ctx, opts, results, ids, logFile)
+  const probed =
+    opts.probe && opts.probe.length > 0
+      ? await probeInDiff(ctx, opts.worktree, opts.probe, opts.planeOf, logFile)
+      : null
+  return finish(withSeeds(probed ? { results, inDiffOnBase: probed } : { results }))
+}
+
+/**
+ * Setup: null when the side is ready for the suite, else the red vote of a head whose
+ * setup failed. A base that cannot be set up throws (nothing can be measured).
+ */
+async function setupSide(
+  ctx: GateContext,
+  opts: SideOptions,
+  run: SideRun
+): Promise<Reason | null> {
+  const { side, worktree } = opts
   const setup = await prepareWorktree(ctx, side, worktree, join(ctx.tempDir, `${side}-setup.log`))
   run.setup = setup.mode
   run.setup_reason = setup.reason
-  if (!setup.ok) {
-    const what = setup.timedOut ? 'timed out' : 'failed'
-    run.timed_out = setup.timedOut
-    if (setup.tail) run.log_tail = setup.tail
-    if (side === 'base') {
-      throw new GateError(
-        `setup ${what} on the base, so nothing can be measured:\n${setup.tail ?? ''}`,
-        { path: ctx.policy.path }
-      )
-    }
-    return finish({
-      results: null,
-      failure: failure('setup-failed', `setup ${what} on head:\n${setup.tail ?? ''}`, ctx)
-    })
+  if (setup.ok) return null
+  const what = setup.timedOut ? 'timed out' : 'failed'
+  run.timed_out = setup.timedOut
+  if (setup.tail) run.log_tail = setup.tail
+  if (side === 'base') {
+    throw new GateError(
+      `setup ${what} on the base, so nothing can be measured:\n${setup.tail ?? ''}`,
+      {
+        path: ctx.policy.path
+      }
+    )
   }
+  return failure('setup-failed', `setup ${what} on head:\n${setup.tail ?? ''}`, ctx)
+}
 
+/**
+ * The first (full) run of the suite: its report, or the red vote of a head that timed out
+ * or left no readable report. A base without a report throws.
+ */
+async function firstRun(
+  ctx: GateContext,
+  opts: SideOptions,
+  run: SideRun,
+  logFile: string
+): Promise<{ report: Report } | { failure: Reason }> {
+  const { side, worktree } = opts
+  const suite = ctx.policy.suite
   ctx.log.info(`${side}: running the suite`)
   const first = await runSuite(ctx, { side, worktree, attempt: 0, command: suite.command, logFile })
   run.exit_code = first.result.exitCode
   run.timed_out = first.result.timedOut
   run.log_tail = first.result.tail
-  const seeds = opts.seeds ? await seedAnswers(ctx, side, worktree, opts.seeds) : undefined
-  const withSeeds = <T extends object>(o: T): T & { seeds?: Map<string, boolean> } =>
-    seeds ? { ...o, seeds } : o
-
   if (first.result.timedOut) {
-    return finish(
-      withSeeds({
-        results: null,
-        failure: failure(
-          'suite-timeout',
-          `the suite timed out on ${side} after ${suite.timeout}s (a timed-out side is a red vote):\n${first.result.tail}`,
-          ctx
-        )
-      })
-    )
+    return {
+      failure: failure(
+        'suite-timeout',
+        `the suite timed out on ${side} after ${suite.timeout}s (a timed-out side is a red vote):\n${first.result.tail}`,
+        ctx
+      )
+    }
   }
   if (first.report === null) {
     const message = `the suite left no readable report on ${side} (${first.reportError ?? 'unknown'}); output tail:\n${first.result.tail}`
     if (side === 'base') throw new GateError(message, { path: ctx.policy.path })
-    return finish(
-      withSeeds({
-        results: null,
-        failure: failure('oracle-failed', `${message}\n(a missing report is not a pass)`, ctx)
-      })
-    )
+    return {
+      failure: failure('oracle-failed', `${message}\n(a missing report is not a pass)`, ctx)
+    }
   }
   run.tests = first.report.cases.length
+  return { report: first.report }
+}
 
+/** The id context of a side's worktree, built on first use (reruns may never need it). */
+function lazyIds(ctx: GateContext, opts: SideOptions): () => Promise<IdContext> {
   let ids: IdContext | null = null
-  const idContext = async (): Promise<IdContext> =>
+  return async () =>
     (ids ??= worktreeIdContext(
-      worktree,
-      await worktreeFiles(ctx, worktree),
+      opts.worktree,
+      await worktreeFiles(ctx, opts.worktree),
       opts.planeOf,
-      suite.report
+      ctx.policy.suite.report
     ))
-  const results = observe(first.report, await idContext())
+}
 
+/** Reruns of failing voting tests, merged into `results`. */
+async function rerunSide(
+  ctx: GateContext,
+  opts: SideOptions,
+  results: Map<string, Observation>,
+  ids: () => Promise<IdContext>,
+  logFile: string
+): Promise<void> {
+  const { side, worktree } = opts
+  const suite = ctx.policy.suite
   const plan = rerunPlan(suite)
   const reruns = await rerunFailures({
     results,
     reruns: suite.reruns,
     plan,
     eligible: opts.rerunnable,
-    ids: idContext,
+    ids,
     run: async (attempt, tests) => {
       ctx.log.info(
         `${side}: rerun ${attempt}${tests ? ` of ${tests.length} failing test(s)` : ' of the whole suite'}`
@@ -138,11 +190,6 @@ export async function runSide(ctx: GateContext, opts: SideOptions): Promise<Side
     }
   })
   if (reruns > 0) ctx.log.info(`${side}: ${reruns} rerun(s)`)
-  const probed =
-    opts.probe && opts.probe.length > 0
-      ? await probeInDiff(ctx, worktree, opts.probe, opts.planeOf, logFile)
-      : null
-  return finish(withSeeds(probed ? { results, inDiffOnBase: probed } : { results }))
 }
 
 /**
