@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import type { GateContext } from '../context.js'
 import { GateError } from '../errors.js'
 import type { Plane, Reason, SideRun } from '../types.js'
+import type { Moment } from './fidelity.js'
 import { worktreeIdContext, type IdContext } from './ids.js'
 import type { Report } from './junit.js'
 import { observe, rerunFailures, rerunPlan } from './rerun.js'
@@ -22,9 +23,11 @@ export interface SideOutcome {
   results: Map<string, Observation> | null
   /** Why there are no results (a red vote), when there are none. */
   failure?: Reason
+  /** The instrument on disk was not the merge base's (oracle-digest), so no results. */
+  tampered?: Reason[]
   /** Seed answers, when a corpus is configured and setup succeeded. */
   seeds?: Map<string, boolean>
-  /** Base only: the head's in-diff tests run against the base's code (see probeInDiff). */
+  /** Base only: the head's in-diff tests run against the base's code (see patch-tests.ts). */
   inDiffOnBase?: Map<string, Observation>
 }
 
@@ -35,8 +38,15 @@ export interface SideOptions {
   rerunnable: (o: Observation) => boolean
   planeOf: (path: string) => Plane
   seeds: readonly Seed[] | null
-  /** Base only: in-diff test files the patch wrote, to probe against the base's code. */
-  probe?: readonly string[]
+  /**
+   * Checkout fidelity of this worktree at a moment (fidelity.ts): the oracle-digest
+   * failures found, empty when the instrument on disk is the merge base's.
+   */
+  fidelity: (moment: Moment) => Promise<Reason[]>
+  /** The moment of the first check: 'checkout' (base) or 'overlay' (head). */
+  prepared: Moment
+  /** Receives the links setup made, so the worktree's removal unlinks them. */
+  track: (links: readonly string[]) => void
 }
 
 /** Sets up, runs and reruns one side; see the sections below. */
@@ -54,26 +64,39 @@ export async function runSide(ctx: GateContext, opts: SideOptions): Promise<Side
     return { side: opts.side, run, ...outcome }
   }
   const logFile = join(ctx.tempDir, `${opts.side}-suite.log`)
+  // Every step that can write to the worktree is followed by a fidelity check; setup in
+  // particular never runs on a worktree that has not passed one.
+  const tampered = async (moment: Moment): Promise<SideOutcome | null> => {
+    const found = await opts.fidelity(moment)
+    if (found.length === 0) return null
+    ctx.log.warning(`${opts.side}: the instrument on disk changed (${moment}); no results`)
+    return finish({ results: null, tampered: found })
+  }
 
+  const before = await tampered(opts.prepared)
+  if (before) return before
   const notReady = await setupSide(ctx, opts, run)
   if (notReady !== null) return finish({ results: null, failure: notReady })
+  const afterSetup = await tampered('setup')
+  if (afterSetup) return afterSetup
 
   const first = await firstRun(ctx, opts, run, logFile)
+  const afterRun = await tampered('run')
+  if (afterRun) return afterRun
   const seeds = opts.seeds
     ? await seedAnswers(ctx, opts.side, opts.worktree, opts.seeds)
     : undefined
+  const afterSeeds = opts.seeds ? await tampered('run') : null
+  if (afterSeeds) return afterSeeds
   const withSeeds = <T extends object>(o: T): T & { seeds?: Map<string, boolean> } =>
     seeds ? { ...o, seeds } : o
   if ('failure' in first) return finish(withSeeds({ results: null, failure: first.failure }))
 
   const ids = lazyIds(ctx, opts)
   const results = observe(first.report, await ids())
-  await rerunSide(ctx, opts, results, ids, logFile)
-  const probed =
-    opts.probe && opts.probe.length > 0
-      ? await probeInDiff(ctx, opts.worktree, opts.probe, opts.planeOf, logFile)
-      : null
-  return finish(withSeeds(probed ? { results, inDiffOnBase: probed } : { results }))
+  const rerunTampered = await rerunSide(ctx, opts, results, ids, logFile)
+  if (rerunTampered.length > 0) return finish({ results: null, tampered: rerunTampered })
+  return finish(withSeeds({ results }))
 }
 
 /**
@@ -87,6 +110,7 @@ async function setupSide(
 ): Promise<Reason | null> {
   const { side, worktree } = opts
   const setup = await prepareWorktree(ctx, side, worktree, join(ctx.tempDir, `${side}-setup.log`))
+  opts.track(setup.links ?? [])
   run.setup = setup.mode
   run.setup_reason = setup.reason
   if (setup.ok) return null
@@ -153,17 +177,21 @@ function lazyIds(ctx: GateContext, opts: SideOptions): () => Promise<IdContext> 
     ))
 }
 
-/** Reruns of failing voting tests, merged into `results`. */
+/**
+ * Reruns of failing voting tests, merged into `results`. Each rerun is followed by a
+ * fidelity check; the first one that fails stops the reruns and is returned.
+ */
 async function rerunSide(
   ctx: GateContext,
   opts: SideOptions,
   results: Map<string, Observation>,
   ids: () => Promise<IdContext>,
   logFile: string
-): Promise<void> {
+): Promise<Reason[]> {
   const { side, worktree } = opts
   const suite = ctx.policy.suite
   const plan = rerunPlan(suite)
+  let tampered: Reason[] = []
   const reruns = await rerunFailures({
     results,
     reruns: suite.reruns,
@@ -171,6 +199,7 @@ async function rerunSide(
     eligible: opts.rerunnable,
     ids,
     run: async (attempt, tests) => {
+      if (tampered.length > 0) return null
       ctx.log.info(
         `${side}: rerun ${attempt}${tests ? ` of ${tests.length} failing test(s)` : ' of the whole suite'}`
       )
@@ -182,6 +211,8 @@ async function rerunSide(
         tests: tests ?? [],
         logFile
       })
+      tampered = await opts.fidelity('run')
+      if (tampered.length > 0) return null
       if (again.report === null)
         ctx.log.warning(
           `${side}: rerun ${attempt} gave no report (${again.reportError ?? 'unknown'})`
@@ -190,53 +221,7 @@ async function rerunSide(
     }
   })
   if (reruns > 0) ctx.log.info(`${side}: ${reruns} rerun(s)`)
-}
-
-/**
- * Would the patch's own tests have failed without the patch? After the base has been
- * measured, the in-diff test files the patch wrote are copied into the base worktree and
- * the suite runs once more. Only in-diff results are read from this run (a notice at most),
- * so nothing the patch's tests do here can reach a vote.
- */
-async function probeInDiff(
-  ctx: GateContext,
-  worktree: string,
-  files: readonly string[],
-  planeOf: (path: string) => Plane,
-  logFile: string
-): Promise<Map<string, Observation> | null> {
-  ctx.log.info(
-    `base: probing ${files.length} in-diff test file(s) of the patch against the base's code`
-  )
-  await ctx.git.run([
-    '-C',
-    worktree,
-    'checkout',
-    ctx.head,
-    '--',
-    ...files.map(f => `:(literal)${f}`)
-  ])
-  const probe = await runSuite(ctx, {
-    side: 'base',
-    worktree,
-    attempt: 1000,
-    command: ctx.policy.suite.command,
-    logFile
-  })
-  if (probe.report === null) {
-    ctx.log.info(`base: the in-diff probe gave no report (${probe.reportError ?? 'unknown'})`)
-    return null
-  }
-  const ids = worktreeIdContext(
-    worktree,
-    await worktreeFiles(ctx, worktree),
-    planeOf,
-    ctx.policy.suite.report
-  )
-  const observed = observe(probe.report, ids)
-  for (const [id, o] of observed)
-    if (o.file === null || planeOf(o.file) !== 'in_diff') observed.delete(id)
-  return observed
+  return tampered
 }
 
 async function seedAnswers(
