@@ -10,6 +10,8 @@ export interface SuiteSettings {
   rerun_command?: string
   report?: string
   parallel: boolean
+  /** PYTHONSAFEPATH=1 for every child (docs/replay.md). */
+  python_safe_path: boolean
   setup?: string
   setup_timeout: number
   reuse: readonly string[]
