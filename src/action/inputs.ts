@@ -6,13 +6,9 @@ import type { CheckRunTarget, Posting } from './checkrun.js'
 import { GateError } from '../errors.js'
 import { utcToday } from '../gate.js'
 import { DEFAULT_POLICY_PATH } from '../policy/load.js'
-import type { Logger } from '../types.js'
 
-export const actionsLogger: Logger = {
-  info: message => core.info(message),
-  warning: message => core.warning(message),
-  group: (name, fn) => core.group(name, fn)
-}
+// The log writer that makes head text safe for the runner (src/action/log.ts).
+export { actionsLogger } from './log.js'
 
 export interface Inputs {
   token: string

@@ -17,6 +17,7 @@ import { VERSION } from '../version.js'
 import { finishCheckRun, openSession } from './checkrun.js'
 import { ensureCommits } from './fetch.js'
 import { actionsLogger, detailsUrl, readInputs } from './inputs.js'
+import { safeNotice, safeSetFailed, safeWarning } from './log.js'
 import type { Inputs, Session } from './inputs.js'
 import { annotateStep, setOutputs, writeCardFiles, writeJobSummary } from './publish.js'
 import { report } from './report.js'
@@ -116,7 +117,7 @@ async function judge(
 
 /** push / workflow_dispatch: no PR, so no verdict can be earned; the card says no-vote. */
 function nothingToJudge(event: NothingToJudge, inputs: Inputs): Scorecard {
-  core.notice(event.message, { title: 'oracle-gate: nothing to judge' })
+  safeNotice(event.message, { title: 'oracle-gate: nothing to judge' })
   return finalize(
     emptyScorecard({ version: VERSION, today: inputs.today, policyPath: inputs.policyPath }),
     [{ rule: 'empty-vote', message: event.message, level: 'failure' }]
@@ -129,7 +130,7 @@ async function finish(card: Scorecard, session: Session): Promise<void> {
   try {
     scorecardPath = (await writeCardFiles(card, dir, process.env.GITHUB_EVENT_PATH)).scorecard
   } catch (error) {
-    core.warning(`could not write the scorecard to ${dir}: ${errorMessage(error)}`)
+    safeWarning(`could not write the scorecard to ${dir}: ${errorMessage(error)}`)
   }
   let problem: string | null = null
   let refused = false
@@ -147,7 +148,7 @@ async function finish(card: Scorecard, session: Session): Promise<void> {
   try {
     await writeJobSummary(card, note, scorecardPath)
   } catch (error) {
-    core.warning(`could not write the job summary: ${errorMessage(error)}`)
+    safeWarning(`could not write the job summary: ${errorMessage(error)}`)
   }
   // Without a check run the step is the only place the reasons show up in the PR.
   if (problem || !session.check) annotateStep(card)
@@ -157,9 +158,9 @@ async function finish(card: Scorecard, session: Session): Promise<void> {
       : ''
   if (!card.merge) {
     const first = card.reasons[0] ? ` (${card.reasons[0].rule}: ${card.reasons[0].message})` : ''
-    core.setFailed(`oracle-gate verdict: ${card.verdict}${first}${unposted ? `; ${unposted}` : ''}`)
+    safeSetFailed(`oracle-gate verdict: ${card.verdict}${first}${unposted ? `; ${unposted}` : ''}`)
   } else if (unposted) {
     // Fail closed: a merge nobody can see on the commit must not look like a green step.
-    core.setFailed(`oracle-gate verdict: merge, but ${unposted}`)
+    safeSetFailed(`oracle-gate verdict: merge, but ${unposted}`)
   }
 }

@@ -7,6 +7,8 @@ import { join } from 'node:path'
 import { errorMessage } from '../errors.js'
 import { renderMarkdown } from '../report/markdown.js'
 import type { Reason, Scorecard } from '../types.js'
+import { safeError, safeWarning } from './log.js'
+import { mdText } from '../report/sanitize.js'
 
 /** GitHub shows at most 10 error annotations per step; core.setFailed uses one of them. */
 const STEP_ERROR_ANNOTATIONS = 9
@@ -36,7 +38,7 @@ export async function writeCardFiles(
       await copyFile(eventPath, event)
       files.event = event
     } catch (error) {
-      core.warning(`could not copy the event payload next to the scorecard: ${errorMessage(error)}`)
+      safeWarning(`could not copy the event payload next to the scorecard: ${errorMessage(error)}`)
     }
   }
   return files
@@ -58,7 +60,7 @@ export async function writeJobSummary(
   scorecardPath: string
 ): Promise<void> {
   if (!process.env.GITHUB_STEP_SUMMARY) return
-  const prefix = note ? `> [!WARNING]\n> ${note.replace(/\n/g, ' ')}\n\n` : ''
+  const prefix = note ? `> [!WARNING]\n> ${mdText(note, { cell: false })}\n\n` : ''
   const markdown = renderMarkdown(card, {
     maxChars: JOB_SUMMARY_MAX_CHARS - prefix.length,
     fullCardHint: `\`${scorecardPath}\` on the runner`
@@ -85,6 +87,6 @@ export function annotateStep(card: Scorecard): void {
     ...(r.path ? { file: r.path } : {}),
     ...(r.path && r.line ? { startLine: r.line } : {})
   })
-  for (const r of errors) core.error(r.message, props(r))
-  for (const r of warnings) core.warning(r.message, props(r))
+  for (const r of errors) safeError(r.message, props(r))
+  for (const r of warnings) safeWarning(r.message, props(r))
 }
