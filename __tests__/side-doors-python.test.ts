@@ -183,6 +183,7 @@ describe('pytest near-misses of the same families merge', () => {
     const card = await judge(repo)
     expect(card.reasons.filter(r => r.level === 'failure')).toEqual([])
     expect(card.verdict).toBe('merge')
+    expect(card.transitions.fail_to_pass).toEqual(['oracle/properties/test_fee.py::test_fee'])
   })
 
   it('a pyproject.toml whose dependencies change, and a module in a package named like a stdlib one', async () => {
@@ -197,5 +198,6 @@ describe('pytest near-misses of the same families merge', () => {
     const card = await judge(repo)
     expect(card.reasons.filter(r => r.level === 'failure')).toEqual([])
     expect(card.verdict).toBe('merge')
+    expect(card.transitions.fail_to_pass).toEqual(['oracle/properties/test_fee.py::test_fee'])
   })
 })
