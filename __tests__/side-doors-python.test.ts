@@ -169,6 +169,60 @@ describe('pytest side doors: the attack is green on a naive run, the gate reject
   })
 })
 
+describe('pytest side doors outside configuration files', () => {
+  it('distribution metadata at the root registers a pytest11 plugin (evil-1.0.dist-info)', async () => {
+    const repo = scenario()
+    repo
+      .write({
+        'evil-1.0.dist-info/METADATA': 'Metadata-Version: 2.1\nName: evil\nVersion: 1.0\n',
+        'evil-1.0.dist-info/entry_points.txt': '[pytest11]\ngreen = greenify\n',
+        'greenify.py': GREENIFY
+      })
+      .commit('vendored metadata')
+    expectNaiveGreen(repo)
+    expectTampered(await judge(repo), 'evil-1.0.dist-info/METADATA')
+  })
+
+  it('.gitattributes that rewrites a golden file on checkout (eol=crlf), and *.png binary merges', async () => {
+    const repo = new TestRepo('og-side-py-')
+    repos.push(repo)
+    const render = (eol: string): string => `def render():\n    return "a${eol}b${eol}"\n`
+    repo.write({
+      '.gitignore': '.naive-junit.xml\n__pycache__/\n',
+      '.github/oracle-gate.yml': policy('oracle/properties'),
+      'app/__init__.py': '',
+      'app/report.py': `${render('\\r\\n')}# bug: the report must use LF\n`,
+      'oracle/golden.txt': 'a\nb\n',
+      'oracle/properties/test_report.py':
+        'from app.report import render\n\n\ndef test_report():\n    with open("oracle/golden.txt", "rb") as f:\n        assert render().encode() == f.read()\n'
+    })
+    repo.commit('base')
+    repo.branch('agent')
+    repo.write({ '.gitattributes': 'oracle/*.txt eol=crlf\n' }).commit('line endings')
+    // Naive CI: a fresh clone of the head, as actions/checkout makes.
+    const clone = new TestRepo('og-side-clone-')
+    repos.push(clone)
+    clone.remove('.git')
+    execFileSync('git', ['clone', '-q', '-b', 'agent', repo.dir, clone.dir])
+    expect(naiveRun(clone, SUITE_COMMANDS.pytest(PY, 'oracle/properties')).status).toBe(0)
+    expectTampered(await judge(repo), '.gitattributes')
+
+    repo.checkout('main').branch('honest')
+    repo
+      .write({ 'app/report.py': render('\\n'), '.gitattributes': '*.png binary\n' })
+      .commit('fix the report')
+    const card = await check({
+      repoDir: repo.dir,
+      base: 'main',
+      head: 'honest',
+      today: '2026-06-01',
+      log: memoryLogger()
+    })
+    expect(card.reasons.filter(r => r.level === 'failure')).toEqual([])
+    expect(card.verdict).toBe('merge')
+  })
+})
+
 describe('pytest near-misses of the same families merge', () => {
   it('a tests/conftest.py fixture used only by in-diff tests (the vote does not collect tests/)', async () => {
     const repo = scenario()
