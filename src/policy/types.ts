@@ -32,6 +32,7 @@ export interface Policy {
   path: string
   protected: readonly string[]
   case_insensitive: boolean
+  voting_edits: 'none' | 'append'
   planes: { voting: readonly string[]; drafts: readonly string[]; in_diff: readonly string[] }
   test_patterns: readonly string[]
   runner_config: readonly string[]
