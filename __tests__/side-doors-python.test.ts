@@ -64,13 +64,13 @@ afterEach(() => {
 })
 
 /** Base: the buggy fee, a locked property, an in-diff test dir; head branch `agent`. */
-function scenario(paths = 'oracle/properties'): TestRepo {
+function scenario(paths = 'oracle/properties', pyproject = PYPROJECT): TestRepo {
   const repo = new TestRepo('og-side-py-')
   repos.push(repo)
   repo.write({
     '.gitignore': '.naive-junit.xml\n__pycache__/\n.fixed.py\n',
     '.github/oracle-gate.yml': policy(paths),
-    'pyproject.toml': PYPROJECT,
+    'pyproject.toml': pyproject,
     'app/__init__.py': '',
     'app/fee.py': BUGGY,
     'oracle/properties/test_fee.py': VOTING,
@@ -124,13 +124,12 @@ describe('pytest side doors: the attack is green on a naive run, the gate reject
   })
 
   it('a pyproject table whose key is spelled with escapes ([tool."\\u0070ytest"...])', async () => {
-    const repo = scenario()
+    // The base has no pytest table: the escaped one is new, not an edit of a plain one.
+    const project = '[project]\nname = "app"\ndependencies = ["attrs"]\n'
+    const repo = scenario('oracle/properties', project)
     repo
       .write({
-        'pyproject.toml': PYPROJECT.replace(
-          '[tool.pytest.ini_options]\naddopts = "-q"',
-          '[tool."\\u0070ytest".ini_options]\naddopts = "-q -p greenify"'
-        ),
+        'pyproject.toml': `${project}\n[tool."\\u0070ytest".ini_options]\naddopts = "-q -p greenify"\n`,
         'greenify.py': GREENIFY
       })
       .commit('tooling')
