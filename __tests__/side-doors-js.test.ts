@@ -193,3 +193,61 @@ describe('jest', () => {
     expectMerge(await judge(repo))
   })
 })
+
+describe('npm test with node:test', () => {
+  const NPM = 'npm test --silent'
+  const BASE = {
+    '.github/oracle-gate.yml': `version: 1
+protected: [oracle/**]
+planes:
+  voting: [oracle/**]
+  drafts: []
+  in_diff: [tests/**]
+suite:
+  command: ${NPM}
+  timeout: 120
+  reruns: 0
+  env: {npm_config_update_notifier: "false", npm_config_fund: "false"}
+`,
+    'package.json': `${JSON.stringify({
+      name: 'app',
+      scripts: {
+        test: 'node --test --test-reporter=junit --test-reporter-destination=$ORACLE_GATE_JUNIT oracle/'
+      }
+    })}\n`,
+    'src/fee.js': 'exports.fee = x => x * 0.1 // bug: the fee is 5%\n',
+    'oracle/fee.test.js':
+      "const { test } = require('node:test')\nconst assert = require('node:assert')\nconst { fee } = require('../src/fee')\ntest('fee is 5%', () => assert.strictEqual(fee(100), 5))\n"
+  }
+
+  function npmScenario(): TestRepo {
+    const repo = new TestRepo('og-side-npm-')
+    repos.push(repo)
+    repo.write({ '.gitignore': '.naive-junit.xml\n', ...BASE }).commit('base')
+    repo.branch('agent')
+    return repo
+  }
+
+  it('an .npmrc node-options that preloads a hook disarming assert', async () => {
+    const repo = npmScenario()
+    expect(naiveRun(repo, NPM).status).toBe(1)
+    repo
+      .write({
+        '.npmrc': 'engine-strict=true\nnode-options=--require ./hook.cjs\n',
+        'hook.cjs': "require('node:assert').strictEqual = () => {}\n"
+      })
+      .commit('npm settings')
+    expectNaiveGreenWithBug(repo, NPM, 'src/fee.js')
+    const card = await judge(repo)
+    expectTampered(card, '.npmrc')
+    expect(card.reasons.find(r => r.rule === 'runner-tampered')?.line).toBe(2)
+  })
+
+  it('near-miss merges: an .npmrc with only engine-strict', async () => {
+    const repo = npmScenario()
+    repo
+      .write({ '.npmrc': 'engine-strict=true\n', 'src/fee.js': 'exports.fee = x => x * 0.05\n' })
+      .commit('fix the fee')
+    expectMerge(await judge(repo))
+  })
+})
