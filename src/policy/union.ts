@@ -107,7 +107,8 @@ export function policyNotice(united: UnitedPolicy, mergeBase: string, tip: strin
     united.source === 'union'
       ? `judged with the union of the policy at the merge base ${at(mergeBase)} and at the base tip ${at(tip)} (the tip adds ${united.widened.join(', ')})`
       : `judged with the policy at the merge base ${at(mergeBase)}${mergeBase === tip ? '' : ` (the base tip ${at(tip)} adds no protection)`}`
-  return { rule: 'diagnostic', level: 'notice', path: united.policy.path, message }
+  // No path: a notice on the policy file would annotate a file the patch did not write.
+  return { rule: 'diagnostic', level: 'notice', message }
 }
 
 /**
