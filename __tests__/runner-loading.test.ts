@@ -186,24 +186,25 @@ describe('what the merge base adds', () => {
 
   it('head-added modules that shadow the stdlib, a test dependency or another extension', () => {
     const index = moduleIndex(BASE, ['lib'])
-    const none = (): boolean => false
-    const collectedTests = (d: string): boolean => d === 'tests'
-    expect(shadowedModule('json.py', index, none)).toMatch(/standard-library module json/)
-    expect(shadowedModule('src/random/__init__.py', index, none)).toMatch(/standard-library/)
-    expect(shadowedModule('lib/pluggy.py', index, none)).toMatch(/test dependency pluggy/)
-    expect(shadowedModule('_pytest/__init__.py', index, none)).toMatch(/test dependency _pytest/)
-    expect(shadowedModule('tests/hypothesis.py', index, collectedTests)).toMatch(/test dependency/)
-    expect(shadowedModule('tests/hypothesis.py', index, none)).toBeNull()
-    expect(shadowedModule('app/json.py', index, none)).toBeNull() // inside a package
-    expect(shadowedModule('email/welcome.html', index, none)).toBeNull()
-    expect(shadowedModule('src/fee.js', index, none)).toMatch(
-      /shadows the merge base's src\/fee.ts/
-    )
-    expect(shadowedModule('src/util.js', index, none)).toMatch(/src\/util/)
-    expect(shadowedModule('src/fee.test.ts', index, none)).toBeNull()
-    expect(shadowedModule('src/fee.d.ts', index, none)).toBeNull()
-    expect(shadowedModule('app/calc/__init__.py', index, none)).toMatch(/takes precedence/)
-    expect(shadowedModule('app/calc.cpython-311-x86_64-linux-gnu.so', index, none)).toMatch(
+    const collecting = moduleIndex(BASE, ['lib'], ['tests'])
+    const everything = moduleIndex(BASE, [], [''])
+    expect(shadowedModule('json.py', index)).toMatch(/standard-library module json/)
+    expect(shadowedModule('src/random/__init__.py', index)).toMatch(/standard-library/)
+    expect(shadowedModule('lib/pluggy.py', index)).toMatch(/test dependency pluggy/)
+    expect(shadowedModule('_pytest/__init__.py', index)).toMatch(/test dependency _pytest/)
+    expect(shadowedModule('tests/hypothesis.py', collecting)).toMatch(/test dependency/)
+    expect(shadowedModule('tests/hypothesis.py', index)).toBeNull()
+    expect(shadowedModule('app/json.py', index)).toBeNull() // inside a package
+    // Collecting from the root puts test files' directories on sys.path, not every directory.
+    expect(shadowedModule('app/json.py', everything)).toBeNull()
+    expect(shadowedModule('tests/json.py', everything)).toMatch(/standard-library/)
+    expect(shadowedModule('email/welcome.html', index)).toBeNull()
+    expect(shadowedModule('src/fee.js', index)).toMatch(/shadows the merge base's src\/fee.ts/)
+    expect(shadowedModule('src/util.js', index)).toMatch(/src\/util/)
+    expect(shadowedModule('src/fee.test.ts', index)).toBeNull()
+    expect(shadowedModule('src/fee.d.ts', index)).toBeNull()
+    expect(shadowedModule('app/calc/__init__.py', index)).toMatch(/takes precedence/)
+    expect(shadowedModule('app/calc.cpython-311-x86_64-linux-gnu.so', index)).toMatch(
       /extension module/
     )
     const m = matcher({ modules: index })

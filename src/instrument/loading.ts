@@ -20,17 +20,30 @@ export interface ModuleIndex {
 
 const JS_EXTENSIONS = new Set(['js', 'mjs', 'cjs', 'jsx', 'ts', 'mts', 'cts', 'tsx', 'json'])
 
+/**
+ * The base's modules and the voting run's sys.path: the root, `src/`, the `pythonpath` of
+ * its pytest configuration, and the directory of every Python test file under a
+ * directory the suite collects (pytest's default import mode puts it first on sys.path).
+ */
 export function moduleIndex(
   baseFiles: Iterable<string>,
-  pythonPath: readonly string[]
+  pythonPath: readonly string[],
+  collected: readonly string[] = []
 ): ModuleIndex {
   const jsModules = new Map<string, Set<string>>()
   const pyModules = new Set<string>()
+  const dirs = ['', 'src', ...pythonPath.map(d => normalisePath(d).toLowerCase())]
+  const roots = collected.map(c => normalisePath(c).toLowerCase())
   for (const path of baseFiles) {
     const p = normalisePath(path).toLowerCase()
     const m = /^(.*?)(?:\/index)?\.([a-z]+)$/.exec(p)
     const plain = /^(.*)\.([a-z]+)$/.exec(p)
     if (plain && plain[2] === 'py') pyModules.add(plain[1] ?? '')
+    if (
+      /(^|\/)(test_[^/]*|[^/]*_test)\.py$/.test(p) &&
+      roots.some(r => r === '' || p.startsWith(`${r}/`))
+    )
+      dirs.push(p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '')
     for (const match of [plain, m]) {
       if (!match || !JS_EXTENSIONS.has(match[2] ?? '')) continue
       const key = match[1] ?? ''
@@ -39,7 +52,6 @@ export function moduleIndex(
       jsModules.set(key, set)
     }
   }
-  const dirs = ['', 'src', ...pythonPath.map(d => normalisePath(d).toLowerCase())]
   return { pythonPath: [...new Set(dirs)], jsModules, pyModules }
 }
 
@@ -55,26 +67,10 @@ function importName(rel: string): string | null {
   return null
 }
 
-/**
- * Why a path the head adds would shadow a module of the voting run, or null. `inTree`
- * says whether a directory is one the voting run collects (pytest puts a test's directory
- * on sys.path there).
- */
-export function shadowedModule(
-  path: string,
-  index: ModuleIndex,
-  inTree: (dir: string) => boolean
-): string | null {
+/** Why a path the head adds would shadow a module of the voting run, or null. */
+export function shadowedModule(path: string, index: ModuleIndex): string | null {
   const p = path.toLowerCase()
-  const slash = p.lastIndexOf('/')
-  const dir = slash < 0 ? '' : p.slice(0, slash)
-  const parent = dir.lastIndexOf('/') < 0 ? '' : dir.slice(0, dir.lastIndexOf('/'))
-  const roots = [
-    ...index.pythonPath,
-    ...(inTree(dir) ? [dir] : []),
-    ...(inTree(parent) ? [parent] : [])
-  ]
-  for (const root of new Set(roots)) {
+  for (const root of index.pythonPath) {
     if (root !== '' && !p.startsWith(`${root}/`)) continue
     const name = importName(path.slice(root === '' ? 0 : root.length + 1))
     if (name === null) continue

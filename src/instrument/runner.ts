@@ -245,7 +245,7 @@ export function compileRunnerMatcher(
       if (fold(base) === '.gitattributes' && inputs.watched !== undefined)
         return gitattributesEntry(slash < 0 ? '' : p.slice(0, slash), inputs.watched)
       if (inputs.modules !== undefined) {
-        const shadow = shadowedModule(p, inputs.modules, inTree)
+        const shadow = shadowedModule(p, inputs.modules)
         if (shadow !== null) return { names: [], scope: 'anywhere', addedOnly: true, why: shadow }
       }
       return null

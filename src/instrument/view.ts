@@ -128,7 +128,7 @@ async function runnerInputs(
   return {
     collected,
     setupFiles,
-    modules: moduleIndex(files, pythonPath),
+    modules: moduleIndex(files, pythonPath, collected),
     watched: pattern => watched.some(f => pattern.test(f))
   }
 }
