@@ -7,6 +7,7 @@ import type { Level, Reason } from '../types.js'
 import { lintFiles } from './files.js'
 import { judgeImport } from './judge-import.js'
 import { literalOverlap } from './literal-overlap.js'
+import { runOracleReach } from './reach/index.js'
 import { SourceFacts } from './source.js'
 
 /** `warn` reports without deciding; `error` decides the verdict; `off` does not run. */
@@ -15,6 +16,10 @@ export function levelOf(mode: LintMode): Level | undefined {
 }
 
 export async function runLints(ctx: GateContext): Promise<Reason[]> {
+  return [...(await contamination(ctx)), ...(await runOracleReach(ctx))]
+}
+
+async function contamination(ctx: GateContext): Promise<Reason[]> {
   const overlapLevel = levelOf(ctx.policy.lints['literal-overlap'])
   const judgeLevel = levelOf(ctx.policy.lints['judge-import'])
   if (overlapLevel === undefined && judgeLevel === undefined) return []
