@@ -67,6 +67,15 @@ export function constantKey(node: Node, language: LanguageId): string | undefine
   return undefined
 }
 
+/** A string used as a key (`row["expected"]`) names a field; it is not a value of the case. */
+function isFieldName(node: Node): boolean {
+  const parent = node.parent
+  if (parent?.type === 'subscript') return parent.childForFieldName('subscript')?.id === node.id
+  if (parent?.type === 'subscript_expression')
+    return parent.childForFieldName('index')?.id === node.id
+  return false
+}
+
 function constantsIn(
   nodes: readonly (Node | null | undefined)[],
   language: LanguageId
@@ -76,6 +85,8 @@ function constantsIn(
     if (!root) continue
     for (const node of descendants(root)) {
       if (node.parent && constantKey(node.parent, language) !== undefined) continue
+      if (isFieldName(node)) continue
+      if (isFieldName(node)) continue
       const key = constantKey(node, language)
       if (key !== undefined && !trivial(key)) out.push({ key, line: lineOf(node) })
     }
@@ -147,6 +158,7 @@ function constantNodes(root: Node, language: LanguageId): Array<{ key: string; n
   const out: Array<{ key: string; node: Node }> = []
   for (const node of descendants(root)) {
     if (node.parent && constantKey(node.parent, language) !== undefined) continue
+    if (isFieldName(node)) continue
     const key = constantKey(node, language)
     if (key !== undefined && !trivial(key)) out.push({ key, node })
   }
