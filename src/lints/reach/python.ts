@@ -199,6 +199,10 @@ function callFindings(node: Node, bindings: Bindings): Finding[] {
     if (module !== undefined && frameworkModule(module) !== undefined)
       return [finding('framework', node, `imports the test framework module ${quote(module)}`)]
   }
+  if (callee === 'getattr' && args[1]) {
+    const path = resolvePython(node, bindings)
+    if (path !== undefined) return pathFindings(path, node)
+  }
   if ((callee === 'setattr' || callee === 'delattr') && args[0] && args[1]) {
     const base = resolvePython(args[0], bindings)
     const name = pythonStringValue(args[1])
@@ -352,8 +356,11 @@ function joinedPath(node: Node, bindings: Bindings): string[] {
     const fn = call?.childForFieldName('function')
     const callee = fn ? (resolvePython(fn, bindings) ?? fn.text) : ''
     if (call && /(^|\.)(join|joinpath|Path|PurePath|PurePosixPath|PosixPath)$/.test(callee)) {
-      const parts = argumentsOf(call).map(a => pythonStringValue(a))
-      if (parts.every(p => p !== undefined) && parts.length > 1) return [parts.join('/')]
+      // Non-literal parts (a root folder variable) are left out: what follows them is a path.
+      const parts = argumentsOf(call)
+        .map(a => pythonStringValue(a))
+        .filter((p): p is string => p !== undefined)
+      if (parts.length > 1) return [parts.join('/')]
     }
     return []
   }

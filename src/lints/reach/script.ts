@@ -373,7 +373,7 @@ function boundReference(node: Node, scope: Scope): boolean {
 /** A free `expect`, `vi` or `jest`: the runner's global, present only under test. */
 function globalFindings(node: Node, scope: Scope): Finding[] {
   const parent = node.parent
-  if (!JS_RUNNER_GLOBALS.has(node.text) || scope.declared.has(node.text)) return []
+  if (!JS_RUNNER_GLOBALS.has(node.text) || declaredAround(node, node.text)) return []
   if (parent?.type === 'variable_declarator' && parent.childForFieldName('name')?.id === node.id)
     return []
   if (parent?.type === 'import_specifier' || parent?.type === 'export_specifier') return []
@@ -411,9 +411,92 @@ function propertyNameFindings(node: Node): Finding[] {
   return []
 }
 
+const FUNCTIONS = new Set([
+  'function_declaration',
+  'function_expression',
+  'function',
+  'arrow_function',
+  'method_definition',
+  'generator_function_declaration',
+  'generator_function'
+])
+const BLOCKS = new Set(['statement_block', 'program', 'switch_body', 'class_body'])
+
+/**
+ * True when a scope around `node` declares `name` (a parameter, a declaration in an
+ * enclosing block, a loop or catch variable, an import): then `expect` is the file's own
+ * variable, not the runner's global. A declaration in some other function does not count.
+ */
+export function declaredAround(node: Node, name: string): boolean {
+  for (let p = node.parent; p; p = p.parent) {
+    if (FUNCTIONS.has(p.type)) {
+      const params = p.childForFieldName('parameters') ?? p.childForFieldName('parameter')
+      if (params && declares(params, name)) return true
+    } else if (BLOCKS.has(p.type)) {
+      for (const child of p.namedChildren) if (child && statementDeclares(child, name)) return true
+    } else if (p.type === 'catch_clause' || p.type.startsWith('for_')) {
+      const binding =
+        p.childForFieldName('parameter') ??
+        p.childForFieldName('left') ??
+        p.childForFieldName('initializer')
+      if (binding && declares(binding, name)) return true
+    }
+  }
+  return false
+}
+
+function statementDeclares(statement: Node, name: string): boolean {
+  const target =
+    statement.type === 'export_statement' ? statement.childForFieldName('declaration') : statement
+  if (!target) return false
+  if (target.type === 'lexical_declaration' || target.type === 'variable_declaration') {
+    return target.namedChildren.some(d => {
+      const bound = d?.childForFieldName('name')
+      return bound ? declares(bound, name) : false
+    })
+  }
+  if (target.type === 'import_statement') {
+    const clause = target.namedChildren.find(c => c?.type === 'import_clause')
+    return clause ? declares(clause, name, true) : false
+  }
+  return target.childForFieldName('name')?.text === name && /declaration$/.test(target.type)
+}
+
+/** `node` is, or binds in a pattern, an identifier called `name`. */
+function declares(node: Node, name: string, importClause = false): boolean {
+  if (node.type === 'identifier' || node.type === 'shorthand_property_identifier_pattern')
+    return node.text === name
+  return node
+    .descendantsOfType(['identifier', 'shorthand_property_identifier_pattern'])
+    .some(id => {
+      if (id?.text !== name) return false
+      // In `import { a as b }` only the alias is bound.
+      if (
+        importClause &&
+        id.parent?.type === 'import_specifier' &&
+        id.parent.childForFieldName('alias')
+      )
+        return id.parent.childForFieldName('alias')?.id === id.id
+      // In a default value (`x = expect`) the name is used, not bound.
+      return !(
+        id.parent?.type === 'assignment_pattern' &&
+        id.parent.childForFieldName('right')?.id === id.id
+      )
+    })
+}
+
+/** A member of a variable the file declares itself (`const expect = make(); expect.x = 1`). */
+function localObject(target: Node, scope: Scope): boolean {
+  let root: Node | null = target
+  while (root && (root.type === 'member_expression' || root.type === 'subscript_expression'))
+    root = root.childForFieldName('object')
+  if (root?.type !== 'identifier') return false
+  return !scope.bindings.has(root.text) && declaredAround(root, root.text)
+}
+
 /** Writes to a member: of an assertion module, the runner, the process or a built-in. */
 function targetFindings(target: Node | null, at: Node, scope: Scope, whole = false): Finding[] {
-  if (!target) return []
+  if (!target || localObject(target, scope)) return []
   const resolved = resolveScript(target, scope)
   if (resolved === undefined) return []
   const path = whole ? `${resolved}.*` : resolved
@@ -427,7 +510,7 @@ function targetFindings(target: Node | null, at: Node, scope: Scope, whole = fal
     ]
   if (
     frameworkPackage(root) !== undefined ||
-    (JS_RUNNER_GLOBALS.has(root) && !scope.declared.has(root))
+    (JS_RUNNER_GLOBALS.has(root) && !declaredAround(at, root))
   )
     return [finding('framework', at, `patches ${resolved} of the test runner`)]
   const assigned = pathMatches(path, JS_PROCESS_ASSIGNED)
@@ -437,7 +520,7 @@ function targetFindings(target: Node | null, at: Node, scope: Scope, whole = fal
         entryPointHabit: assigned === 'process.exitCode'
       })
     ]
-  if (JS_BUILTIN_GLOBALS.has(root) && (parts.length >= 2 || whole) && !scope.declared.has(root))
+  if (JS_BUILTIN_GLOBALS.has(root) && (parts.length >= 2 || whole) && !declaredAround(at, root))
     return [
       finding(
         'comparison',
