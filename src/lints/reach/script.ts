@@ -321,7 +321,7 @@ function splitLast(path: string): [string, string] {
 
 function referenceFindings(node: Node, scope: Scope): Finding[] {
   if (node.type === 'identifier') {
-    const global = globalFindings(node, scope)
+    const global = globalFindings(node)
     if (global.length > 0 || !boundReference(node, scope)) return global
   }
   const object = node.childForFieldName('object')
@@ -371,7 +371,7 @@ function boundReference(node: Node, scope: Scope): boolean {
 }
 
 /** A free `expect`, `vi` or `jest`: the runner's global, present only under test. */
-function globalFindings(node: Node, scope: Scope): Finding[] {
+function globalFindings(node: Node): Finding[] {
   const parent = node.parent
   if (!JS_RUNNER_GLOBALS.has(node.text) || declaredAround(node, node.text)) return []
   if (parent?.type === 'variable_declarator' && parent.childForFieldName('name')?.id === node.id)
