@@ -148,6 +148,8 @@ function toPolicy(raw: RawPolicy, file: string): Policy {
       'judge-import': 'error',
       'skip-marker': 'error',
       'ungoverned-test': 'error',
+      'oracle-reach': 'error',
+      reach_allow: [],
       literal_min_length: 6,
       literal_allow: [],
       judge_modules: [],

@@ -3,6 +3,22 @@
 
 export type LintMode = 'off' | 'warn' | 'error'
 
+/** The categories of oracle-reach (src/lints/reach/types.ts holds the same list). */
+export type ReachCategory =
+  | 'framework'
+  | 'markers'
+  | 'introspection'
+  | 'process'
+  | 'instrument'
+  | 'comparison'
+  | 'echo'
+
+/** One entry of lints.reach_allow: files (a glob) that may do what the categories name. */
+export interface ReachAllow {
+  path: string
+  categories: readonly ReachCategory[]
+}
+
 export interface SuiteSettings {
   command: string
   timeout: number
@@ -55,6 +71,8 @@ export interface Policy {
     'judge-import': LintMode
     'skip-marker': LintMode
     'ungoverned-test': LintMode
+    'oracle-reach': LintMode
+    reach_allow: readonly ReachAllow[]
     literal_min_length: number
     literal_allow: readonly string[]
     judge_modules: readonly string[]
