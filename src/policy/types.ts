@@ -3,11 +3,16 @@
 
 export type LintMode = 'off' | 'warn' | 'error'
 
+/** `suite.runner`: the runners the gate knows; `other` means unknown (docs/replay.md). */
+export type RunnerSetting = 'pytest' | 'vitest' | 'jest' | 'node-test' | 'go' | 'other'
+
 export interface SuiteSettings {
   command: string
   timeout: number
   reruns: number
   rerun_command?: string
+  /** The runner, when the command does not say (pytest, vitest, jest, node-test, go, other). */
+  runner?: RunnerSetting
   report?: string
   parallel: boolean
   setup?: string

@@ -20,12 +20,19 @@ export interface IdContext {
   goModule?: string
   /** The report directory relative to the root (suite.report), for Maven modules. */
   reportDir?: string
+  /**
+   * The merge base's files (node:test titles): a title found only in a file outside this
+   * list gets a provisional mapping. Without it every file counts as the merge base's.
+   */
+  literalFiles?: readonly string[]
 }
 
 export interface TestId {
   id: string
   /** The test's file, or null when the report does not say and it could not be found. */
   file: string | null
+  /** node:test: the file was found only among files the head wrote (see canonicalId). */
+  provisional?: true
 }
 
 const PY = /\.py$/
@@ -72,6 +79,11 @@ export function canonicalId(c: RawCase, ctx: IdContext, index = new FileIndex(ct
   if (c.classname === 'test' || c.classname === '') {
     const chain = [...c.suites.filter(s => s !== ''), c.name]
     const file = index.fileWithLiteral(chain[0] ?? c.name)
+    // Found only in a file the head wrote: good enough for the patch's own passing tests,
+    // never for a failure (a voting test with a computed title must not be pulled off its
+    // plane by a patch that spells the title).
+    if (file && index.headWritten(file))
+      return { id: `${file}::${chain.join(' > ')}`, file, provisional: true }
     if (file) return { id: `${file}::${chain.join(' > ')}`, file }
   }
 
@@ -148,6 +160,7 @@ export class FileIndex {
   private readonly set: Set<string>
   private readonly literalCache = new Map<string, string | null>()
   private byPlane: string[] | null = null
+  private baseSet: Set<string> | null = null
 
   constructor(private readonly ctx: IdContext) {
     this.all = ctx.files
@@ -184,11 +197,25 @@ export class FileIndex {
     return found
   }
 
+  /** A file the merge base does not have (the head wrote it): its mapping is provisional. */
+  headWritten(file: string): boolean {
+    const base = this.ctx.literalFiles
+    if (base === undefined) return false
+    this.baseSet ??= new Set(base)
+    return !this.baseSet.has(file)
+  }
+
+  /**
+   * Test files only (never production code, which could spell a title on purpose), the
+   * merge base's first (voting, drafts, in-diff, the rest), then those the head wrote.
+   */
   private jsFilesByPlane(): string[] {
     if (this.byPlane === null) {
-      const js = this.all.filter(f => JS_EXT.test(f) && !f.includes('node_modules/'))
+      const js = this.all.filter(
+        f => JS_EXT.test(f) && !f.includes('node_modules/') && this.ctx.planeOf(f) !== 'source'
+      )
       this.byPlane = js
-        .map(f => ({ f, rank: PLANE_RANK[this.ctx.planeOf(f)] }))
+        .map(f => ({ f, rank: PLANE_RANK[this.ctx.planeOf(f)] + (this.headWritten(f) ? 10 : 0) }))
         .sort((a, b) => a.rank - b.rank || (a.f < b.f ? -1 : a.f > b.f ? 1 : 0))
         .map(x => x.f)
     }
@@ -201,7 +228,8 @@ export function worktreeIdContext(
   root: string,
   files: readonly string[],
   planeOf: (path: string) => Plane,
-  reportDir?: string
+  reportDir?: string,
+  literalFiles?: readonly string[]
 ): IdContext {
   const cache = new Map<string, string | null>()
   const read = (path: string): string | null => {
@@ -219,6 +247,7 @@ export function worktreeIdContext(
   const module = goMod?.match(/^module\s+(\S+)/m)?.[1]
   if (module) ctx.goModule = module
   if (reportDir) ctx.reportDir = normalisePath(reportDir)
+  if (literalFiles) ctx.literalFiles = literalFiles
   return ctx
 }
 

@@ -16,11 +16,15 @@ import type {
   Votes
 } from '../types.js'
 import { compilePlanes } from '../writeset/planes.js'
+import { GateError } from '../errors.js'
+import { canaryToken, planCanary, type CanaryPlanning } from './canary.js'
 import { compileClasses, type ClassOf } from './classes.js'
+import { detectRunner } from './runners.js'
 import { loadCorpus, scoreSeeds, type Seed } from './seeds.js'
 import { runSide, type SideOutcome, type SideOptions } from './side.js'
 import { score, type Observation } from './transitions.js'
-import { applyOverlay, withWorktrees } from './worktree.js'
+import { judgeTripwires, unexplainedHit } from './tripwires.js'
+import { applyOverlay, withWorktrees, worktreeFiles } from './worktree.js'
 
 export interface ReplayOutcome {
   reasons: Reason[]
@@ -51,7 +55,11 @@ export async function replay(ctx: GateContext, ledger: LedgerState): Promise<Rep
     !ledger.live.has(o.id) &&
     classOf(o.id) !== 'judge'
 
+  let canary: CanaryPlanning = { plan: null, why: 'the replay did not start' }
   const [base, head] = await withWorktrees(ctx, async wt => {
+    // Chosen from the merge base's files, the same for both sides (tripwires.ts).
+    const baseFiles = await worktreeFiles(ctx, wt.base)
+    canary = planCanary(detectRunner(ctx.policy.suite), baseFiles, planes.planeOf, canaryToken())
     await applyOverlay(ctx, wt.head, overlay)
     if (overlay.restore.length + overlay.remove.length > 0) {
       ctx.log.info(
@@ -64,6 +72,8 @@ export async function replay(ctx: GateContext, ledger: LedgerState): Promise<Rep
       rerunnable,
       planeOf: p => planes.planeOf(p),
       seeds: corpus,
+      canary: canary.plan,
+      baseFiles,
       ...(side === 'base' ? { probe } : {})
     })
     if (!ctx.policy.suite.parallel)
@@ -82,7 +92,11 @@ export async function replay(ctx: GateContext, ledger: LedgerState): Promise<Rep
     ] as const
   })
 
-  return combine(ctx, ledger, base, head, corpus, { planeOf: p => planes.planeOf(p), classOf })
+  return combine(ctx, ledger, base, head, corpus, {
+    planeOf: p => planes.planeOf(p),
+    classOf,
+    canary
+  })
 }
 
 function combine(
@@ -91,10 +105,19 @@ function combine(
   base: SideOutcome,
   head: SideOutcome,
   corpus: readonly Seed[] | null,
-  fns: { planeOf: (p: string) => Plane; classOf: ClassOf }
+  fns: { planeOf: (p: string) => Plane; classOf: ClassOf; canary: CanaryPlanning }
 ): ReplayOutcome {
   const reasons: Reason[] = []
   for (const side of [base, head]) if (side.failure) reasons.push(side.failure)
+  const trip = judgeTripwires({
+    base: base.records ?? [],
+    head: head.records ?? [],
+    canary: fns.canary,
+    policyPath: ctx.policy.path
+  })
+  if (trip.baseProblems.length > 0)
+    throw new GateError(trip.baseProblems.join('\n'), { path: ctx.policy.path })
+  reasons.push(...trip.reasons)
 
   const outcome: ReplayOutcome = {
     reasons,
@@ -117,7 +140,9 @@ function combine(
       classOf: fns.classOf,
       live: ledger.live,
       policyPath: ctx.policy.path,
-      written
+      written,
+      duplicates: { base: base.duplicates ?? [], head: head.duplicates ?? [] },
+      today: ctx.today
     }
     if (ledger.path !== undefined) input.ledgerPath = ledger.path
     if (base.inDiffOnBase) input.inDiffOnBase = base.inDiffOnBase
@@ -127,6 +152,13 @@ function combine(
     outcome.transitions = scored.transitions
     outcome.flakes = scored.flakes
     outcome.diagnostics = scored.diagnostics
+    const hit = unexplainedHit(
+      ctx.writeSet,
+      scored.transitions.fail_to_pass,
+      fns.planeOf,
+      ctx.policy.path
+    )
+    if (hit) reasons.push(hit)
   }
 
   const settings = ctx.policy.seeds

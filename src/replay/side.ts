@@ -7,8 +7,10 @@ import type { GateContext } from '../context.js'
 import { GateError } from '../errors.js'
 import type { Plane, Reason, SideRun } from '../types.js'
 import { worktreeIdContext, type IdContext } from './ids.js'
-import { observe, rerunFailures, rerunPlan } from './rerun.js'
-import { runSuite, sideEnv, type Side } from './run.js'
+import type { CanaryPlan } from './canary.js'
+import { observe, rerunArgs, rerunFailures, rerunPlan } from './rerun.js'
+import { logHead, runSuite, sideEnv, type Side } from './run.js'
+import { RunWatch, type RunRecord } from './tripwires.js'
 import { runSeeds, type Seed } from './seeds.js'
 import { prepareWorktree } from './setup.js'
 import type { Observation } from './transitions.js'
@@ -25,6 +27,10 @@ export interface SideOutcome {
   seeds?: Map<string, boolean>
   /** Base only: the head's in-diff tests run against the base's code (see probeInDiff). */
   inDiffOnBase?: Map<string, Observation>
+  /** What each run showed, for the tripwires (tripwires.ts). */
+  records?: readonly RunRecord[]
+  /** Ids that more than one test of the first run collapsed into. */
+  duplicates?: readonly string[]
 }
 
 export interface SideOptions {
@@ -36,6 +42,10 @@ export interface SideOptions {
   seeds: readonly Seed[] | null
   /** Base only: in-diff test files the patch wrote, to probe against the base's code. */
   probe?: readonly string[]
+  /** The canary for the first run (the same on both sides), or null when not armed. */
+  canary?: CanaryPlan | null
+  /** Files of the merge base: the only ones node:test titles are looked up in. */
+  baseFiles?: readonly string[]
 }
 
 export async function runSide(ctx: GateContext, opts: SideOptions): Promise<SideOutcome> {
@@ -44,9 +54,11 @@ export async function runSide(ctx: GateContext, opts: SideOptions): Promise<Side
   const logFile = join(ctx.tempDir, `${side}-suite.log`)
   const run: SideRun = { side, exit_code: null, timed_out: false, duration_ms: 0, tests: 0 }
   const started = Date.now()
+  const watch = new RunWatch(side, opts.canary ?? null)
+  const duplicates = new Set<string>()
   const finish = (outcome: Omit<SideOutcome, 'side' | 'run'>): SideOutcome => {
     run.duration_ms = Date.now() - started
-    return { side, run, ...outcome }
+    return { side, run, ...outcome, records: watch.records, duplicates: [...duplicates].sort() }
   }
 
   const setup = await prepareWorktree(ctx, side, worktree, join(ctx.tempDir, `${side}-setup.log`))
@@ -69,7 +81,11 @@ export async function runSide(ctx: GateContext, opts: SideOptions): Promise<Side
   }
 
   ctx.log.info(`${side}: running the suite`)
-  const first = await runSuite(ctx, { side, worktree, attempt: 0, command: suite.command, logFile })
+  const first = await watch.run(
+    ctx,
+    { side, worktree, attempt: 0, command: suite.command, logFile },
+    true
+  )
   run.exit_code = first.result.exitCode
   run.timed_out = first.result.timedOut
   run.log_tail = first.result.tail
@@ -90,7 +106,7 @@ export async function runSide(ctx: GateContext, opts: SideOptions): Promise<Side
     )
   }
   if (first.report === null) {
-    const message = `the suite left no readable report on ${side} (${first.reportError ?? 'unknown'}); output tail:\n${first.result.tail}`
+    const message = `the suite left no readable report on ${side} (${first.reportError ?? 'unknown'}); output head:\n${await logHead(logFile)}\n…\noutput tail:\n${first.result.tail}`
     if (side === 'base') throw new GateError(message, { path: ctx.policy.path })
     return finish(
       withSeeds({
@@ -107,9 +123,10 @@ export async function runSide(ctx: GateContext, opts: SideOptions): Promise<Side
       worktree,
       await worktreeFiles(ctx, worktree),
       opts.planeOf,
-      suite.report
+      suite.report,
+      opts.baseFiles
     ))
-  const results = observe(first.report, await idContext())
+  const results = observe(first.report, await idContext(), duplicates)
 
   const plan = rerunPlan(suite)
   const reruns = await rerunFailures({
@@ -118,16 +135,18 @@ export async function runSide(ctx: GateContext, opts: SideOptions): Promise<Side
     plan,
     eligible: opts.rerunnable,
     ids: idContext,
+    incidental: side === 'base',
     run: async (attempt, tests) => {
       ctx.log.info(
         `${side}: rerun ${attempt}${tests ? ` of ${tests.length} failing test(s)` : ' of the whole suite'}`
       )
-      const again = await runSuite(ctx, {
+      const again = await watch.run(ctx, {
         side,
         worktree,
         attempt,
         command: plan.command,
         tests: tests ?? [],
+        testArgs: tests ? rerunArgs(plan, tests) : [],
         logFile
       })
       if (again.report === null)
