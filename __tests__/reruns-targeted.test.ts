@@ -170,7 +170,7 @@ describe('absval (x)', () => {
       'head:other': 1
     })
     expect(card.transitions.fail_to_pass).toEqual([
-      'oracle/props/a.test.js::absval (x) is non-negative [-3]'
+      'oracle/props/a.test.js::absval (x) > is non-negative [-3]'
     ])
   })
 })
@@ -303,7 +303,7 @@ describe('absval', () => {
     linkRunner(repo, 'jest')
 
     const { card } = await judge(repo)
-    const id = 'oracle/props/a.test.js::absval works'
+    const id = 'oracle/props/a.test.js::absval > works'
     expect(card.transitions.pass_to_fail).toEqual([id])
     expect(failures(card)).toContain('regression')
     expect(

@@ -5,7 +5,9 @@ import { mkdir, readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { GateContext } from '../context.js'
 import { runShell, type ShellResult } from '../exec/process.js'
+import { JEST_JUNIT_ENV } from './ids.js'
 import { readReport, type Report } from './junit.js'
+import { detectRunner } from './runners.js'
 
 export type Side = 'base' | 'head'
 
@@ -92,6 +94,7 @@ export async function runSuite(ctx: GateContext, req: RunRequest): Promise<Suite
     tests: req.testArgs ?? tests
   })
   const env = await sideEnv(ctx, req.side, {
+    ...(detectRunner(ctx.policy.suite) === 'jest' ? JEST_JUNIT_ENV : {}),
     ORACLE_GATE_JUNIT: junit,
     ORACLE_GATE_TESTS: tests.join('\n')
   })

@@ -208,12 +208,12 @@ export function selectionArgs(kind: RunnerKind | null, ids: readonly string[]): 
     return [...files, '-t', anchored(parts.map(p => p.name.split(' > ').join(' ')))]
   }
   if (kind === 'jest') {
-    // jest takes its positional arguments as regular expressions over the path; its
-    // junit name is already the full name that --testNamePattern matches.
+    // jest takes its positional arguments as regular expressions over the path, and
+    // matches --testNamePattern against the full name joined by spaces, like vitest.
     return [
       ...files.map(f => escapeRegExp(f)),
       '--testNamePattern',
-      anchored(parts.map(p => p.name))
+      anchored(parts.map(p => p.name.split(' > ').join(' ')))
     ]
   }
   // node:test matches the full name in newer Node versions and the leaf title in older

@@ -10,6 +10,7 @@ import { worktreeIdContext, type IdContext } from './ids.js'
 import type { CanaryPlan } from './canary.js'
 import { observe, rerunArgs, rerunFailures, rerunPlan } from './rerun.js'
 import { logHead, runSuite, sideEnv, type Side } from './run.js'
+import { detectRunner } from './runners.js'
 import { RunWatch, type RunRecord } from './tripwires.js'
 import { runSeeds, type Seed } from './seeds.js'
 import { prepareWorktree } from './setup.js'
@@ -124,7 +125,7 @@ export async function runSide(ctx: GateContext, opts: SideOptions): Promise<Side
       await worktreeFiles(ctx, worktree),
       opts.planeOf,
       suite.report,
-      opts.baseFiles
+      { literalFiles: opts.baseFiles, runner: detectRunner(suite) }
     ))
   const results = observe(first.report, await idContext(), duplicates)
 
@@ -203,7 +204,8 @@ async function probeInDiff(
     worktree,
     await worktreeFiles(ctx, worktree),
     planeOf,
-    ctx.policy.suite.report
+    ctx.policy.suite.report,
+    { runner: detectRunner(ctx.policy.suite) }
   )
   const observed = observe(probe.report, ids)
   for (const [id, o] of observed)
