@@ -7,6 +7,9 @@ import type { FlakeRow, Plane, Reason, Scorecard, Transitions, Votes } from '../
 import { UNCLASSIFIED, type ClassOf } from './classes.js'
 import type { Outcome } from './junit.js'
 
+/** Stale ledger rows named in the one ledger-stale warning; the rest are counted. */
+const STALE_NAMED = 10
+
 /** Everything one side said about one test, across the first run and the reruns. */
 export interface Observation {
   id: string
@@ -272,18 +275,29 @@ function scoreVanished(s: Scoring, head: SideResults): void {
   }
 }
 
-/** A live ledger row for a test the suite no longer has is a freeze nobody can lift. */
+/**
+ * A live ledger row for a test the suite no longer has is a freeze nobody can lift. One
+ * warning for all of them: a 100,000-row ledger must not become 100,000 reasons.
+ */
 function scoreStaleRows(s: Scoring): void {
+  const stale: string[] = []
   for (const [test, row] of s.input.live) {
     if (s.input.base.has(test) || s.input.head?.has(test)) continue
-    const reason: Reason = {
-      rule: 'ledger-stale',
-      message: `ledger row ${row.id} freezes ${test}, which no longer exists in the suite; remove the row`,
-      level: 'warning'
-    }
-    if (s.input.ledgerPath) reason.path = s.input.ledgerPath
-    s.reasons.push(reason)
+    stale.push(`${row.id} (${test})`)
   }
+  if (stale.length === 0) return
+  const shown = stale.slice(0, STALE_NAMED).join(', ')
+  const more = stale.length > STALE_NAMED ? ` and ${stale.length - STALE_NAMED} more` : ''
+  const reason: Reason = {
+    rule: 'ledger-stale',
+    message:
+      stale.length === 1
+        ? `ledger row ${shown} freezes a test that no longer exists in the suite; remove the row`
+        : `${stale.length} ledger rows freeze tests that no longer exist in the suite: ${shown}${more}; remove them`,
+    level: 'warning'
+  }
+  if (s.input.ledgerPath) reason.path = s.input.ledgerPath
+  s.reasons.push(reason)
 }
 
 function scoreNonDiscriminating(s: Scoring): void {
