@@ -200,6 +200,8 @@ function wholeSuiteRepo(head: string): TestRepo {
     '.gitignore': '__pycache__/\n',
     '.github/oracle-gate.yml': policy('bash oracle/run.sh {junit}', ''),
     'oracle/run.sh': `exec ${PY} -m pytest oracle/props -q -p no:cacheprovider --junitxml="$1"\n`,
+    // The children run with PYTHONSAFEPATH=1: the source goes on the path explicitly.
+    'pytest.ini': '[pytest]\npythonpath = .\n',
     'app/__init__.py': '',
     'app/calc.py': 'def absval(x):\n    return x\n',
     'oracle/props/test_calc.py': PY_PROPS
@@ -325,6 +327,8 @@ function coinRepo(head: Record<string, string>): TestRepo {
   repo.write({
     '.gitignore': '__pycache__/\n',
     '.github/oracle-gate.yml': policy(SUITE_COMMANDS.pytest(PY, 'oracle/props'), ''),
+    // The children run with PYTHONSAFEPATH=1: the source goes on the path explicitly.
+    'pytest.ini': '[pytest]\npythonpath = .\n',
     'app/__init__.py': '',
     'app/calc.py': 'def absval(x):\n    return x\n',
     'oracle/props/test_coin.py': COIN

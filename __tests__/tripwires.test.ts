@@ -102,6 +102,8 @@ function pytestRepo(command: string, head: string): TestRepo {
     '.gitignore': '.naive-junit.xml\n__pycache__/\n',
     '.github/oracle-gate.yml': policy(command),
     'oracle/run.sh': `exec ${PY} -m pytest oracle/props -q -p no:cacheprovider --junitxml="$1"\n`,
+    // The children run with PYTHONSAFEPATH=1: the source goes on the path explicitly.
+    'pytest.ini': '[pytest]\npythonpath = .\n',
     'app/__init__.py': '',
     'app/calc.py': CALC_PY,
     'oracle/props/test_calc.py': PROPS_PY
