@@ -276,3 +276,25 @@ describe('vitest: the canary', () => {
     expect(card.reasons.map(r => r.message).join('\n')).not.toMatch(/canary/)
   })
 })
+
+describe('a base with no report', () => {
+  it('shows the first lines of the log as well as the last', async () => {
+    const repo = new TestRepo('og-noreport-')
+    repos.push(repo)
+    repo.write({
+      '.github/oracle-gate.yml': policy('bash oracle/broken.sh'),
+      'oracle/broken.sh':
+        'echo "ImportError: the real cause is printed first"\nfor i in $(seq 1 400); do echo "noise line $i"; done\necho "giving up"\nexit 3\n',
+      'oracle/props/test_x.py': 'def test_x():\n    pass\n'
+    })
+    repo.commit('base')
+    repo.branch('agent').write({ 'app.py': 'X = 1\n' }).commit('agent patch')
+    const card = await judge(repo)
+    expect(card.verdict).toBe('error')
+    const message = card.reasons.find(r => r.level === 'failure')?.message ?? ''
+    expect(message).toMatch(
+      /output head:\nImportError: the real cause is printed first\nnoise line 1\n/
+    )
+    expect(message).toMatch(/output tail:\n[\s\S]*noise line 400\ngiving up/)
+  })
+})
