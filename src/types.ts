@@ -25,6 +25,8 @@ export type RuleId =
   | 'oracle-reach' // production code reaches into the runner, the gate or the instrument
   | 'report-mismatch' // the runner's exit status contradicts its report
   | 'unexplained-hit' // fail→pass hits although the patch writes nothing on the source plane
+  // third round
+  | 'instrument-approval' // an instrument change without an approver's review of the head sha
   // extensions
   | 'gate-error' // the gate itself failed (git, I/O, unreadable base report)
   | 'ledger-expiring' // warning: a row expires within 7 days
@@ -133,6 +135,10 @@ export interface Scorecard {
   head: string
   base_ref?: string
   head_ref?: string
+  /** Extension (the action): the PR judged, or the PR(s) a merge queue group holds. */
+  pull_requests?: number[]
+  /** Extension (the action): merge_group when a queue's group was judged. */
+  event?: string
   today: string
   policy_path: string
   reasons: Reason[]

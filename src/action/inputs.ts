@@ -3,6 +3,8 @@
 import * as core from '@actions/core'
 import { resolve } from 'node:path'
 import type { CheckRunTarget, Posting } from './checkrun.js'
+import { commentMode } from './comment.js'
+import type { CommentMode } from './comment.js'
 import { GateError } from '../errors.js'
 import { utcToday } from '../gate.js'
 import { DEFAULT_POLICY_PATH } from '../policy/load.js'
@@ -23,11 +25,15 @@ export interface Inputs {
   mode: 'judge' | 'report'
   /** Report mode: the downloaded artifact (scorecard.json, or the folder holding it). */
   scorecard: string
+  /** The sticky PR comment: never (default), on-failure, always. */
+  comment: CommentMode
 }
 
 /** What the run has opened so far, so that a failure can still complete the check run. */
 export interface Session {
   headSha?: string
+  /** The PR the run judged or reports on (none for a merge queue's group). */
+  pullNumber?: number
   check?: { target: CheckRunTarget; posting: Posting }
 }
 
@@ -46,7 +52,8 @@ export function readInputs(): Inputs {
     today: core.getInput('today') || utcToday(),
     workdir: resolve(workspace, core.getInput('working-directory') || '.'),
     mode,
-    scorecard: core.getInput('scorecard') ? resolve(workspace, core.getInput('scorecard')) : ''
+    scorecard: core.getInput('scorecard') ? resolve(workspace, core.getInput('scorecard')) : '',
+    comment: commentMode(core.getInput('comment'))
   }
 }
 

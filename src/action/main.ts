@@ -10,15 +10,19 @@ import { Git } from '../git/git.js'
 import { parseEvent } from '../github/event.js'
 import type { NothingToJudge, PullRequestTarget } from '../github/event.js'
 import { apiChanges } from '../github/files.js'
+import { readApprovalFacts } from '../github/reviews.js'
 import { DEFAULT_POLICY_PATH } from '../policy/load.js'
 import type { Scorecard } from '../types.js'
 import { emptyScorecard, finalize } from '../verdict/scorecard.js'
 import { VERSION } from '../version.js'
 import { finishCheckRun, openSession } from './checkrun.js'
+import { postComment } from './comment.js'
+import type { CommentMode } from './comment.js'
 import { ensureCommits } from './fetch.js'
 import { actionsLogger, detailsUrl, readInputs } from './inputs.js'
 import type { Inputs, Session } from './inputs.js'
 import { annotateStep, setOutputs, writeCardFiles, writeJobSummary } from './publish.js'
+import { judgeGroup } from './queue.js'
 import { report } from './report.js'
 
 export async function run(): Promise<void> {
@@ -28,8 +32,10 @@ export async function run(): Promise<void> {
   const today = core.getInput('today') || utcToday()
   const policyPath = core.getInput('policy') || DEFAULT_POLICY_PATH
   let card: Scorecard
+  let comment: CommentMode = 'never'
   try {
     const inputs = readInputs()
+    comment = inputs.comment
     card = await decide(inputs, session)
   } catch (error) {
     card = finalize(emptyScorecard({ version: VERSION, today, policyPath }), [
@@ -37,7 +43,7 @@ export async function run(): Promise<void> {
     ])
     if (session.headSha) card.head = session.headSha
   }
-  await finish(card, session)
+  await finish(card, session, comment)
 }
 
 async function decide(inputs: Inputs, session: Session): Promise<Scorecard> {
@@ -55,6 +61,8 @@ async function decide(inputs: Inputs, session: Session): Promise<Scorecard> {
       )
     case 'pull_request':
       return judge(event, inputs, session)
+    case 'merge_group':
+      return judgeGroup(event, inputs, session, actionsLogger)
   }
 }
 
@@ -80,6 +88,7 @@ async function judge(
   session: Session
 ): Promise<Scorecard> {
   const log = actionsLogger
+  session.pullNumber = event.number
   const { client, repo } = await openSession(
     { token: inputs.token, checkName: inputs.checkName, detailsUrl: detailsUrl() },
     event.headSha,
@@ -96,7 +105,7 @@ async function judge(
       log
     )
   )
-  return check({
+  const card = await check({
     repoDir: inputs.workdir,
     base: event.baseSha,
     head: event.headSha,
@@ -110,8 +119,10 @@ async function judge(
         repo,
         { number: event.number, baseSha: event.baseSha, headSha: event.headSha },
         log
-      )
+      ),
+    approval: approvers => readApprovalFacts(client, repo, event.number, approvers, log)
   })
+  return { ...card, pull_requests: [event.number] }
 }
 
 /** push / workflow_dispatch: no PR, so no verdict can be earned; the card says no-vote. */
@@ -123,7 +134,7 @@ function nothingToJudge(event: NothingToJudge, inputs: Inputs): Scorecard {
   )
 }
 
-async function finish(card: Scorecard, session: Session): Promise<void> {
+async function finish(card: Scorecard, session: Session, comment: CommentMode): Promise<void> {
   const dir = join(process.env.RUNNER_TEMP || tmpdir(), 'oracle-gate')
   let scorecardPath = join(dir, 'scorecard.json')
   try {
@@ -144,6 +155,7 @@ async function finish(card: Scorecard, session: Session): Promise<void> {
       : `The check run could not be posted (${problem}); branch protection bound to it stays pending.`
     : null
   setOutputs(card, scorecardPath)
+  await commentOnPull(card, session, comment, problem === null)
   try {
     await writeJobSummary(card, note, scorecardPath)
   } catch (error) {
@@ -162,4 +174,29 @@ async function finish(card: Scorecard, session: Session): Promise<void> {
     // Fail closed: a merge nobody can see on the commit must not look like a green step.
     core.setFailed(`oracle-gate verdict: merge, but ${unposted}`)
   }
+}
+
+/** The sticky PR comment, when asked for and there is a PR (never for a queue's group). */
+async function commentOnPull(
+  card: Scorecard,
+  session: Session,
+  mode: CommentMode,
+  posted: boolean
+): Promise<void> {
+  const check = session.check
+  if (mode === 'never' || !check || session.pullNumber === undefined) return
+  const { client, repo, name } = check.target
+  const server = process.env.GITHUB_SERVER_URL || 'https://github.com'
+  const checkRunUrl =
+    posted && check.posting.kind === 'open'
+      ? `${server}/${repo.owner}/${repo.repo}/runs/${check.posting.id}`
+      : undefined
+  await postComment(mode, card, {
+    client,
+    repo,
+    number: session.pullNumber,
+    checkName: name,
+    log: actionsLogger,
+    ...(checkRunUrl ? { checkRunUrl } : {})
+  })
 }
