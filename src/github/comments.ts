@@ -8,7 +8,11 @@ import type { GitHubClient, RepoRef } from './octokit.js'
 export const COMMENT_MAX_CHARS = 65_536
 
 export function stickyMarker(checkName: string): string {
-  return `<!-- oracle-gate:sticky ${checkName.replace(/[^A-Za-z0-9 ._/-]/g, '_')} -->`
+  // "--" would end the HTML comment early: only single dashes survive.
+  const name = checkName
+    .replace(/[^A-Za-z0-9 ._/-]/g, '_')
+    .replace(/-{2,}/g, m => '_'.repeat(m.length))
+  return `<!-- oracle-gate:sticky ${name} -->`
 }
 
 export async function findSticky(
