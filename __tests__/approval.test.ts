@@ -213,7 +213,7 @@ describe('the sticky comment', () => {
     expect(body.startsWith(`${marker}\n`)).toBe(true)
     expect(body.length).toBeLessThanOrEqual(COMMENT_MAX_CHARS)
     expect(body).toContain('(https://github.example/acme/widget/runs/9)')
-    expect(stickyMarker('x --> <b>')).toBe('<!-- oracle-gate:sticky x __ _b_ -->')
+    expect(stickyMarker('x --> <b>')).toBe('<!-- oracle-gate:sticky x ___ _b_ -->')
   })
   it('the input accepts never, on-failure and always only', () => {
     expect(commentMode('')).toBe('never')
