@@ -124,6 +124,8 @@ export interface SideRun {
   setup?: 'reused' | 'ran' | 'none'
   setup_reason?: string
   log_tail?: string
+  /** Extension: the first lines of the output, kept when the suite wrote no report. */
+  log_head?: string
 }
 
 export interface Scorecard {
@@ -151,7 +153,12 @@ export interface Scorecard {
   flakes: FlakeRow[]
   /** Extension: per-side run facts, diagnostics and timings. */
   runs: SideRun[]
-  diagnostics: { non_discriminating: string[]; drafts: Record<string, string> }
+  diagnostics: {
+    non_discriminating: string[]
+    drafts: Record<string, string>
+    /** Extension: outcome on head of each in-diff test (the patch's own tests). */
+    in_diff?: Record<string, string>
+  }
   campaign?: { seed: number; max_examples: number; wall_clock: number }
   timings_ms: Record<string, number>
 }

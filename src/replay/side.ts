@@ -90,6 +90,7 @@ export async function runSide(ctx: GateContext, opts: SideOptions): Promise<Side
     )
   }
   if (first.report === null) {
+    if (first.result.head) run.log_head = first.result.head
     const message = `the suite left no readable report on ${side} (${first.reportError ?? 'unknown'}); output tail:\n${first.result.tail}`
     if (side === 'base') throw new GateError(message, { path: ctx.policy.path })
     return finish(

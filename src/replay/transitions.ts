@@ -134,6 +134,8 @@ export function score(input: ScoreInput): Score {
         if (hf !== 'S') votes.drafts++
         diagnostics.drafts[h.id] = describe(h)
       } else if (role === 'in_diff') {
+        const inDiff = (diagnostics.in_diff ??= {})
+        inDiff[h.id] = describe(h)
         const onBase = input.inDiffOnBase?.get(h.id) ?? b
         if (
           hf === 'P' &&
