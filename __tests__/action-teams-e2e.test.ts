@@ -85,6 +85,7 @@ function origin(extraPolicy = '', baseFiles: Record<string, string> = {}): Origi
   cleanups.push(() => repo.cleanup())
   repo.write({
     '.github/oracle-gate.yml': policy(extraPolicy),
+    'pytest.ini': '[pytest]\npythonpath = .\n',
     'app/__init__.py': '',
     'app/calc.py': CALC_BUGGY,
     'oracle/properties/test_calc.py': PROPERTIES,
@@ -535,7 +536,7 @@ def test_abs_non_negative():
     const summary = f.checkRuns[0]?.output.summary ?? ''
     expect(summary.length).toBeLessThanOrEqual(LIMIT)
     expect(summary).toContain('oracle-gate: `error`')
-    expect(f.comments[0]?.body).toContain('unknown_key')
+    expect(f.comments[0]?.body).toMatch(/config-invalid[\s\S]*unknown\\?_key/)
     expect(f.invalid).toEqual([])
   })
 })

@@ -12,17 +12,19 @@ import type { Logger, Scorecard } from '../types.js'
 import type { ApprovalSource } from '../verdict/approval.js'
 import { openSession } from './checkrun.js'
 import { ensureCommits } from './fetch.js'
-import { detailsUrl } from './inputs.js'
+import { toolkitLogger } from './environment.js'
+import type { RunnerEnvironment } from './environment.js'
 import type { Inputs, Session } from './inputs.js'
 
 export async function judgeGroup(
+  environment: RunnerEnvironment,
   event: MergeGroupTarget,
   inputs: Inputs,
-  session: Session,
-  log: Logger
+  session: Session
 ): Promise<Scorecard> {
+  const log = toolkitLogger(environment.toolkit)
   const { client, repo } = await openSession(
-    { token: inputs.token, checkName: inputs.checkName, detailsUrl: detailsUrl() },
+    { token: inputs.token, checkName: inputs.checkName, github: environment.github },
     event.headSha,
     session,
     log
@@ -51,6 +53,7 @@ export async function judgeGroup(
     today: inputs.today,
     log,
     secrets: inputs.token ? [inputs.token] : [],
+    env: environment.env,
     // No PR files list describes a group: the write set comes from git.
     approval: groupApproval(event, git, client, repo, log)
   })
@@ -71,10 +74,7 @@ function groupApproval(
         unavailable: `the merge queue ref ${event.headRef} does not name exactly one PR, so no approval can be attributed`
       }
     const facts = await readApprovalFacts(client, repo, number, approvers, log)
-    const parents = (await git.run(['rev-list', '--parents', '-n', '1', event.headSha]))
-      .trim()
-      .split(/\s+/)
-      .slice(1)
+    const parents = await git.parents(event.headSha)
     const exact =
       parents.length === 2 && parents[0] === event.baseSha && parents[1] === facts.currentHead
     if (!exact)
