@@ -54,6 +54,8 @@ export interface Policy {
   /** Path of the policy file inside the repository (always protected). */
   path: string
   protected: readonly string[]
+  /** Logins and org/team slugs whose approval of the head sha lets an instrument change merge. */
+  instrument_approvers: readonly string[]
   case_insensitive: boolean
   voting_edits: 'none' | 'append'
   planes: { voting: readonly string[]; drafts: readonly string[]; in_diff: readonly string[] }
