@@ -5,13 +5,7 @@ export type LintMode = 'off' | 'warn' | 'error'
 
 /** The categories of oracle-reach (src/lints/reach/types.ts holds the same list). */
 export type ReachCategory =
-  | 'framework'
-  | 'markers'
-  | 'introspection'
-  | 'process'
-  | 'instrument'
-  | 'comparison'
-  | 'echo'
+  'framework' | 'markers' | 'introspection' | 'process' | 'instrument' | 'comparison' | 'echo'
 
 /** One entry of lints.reach_allow: files (a glob) that may do what the categories name. */
 export interface ReachAllow {
