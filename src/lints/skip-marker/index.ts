@@ -5,9 +5,18 @@ import { addedLines } from '../../git/hunks.js'
 import { familyOf } from '../../lang.js'
 import type { LedgerRow, LedgerState } from '../../ledger/types.js'
 import type { Level, Reason } from '../../types.js'
+import { readBlobs } from '../blobs.js'
 import { isTestFile } from '../files.js'
 import type { LintInput } from '../registry.js'
-import { mayHoldMarker, scanFile, type Finding } from './scan.js'
+import { normalisePath } from '../../writeset/planes.js'
+import type { HelperExports } from './script.js'
+import {
+  helperExports,
+  mayHoldMarker,
+  scanFile,
+  type Finding,
+  type HelperResolver
+} from './scan.js'
 
 export async function skipMarker({ ctx, ledger }: LintInput, level: Level): Promise<Reason[]> {
   const targets = ctx.writeSet.filter(
@@ -23,20 +32,79 @@ export async function skipMarker({ ctx, ledger }: LintInput, level: Level): Prom
     ctx.head,
     targets.map(t => t.path)
   )
-  const reasons: Reason[] = []
-  for (const row of targets) {
+  const scanned = targets.filter(row => {
     const lines = added.get(row.path)
+    // JS/TS is always parsed: an alias or an escaped name spells no marker word.
+    return lines !== undefined && (familyOf(row.path) === 'js' || mayHoldMarker(lines.values()))
+  })
+  // Two batch reads (one per revision), not two git processes per file.
+  const heads = await readBlobs(
+    ctx.git,
+    ctx.head,
+    scanned.map(r => r.path)
+  )
+  const bases = await readBlobs(
+    ctx.git,
+    ctx.mergeBase,
+    scanned.map(r => r.previous_path ?? r.path)
+  )
+  const resolve = helperResolver(ctx)
+  const reasons: Reason[] = []
+  for (const row of scanned) {
+    const head = heads.get(row.path)
     const lang = familyOf(row.path)
-    if (lines === undefined || lang === undefined || !mayHoldMarker(lines.values())) continue
-    const headText = await ctx.git.showText(ctx.head, row.path)
-    if (headText === null) continue
-    const baseText = await ctx.git.showText(ctx.mergeBase, row.previous_path ?? row.path)
-    for (const finding of scanFile(row.path, lang, headText, baseText, lines.keys())) {
+    if (head === undefined || lang === undefined) continue
+    const base = bases.get(row.previous_path ?? row.path)?.toString('utf8') ?? null
+    const lines = added.get(row.path)?.keys() ?? []
+    const text = head.toString('utf8')
+    for (const finding of await scanFile(row.path, lang, text, base, lines, resolve)) {
       const reason = judge(finding, row.path, ledger, level)
       if (reason) reasons.push(reason)
     }
   }
   return reasons
+}
+
+/** Extensions a relative import may leave out, in the order resolvers try them. */
+const IMPORT_SUFFIXES = ['', '.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs']
+
+/**
+ * Reads the module a test imports (at the same revision as the test) and lists its marked
+ * exports: a skipping helper exported from a production file is found where the test uses
+ * it. One parse per module and revision in a run.
+ */
+function helperResolver(ctx: LintInput['ctx']): HelperResolver {
+  const seen = new Map<string, Promise<HelperExports | undefined>>()
+  return (side, from, specifier) => {
+    const rev = side === 'head' ? ctx.head : ctx.mergeBase
+    const target = normalisePath(`${from.slice(0, from.lastIndexOf('/') + 1)}${specifier}`)
+    if (target.startsWith('..')) return Promise.resolve(undefined)
+    const key = `${rev}\0${target}`
+    let found = seen.get(key)
+    if (found === undefined) {
+      found = readHelper(ctx, rev, target)
+      seen.set(key, found)
+    }
+    return found
+  }
+}
+
+async function readHelper(
+  ctx: LintInput['ctx'],
+  rev: string,
+  target: string
+): Promise<HelperExports | undefined> {
+  // `./x.js` in TypeScript sources names x.ts; a directory names its index.
+  const stem = target.replace(/\.[cm]?jsx?$/, '')
+  const candidates = [
+    ...IMPORT_SUFFIXES.map(s => `${target}${s}`),
+    ...IMPORT_SUFFIXES.slice(1).map(s => `${stem}${s}`),
+    ...IMPORT_SUFFIXES.slice(1).map(s => `${target}/index${s}`)
+  ].filter(p => familyOf(p) === 'js')
+  const blobs = await readBlobs(ctx.git, rev, [...new Set(candidates)])
+  const path = candidates.find(p => blobs.has(p))
+  if (path === undefined) return undefined
+  return helperExports(path, blobs.get(path)!.toString('utf8'))
 }
 
 /** Pure: the reason a finding gives against this ledger; undefined when live rows cover it. */
