@@ -77,6 +77,14 @@ describe('ledger schema', () => {
     expect(j.live.get('oracle/properties/test_a.py::test_one')?.owner).toBe('alice')
   })
 
+  it('accepts every cause of the contract, env (broken in this environment) included', () => {
+    const causes = ['order', 'time', 'net', 'rng', 'shared', 'env']
+    const rows = causes.map((cause, i) => row({ id: `F-${i}`, test: `x.py::t${i}`, cause }))
+    const loaded = load(yaml(rows))
+    expect(loaded.reasons).toEqual([])
+    expect(loaded.live.get('x.py::t5')?.cause).toBe('env')
+  })
+
   // Each field error names the file, the line of the field, the row id and the field.
   const fieldCases: Array<[string, RowInput, string, RegExp]> = [
     [

@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { runFacts, type GateContext } from './context.js'
 import { GateError, errorMessage } from './errors.js'
 import { childEnv } from './exec/env.js'
+import { isCalendarDate } from './ledger/dates.js'
 import { Git } from './git/git.js'
 import { checkInstrument, instrumentTouched } from './instrument/index.js'
 import { loadLedger } from './ledger/index.js'
@@ -77,8 +78,8 @@ async function pipeline(options: CheckOptions, card: Scorecard, tempDir: string)
     }
   }
 
-  if (options.today !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(options.today)) {
-    throw new GateError(`--today must be YYYY-MM-DD, got "${options.today}"`, {
+  if (options.today !== undefined && !isCalendarDate(options.today)) {
+    throw new GateError(`--today must be a calendar date YYYY-MM-DD, got "${options.today}"`, {
       rule: 'config-invalid'
     })
   }

@@ -148,25 +148,9 @@ async function grepFiles(
   const prefix = `${rev}:`
   const found: string[] = []
   for (let i = 0; i < paths.length; i += PATHS_PER_GREP) {
-    const args = [
-      '--literal-pathspecs',
-      'grep',
-      '--no-color',
-      '-l',
-      '-z',
-      '-F',
-      '-I',
-      '-i',
-      '-f',
-      patterns,
-      rev,
-      '--'
-    ]
-    const result = await git.exec([...args, ...paths.slice(i, i + PATHS_PER_GREP)])
-    if (result.code === 1) continue
-    if (result.code !== 0) throw git.failure(args, result)
-    for (const p of result.stdout.toString('utf8').split('\0')) {
-      if (p !== '') found.push(p.startsWith(prefix) ? p.slice(prefix.length) : p)
+    const part = paths.slice(i, i + PATHS_PER_GREP)
+    for (const p of await git.grepFiles(rev, patterns, { ignoreCase: true, paths: part })) {
+      found.push(p.startsWith(prefix) ? p.slice(prefix.length) : p)
     }
   }
   return found

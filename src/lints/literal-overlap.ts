@@ -217,13 +217,9 @@ async function foundInBase(
   if (searchable.length === 0) return found
   const patterns = join(tempDir, 'literal-overlap.patterns')
   await writeFile(patterns, searchable.join('\n') + '\n')
-  const args = ['grep', '--no-color', '-F', '-I', '-z', '-f', patterns, rev]
-  const result = await git.exec(args)
-  if (result.code === 1) return found
-  if (result.code !== 0) throw git.failure(args, result)
   const prefix = `${rev}:`
   const lines: string[] = []
-  for (const record of result.stdout.toString('utf8').split('\n')) {
+  for (const record of (await git.grepLines(rev, patterns)).split('\n')) {
     const nul = record.indexOf('\0')
     if (nul < 0) continue
     const path = record.slice(prefix.length, nul)

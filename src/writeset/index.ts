@@ -72,23 +72,8 @@ export function publicRow({ classification: _c, ...row }: ClassifiedRow): WriteS
 }
 
 async function gitChanges(git: Git, mergeBase: string, head: string): Promise<RawChange[]> {
-  // -M: renames judged on both names. --no-ext-diff/--no-textconv/--no-relative and the
-  // explicit submodule setting keep a user's git config from changing what is listed.
-  const out = await git.run([
-    'diff',
-    '--raw',
-    '-z',
-    '--no-abbrev',
-    '-M',
-    '--no-ext-diff',
-    '--no-textconv',
-    '--no-relative',
-    '--ignore-submodules=none',
-    mergeBase,
-    head,
-    '--'
-  ])
-  return parseRawDiff(out)
+  // Renames are detected, so they are judged on both names.
+  return parseRawDiff(await git.diffRaw(mergeBase, head))
 }
 
 /** Re-derives kinds and status of API changes from the trees, so both sources agree. */
