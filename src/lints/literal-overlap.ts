@@ -19,6 +19,7 @@ import { basePath, type LintFiles, type Role } from './files.js'
 import { eligible, findOverlaps, valuesFoundIn, type Located, type Overlap } from './overlap.js'
 import { readBlobs } from './blobs.js'
 import { candidateIndex, mayHoldOverlap } from './prefilter.js'
+import type { FileFacts, Literal } from './extract.js'
 import type { LintInput } from './registry.js'
 import type { SourceFacts } from './source.js'
 
@@ -38,12 +39,10 @@ export async function literalOverlap(
   if (files.tests.length === 0 || files.production.length === 0) return []
   const min = ctx.policy.lints.literal_min_length
   const allow = new Set(ctx.policy.lints.literal_allow)
-  const located = (
-    map: Map<string, { literals: { value: string; line: number }[] }>
-  ): Located[] => {
+  const located = (map: Map<string, FileFacts>, role: 'test' | 'production'): Located[] => {
     const out: Located[] = []
     for (const [path, f] of map) {
-      for (const l of f.literals)
+      for (const l of valuesOf(f, role))
         if (eligible(l.value, min, allow)) out.push({ value: l.value, path, line: l.line })
     }
     return out
@@ -57,7 +56,8 @@ export async function literalOverlap(
       ctx.head,
       files.tests.map(r => r.path),
       'test'
-    )
+    ),
+    'test'
   )
   if (testLiterals.length === 0) return []
   const baseOfPath = new Map<string, string>()
@@ -85,7 +85,8 @@ export async function literalOverlap(
         const base = old === undefined ? undefined : changedBase.get(old)
         return mayHoldOverlap(text, language === 'python', index, base)
       }
-    )
+    ),
+    'production'
   )
   let overlaps = findOverlaps(productionLiterals, testLiterals, min)
   if (overlaps.length === 0) return []
@@ -129,6 +130,11 @@ export async function literalOverlap(
   )
   overlaps = overlaps.filter(o => !inBase.has(o.production.value))
   return toReasons(overlaps, level, min)
+}
+
+/** A file's literal values; a test's regular expressions count too (see FileFacts.patterns). */
+function valuesOf(facts: FileFacts, role: 'test' | 'production'): Literal[] {
+  return role === 'test' ? [...facts.literals, ...facts.patterns] : facts.literals
 }
 
 function productionValues(overlaps: Overlap[]): string[] {
@@ -186,13 +192,21 @@ async function dropBaseValues(
     baseOf.set(row.path, old)
     wanted.set(old, [...(wanted.get(old) ?? []), ...values])
   }
-  const base = await facts.at(mergeBase, [...wanted.keys()], role, (path, language, text) =>
-    mayHoldOverlap(text, language === 'python', candidateIndex(wanted.get(path) ?? [], min))
+  // A test's regular expressions are not spelled after a quote, so the prefilter (which
+  // looks only there) is for production files alone.
+  const base = await facts.at(
+    mergeBase,
+    [...wanted.keys()],
+    role,
+    role === 'test'
+      ? undefined
+      : (path, language, text) =>
+          mayHoldOverlap(text, language === 'python', candidateIndex(wanted.get(path) ?? [], min))
   )
   const valuesAt = new Map<string, Set<string>>()
   for (const [path, old] of baseOf) {
     const f = base.get(old)
-    if (f) valuesAt.set(path, new Set(f.literals.map(l => l.value)))
+    if (f) valuesAt.set(path, new Set(valuesOf(f, role).map(l => l.value)))
   }
   return overlaps.filter(o => !valuesAt.get(side(o).path)?.has(side(o).value))
 }

@@ -496,6 +496,7 @@ class Analysis {
 
   /** A marker whose value is made here (its object, if any, is not a marker already). */
   private reference(node: Node): void {
+    if (isDeclarationName(node)) return
     const value = this.valueOf(node)
     let hit: MarkerHit | undefined
     if (value?.kind === 'marker') {
@@ -581,6 +582,16 @@ class Analysis {
 }
 
 const opaque: Site = { kind: 'value', value: undefined }
+
+/** A name where it is declared or imported (the marker, if any, is counted where it is used). */
+function isDeclarationName(node: Node): boolean {
+  const parent = node.parent
+  if (parent === null || node.type !== 'identifier') return false
+  if (IMPORT_PARTS.has(parent.type)) return true
+  return parent.type === 'variable_declarator' && parent.childForFieldName('name')?.id === node.id
+}
+
+const IMPORT_PARTS = new Set(['import_specifier', 'namespace_import', 'import_clause'])
 
 function scopeOf(node: Node): Node {
   let n: Node = node
