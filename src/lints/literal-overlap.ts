@@ -11,6 +11,7 @@
 // "In a test the patch adds or changes" means: a literal of a changed test file at head
 // that the merge-base version of that test file did not already hold.
 import type { GateContext } from '../context.js'
+import { byCodeUnit } from '../json.js'
 import type { Git } from '../git/git.js'
 import type { Level, Reason } from '../types.js'
 import { writeFile } from 'node:fs/promises'
@@ -250,7 +251,7 @@ function toReasons(overlaps: Overlap[], level: Level, min: number): Reason[] {
     else byTest.set(o.test.path, [o])
   }
   const reasons: Reason[] = []
-  for (const [path, list] of [...byTest].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+  for (const [path, list] of [...byTest].sort(([a], [b]) => byCodeUnit(a, b))) {
     list.sort((a, b) => a.test.line - b.test.line)
     const shown = list
       .slice(0, LIST_CAP)

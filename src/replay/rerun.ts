@@ -1,12 +1,9 @@
 // Flaky or failing? A voting test that fails is run again, up to `suite.reruns` times, and
 // every outcome is kept: a test whose runs disagree is a flake (scored by transitions.ts),
 // one that fails every time is failing.
-import type { Report } from './junit.js'
 import { canonicalId, FileIndex, type IdContext } from './ids.js'
 import type { Observation } from './transitions.js'
-import type { Outcome } from './junit.js'
-
-const WORST: Record<Outcome, number> = { passed: 0, skipped: 1, failed: 2, error: 3 }
+import { OUTCOME_RANK, type Report } from './junit.js'
 
 /**
  * One run's report as {id → observation}. Two entries with the same id in one run (two
@@ -20,7 +17,7 @@ export function observe(report: Report, ctx: IdContext): Map<string, Observation
     const prior = out.get(id)
     if (prior) {
       const [was] = prior.outcomes
-      if (was !== undefined && WORST[c.outcome] > WORST[was]) {
+      if (was !== undefined && OUTCOME_RANK[c.outcome] > OUTCOME_RANK[was]) {
         prior.outcomes = [c.outcome]
         if (c.message) prior.message = c.message
       }

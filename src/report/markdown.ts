@@ -1,6 +1,7 @@
 // The scorecard as Markdown, rendered from data: used for the job summary, the check run's
 // summary and the CLI's --markdown. Sections are dropped from the end (with a pointer to
 // the full JSON card) rather than cut mid-table when the text must fit a limit.
+import { shortSha } from '../json.js'
 import type { Reason, Scorecard, Verdict } from '../types.js'
 import { mdCellCode, mdCode, mdFence, mdText } from './sanitize.js'
 
@@ -79,7 +80,7 @@ function header(card: Scorecard): string {
     '',
     `**${MEANING[card.verdict]}.** ${title(card).replace(/^[^:]+: /, '')}.`,
     '',
-    `base ${mdCode(short(card.base))} · head ${mdCode(short(card.head))} · today ${mdText(card.today, { cell: false })} · policy ${mdCode(card.policy_path)} · oracle ${card.oracle.unchanged ? 'unchanged' : card.oracle.base_digest ? '**changed**' : 'not measured'}`
+    `base ${mdCode(shortSha(card.base))} · head ${mdCode(shortSha(card.head))} · today ${mdText(card.today, { cell: false })} · policy ${mdCode(card.policy_path)} · oracle ${card.oracle.unchanged ? 'unchanged' : card.oracle.base_digest ? '**changed**' : 'not measured'}`
   ]
   if (card.campaign)
     lines.push(
@@ -247,8 +248,4 @@ function timingsSection(card: Scorecard): string {
 
 function more(total: number, shown: number): string {
   return total > shown ? `\n_… and ${total - shown} more_` : ''
-}
-
-function short(sha: string): string {
-  return sha ? sha.slice(0, 12) : '?'
 }

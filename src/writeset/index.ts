@@ -4,6 +4,7 @@
 // statuses are filled in from the two trees (the API knows neither modes nor symlinks).
 import type { Git, TreeEntry } from '../git/git.js'
 import type { Policy } from '../policy/types.js'
+import { byCodeUnit } from '../json.js'
 import type { Change, WriteSetRow } from '../types.js'
 import { readBlobs } from '../git/blobs.js'
 import { classifyChange, type Classification, type ClassifierContext } from './classify.js'
@@ -49,7 +50,7 @@ export async function buildWriteSet(
   const ctx = await classifierContext(git, planes, policy, changes, trees, mergeBase, head)
   return changes
     .map(({ new_oid: _oid, ...change }) => toRow(change, ctx))
-    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+    .sort((a, b) => byCodeUnit(a.path, b.path))
 }
 
 function toRow(change: Change, ctx: ClassifierContext): ClassifiedRow {
