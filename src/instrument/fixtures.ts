@@ -20,7 +20,7 @@ export interface FixtureEntry {
 }
 
 /** Parses a fixture manifest. Throws a config-invalid GateError naming manifest and entry. */
-export function parseManifest(text: string, manifestPath: string): FixtureEntry[] {
+function parseManifest(text: string, manifestPath: string): FixtureEntry[] {
   let value: unknown
   try {
     value = JSON.parse(text)

@@ -25,7 +25,7 @@ import type { LintInput } from './registry.js'
 import type { SourceFacts } from './source.js'
 
 /** Shared literals listed per test file; the rest are counted. */
-export const LIST_CAP = 5
+const LIST_CAP = 5
 /**
  * Candidate literals searched in the whole merge base. git grep tries its fixed strings
  * one by one (3,000 of them over 5,000 files take seconds), so past this many the rest

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto'
 import { canonicalJson } from '../json.js'
 
 /** Character shingle length: short enough that one changed digit touches few shingles. */
-export const SHINGLE = 3
+const SHINGLE = 3
 
 /** 64-bit SimHash over character shingles, as two 32-bit halves [high, low]. */
 export function simhash(text: string, k = SHINGLE): [number, number] {

@@ -46,7 +46,7 @@ export function decide(reasons: readonly Reason[]): Verdict {
   return PRECEDENCE.find(v => present.has(v)) ?? 'merge'
 }
 
-export const EXIT_CODES: Readonly<Record<Verdict, number>> = {
+const EXIT_CODES: Readonly<Record<Verdict, number>> = {
   merge: 0,
   product: 1,
   policy: 2,

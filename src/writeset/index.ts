@@ -78,7 +78,7 @@ async function gitChanges(git: Git, mergeBase: string, head: string): Promise<Ra
 }
 
 /** Re-derives kinds and status of API changes from the trees, so both sources agree. */
-export function fillFromTrees(
+function fillFromTrees(
   api: readonly Change[],
   base: ReadonlyMap<string, TreeEntry>,
   head: ReadonlyMap<string, TreeEntry>
@@ -147,7 +147,7 @@ async function classifierContext(
 }
 
 /** Every symlink of a tree, path → target (one cat-file process). */
-export async function symlinkMap(
+async function symlinkMap(
   git: Git,
   tree: ReadonlyMap<string, TreeEntry>
 ): Promise<Map<string, string>> {
@@ -200,7 +200,7 @@ export async function linkedInstrument(
 }
 
 /** dir → "an instrument file lies under it", from the given trees. */
-export function instrumentDirs(
+function instrumentDirs(
   planes: PlaneMatcher,
   trees: readonly ReadonlyMap<string, TreeEntry>[]
 ): (dir: string) => boolean {
