@@ -4,17 +4,19 @@ import { familyOf as langOf, type Family as Lang } from '../src/lang.js'
 import { judge } from '../src/lints/skip-marker/index.js'
 import { parserFor } from '../src/lints/parsers.js'
 import { suppressionsIn, timeoutsIn, type MarkerHit } from '../src/lints/skip-marker/markers.js'
+import { pythonMarkers } from '../src/lints/skip-marker/python.js'
 import { scriptMarkers } from '../src/lints/skip-marker/script.js'
 import { maskCode } from '../src/lints/skip-marker/mask.js'
 import { mayHoldMarker, scanFile } from '../src/lints/skip-marker/scan.js'
 import { ledgerFromText } from '../src/ledger/index.js'
 
-/** The markers of one line: JS/TS from the syntax tree, the other languages from masked text. */
+/** The markers of one line: JS/TS and Python from the syntax tree, Go and Java from masked text. */
 async function markersIn(line: string, lang: Lang): Promise<MarkerHit[]> {
-  if (lang !== 'js') return suppressionsIn(maskCode(line, lang), lang)
-  const tree = (await parserFor('typescript')).parse(line)!
+  if (lang !== 'js' && lang !== 'python') return suppressionsIn(maskCode(line, lang), lang)
+  const tree = (await parserFor(lang === 'js' ? 'typescript' : 'python')).parse(line.trim())!
   try {
-    return [...scriptMarkers(tree).hits.values()].flat()
+    const hits = lang === 'js' ? scriptMarkers(tree).hits : pythonMarkers(tree)
+    return [...hits.values()].flat()
   } finally {
     tree.delete()
   }

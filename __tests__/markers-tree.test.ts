@@ -297,3 +297,90 @@ describe('parseUnifiedDiff', () => {
     ])
   })
 })
+
+async function scanPy(
+  head: string,
+  base: string | null = null,
+  resolve?: HelperResolver,
+  path = 'tests/test_cart.py'
+): Promise<string[]> {
+  const findings = await scanFile(path, 'python', head, base, addedVs(base, head), resolve)
+  return findings.map(f => `${f.line} ${f.label} ${f.unit.ids[0]}`)
+}
+
+const P = 'tests/test_cart.py'
+
+describe('skip-marker on the Python syntax tree: firing', () => {
+  it('follows module aliases, from-imports and renamed names', async () => {
+    expect(await scanPy('import pytest as pt\n\n@pt.mark.skip\ndef test_a():\n    pass\n')).toEqual(
+      [`3 pytest.mark.skip ${P}::test_a`]
+    )
+    expect(
+      await scanPy(
+        'from pytest import mark as m\n\n@m.xfail(strict=False)\ndef test_a():\n    pass\n'
+      )
+    ).toEqual([`3 pytest.mark.xfail ${P}::test_a`])
+    expect(
+      await scanPy('from pytest import skip as later\n\ndef test_a():\n    later("x")\n')
+    ).toEqual([`4 pytest.skip( ${P}::test_a`])
+    expect(
+      await scanPy(
+        'import unittest as ut\n\nclass T(ut.TestCase):\n    @ut.skip("r")\n    def test_a(self):\n        pass\n'
+      )
+    ).toEqual([`4 unittest.skip ${P}::T::test_a`])
+  })
+
+  it('follows assigned aliases, getattr with folded strings, and NFKC-folded names', async () => {
+    expect(
+      await scanPy('import pytest\nlater = pytest.mark.skip\n\n\n@later\ndef test_a():\n    pass\n')
+    ).toEqual([`2 pytest.mark.skip ${P}`, `5 pytest.mark.skip ${P}::test_a`])
+    expect(
+      await scanPy('import pytest\n\n@getattr(pytest.mark, "sk" + "ip")\ndef test_a():\n    pass\n')
+    ).toEqual([`3 pytest.mark.skip ${P}::test_a`])
+    expect(await scanPy('import pytest\n\ndef test_a():\n    pytest.ｓｋｉｐ("x")\n')).toEqual([
+      `4 pytest.skip( ${P}::test_a`
+    ])
+  })
+
+  it('fires where a new test uses a skipping helper the base already defined', async () => {
+    const base = 'import pytest\n\ndef flaky(f):\n    return pytest.mark.skip(f)\n'
+    const head = `${base}\n\n@flaky\ndef test_new():\n    assert total() == 3\n`
+    expect(await scanPy(head, base)).toEqual([`7 pytest.mark.skip ${P}::test_new`])
+  })
+
+  it('finds a skipping helper imported from a production module', async () => {
+    const exports = await helperExports(
+      'app/testing.py',
+      'import pytest\n\npending = pytest.mark.skip\n\ndef add(a, b):\n    return a + b\n'
+    )
+    expect([...exports.keys()]).toEqual(['pending'])
+    const resolve: HelperResolver = (_side, _from, module) =>
+      Promise.resolve(module === 'app.testing' ? exports : undefined)
+    const test =
+      'from app.testing import pending, add\n\n@pending\ndef test_a():\n    assert add(1, 2) == 3\n'
+    expect(await scanPy(test, null, resolve)).toEqual([
+      `3 pytest.mark.skip (pending from app.testing) ${P}::test_a`
+    ])
+  })
+})
+
+describe('skip-marker on the Python syntax tree: honest near-misses stay quiet', () => {
+  it('variables, parameters, keywords and members named skip; other marks and libraries', async () => {
+    const honest = [
+      'import pytest',
+      'from mylib import skip',
+      '',
+      '@pytest.mark.parametrize("n", [1, 2])',
+      'def test_page(n, skip_blank=True):',
+      '    skip = 2',
+      '    assert page(items, skip=skip)[skip:] == [3]',
+      '    parser.skip()',
+      '    assert skip(1) == 0',
+      '    """pytest.mark.skip in a docstring"""',
+      '    mark = "x"',
+      '    assert mark.skip is None  # a string here, not pytest.mark',
+      ''
+    ].join('\n')
+    expect(await scanPy(honest)).toEqual([])
+  })
+})

@@ -8,15 +8,8 @@ import type { Level, Reason } from '../../types.js'
 import { readBlobs } from '../blobs.js'
 import { isTestFile } from '../files.js'
 import type { LintInput } from '../registry.js'
-import { normalisePath } from '../../writeset/planes.js'
-import type { HelperExports } from './script.js'
-import {
-  helperExports,
-  mayHoldMarker,
-  scanFile,
-  type Finding,
-  type HelperResolver
-} from './scan.js'
+import { helperResolver } from './helpers.js'
+import { mayHoldMarker, scanFile, type Finding } from './scan.js'
 
 export async function skipMarker({ ctx, ledger }: LintInput, level: Level): Promise<Reason[]> {
   const targets = ctx.writeSet.filter(
@@ -34,8 +27,11 @@ export async function skipMarker({ ctx, ledger }: LintInput, level: Level): Prom
   )
   const scanned = targets.filter(row => {
     const lines = added.get(row.path)
-    // JS/TS is always parsed: an alias or an escaped name spells no marker word.
-    return lines !== undefined && (familyOf(row.path) === 'js' || mayHoldMarker(lines.values()))
+    // JS/TS and Python are always parsed: an alias, an escaped or folded name, a helper
+    // imported from elsewhere spells no marker word on the added line.
+    const family = familyOf(row.path)
+    const parsed = family === 'js' || family === 'python'
+    return lines !== undefined && (parsed || mayHoldMarker(lines.values()))
   })
   // Two batch reads (one per revision), not two git processes per file.
   const heads = await readBlobs(
@@ -63,48 +59,6 @@ export async function skipMarker({ ctx, ledger }: LintInput, level: Level): Prom
     }
   }
   return reasons
-}
-
-/** Extensions a relative import may leave out, in the order resolvers try them. */
-const IMPORT_SUFFIXES = ['', '.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs']
-
-/**
- * Reads the module a test imports (at the same revision as the test) and lists its marked
- * exports: a skipping helper exported from a production file is found where the test uses
- * it. One parse per module and revision in a run.
- */
-function helperResolver(ctx: LintInput['ctx']): HelperResolver {
-  const seen = new Map<string, Promise<HelperExports | undefined>>()
-  return (side, from, specifier) => {
-    const rev = side === 'head' ? ctx.head : ctx.mergeBase
-    const target = normalisePath(`${from.slice(0, from.lastIndexOf('/') + 1)}${specifier}`)
-    if (target.startsWith('..')) return Promise.resolve(undefined)
-    const key = `${rev}\0${target}`
-    let found = seen.get(key)
-    if (found === undefined) {
-      found = readHelper(ctx, rev, target)
-      seen.set(key, found)
-    }
-    return found
-  }
-}
-
-async function readHelper(
-  ctx: LintInput['ctx'],
-  rev: string,
-  target: string
-): Promise<HelperExports | undefined> {
-  // `./x.js` in TypeScript sources names x.ts; a directory names its index.
-  const stem = target.replace(/\.[cm]?jsx?$/, '')
-  const candidates = [
-    ...IMPORT_SUFFIXES.map(s => `${target}${s}`),
-    ...IMPORT_SUFFIXES.slice(1).map(s => `${stem}${s}`),
-    ...IMPORT_SUFFIXES.slice(1).map(s => `${target}/index${s}`)
-  ].filter(p => familyOf(p) === 'js')
-  const blobs = await readBlobs(ctx.git, rev, [...new Set(candidates)])
-  const path = candidates.find(p => blobs.has(p))
-  if (path === undefined) return undefined
-  return helperExports(path, blobs.get(path)!.toString('utf8'))
 }
 
 /** Pure: the reason a finding gives against this ledger; undefined when live rows cover it. */

@@ -2,7 +2,7 @@
 // lines introduce, each mapped to the test it silences. "Introduce" means new for that
 // test: a marker the base already had on the same test (a reformatted or moved line) is
 // not the patch's doing.
-import { parsedLanguageOf, type Family as Lang } from '../../lang.js'
+import { familyOf, parsedLanguageOf, type Family as Lang } from '../../lang.js'
 import { GateError } from '../../errors.js'
 import { parserFor } from '../parsers.js'
 import { maskCode } from './mask.js'
@@ -14,6 +14,7 @@ import {
   type TimeoutHit
 } from './markers.js'
 import type { Tree } from 'web-tree-sitter'
+import { pythonImports, pythonMarkedExports, pythonMarkers } from './python.js'
 import {
   markedExports,
   relativeImports,
@@ -140,10 +141,12 @@ async function analyse(
   const masked = maskCode(text, lang)
   const lines = masked.split('\n')
   const script = lang === 'js' ? await parseScript(path, text, helpers) : undefined
+  const python = lang === 'python' ? await parsePython(path, text, helpers) : undefined
+  const tree = script?.hits ?? python
   return {
     lines,
-    markersAt: script
-      ? line => script.hits.get(line) ?? []
+    markersAt: tree
+      ? line => tree.get(line) ?? []
       : line => suppressionsIn(lines[line - 1] ?? '', lang),
     unitAt: unitFinder(path, text, masked, lang, script?.spans)
   }
@@ -152,22 +155,45 @@ async function analyse(
 async function parseScript(path: string, text: string, helpers: Helpers): Promise<ScriptMarkers> {
   const tree = await parseTree(path, text)
   try {
-    const resolved = new Map<string, HelperExports>()
-    for (const specifier of helpers ? relativeImports(tree) : []) {
-      const exports = await helpers?.(specifier)
-      if (exports) resolved.set(specifier, exports)
-    }
+    const resolved = await resolveAll(relativeImports(tree), helpers)
     return scriptMarkers(tree, { helpers: specifier => resolved.get(specifier) })
   } finally {
     tree.delete()
   }
 }
 
-/** The marked exports of a helper module's text (see script.ts markedExports). */
+async function parsePython(
+  path: string,
+  text: string,
+  helpers: Helpers
+): Promise<Map<number, MarkerHit[]>> {
+  const tree = await parseTree(path, text)
+  try {
+    const resolved = await resolveAll(pythonImports(tree), helpers)
+    return pythonMarkers(tree, { helpers: module => resolved.get(module) })
+  } finally {
+    tree.delete()
+  }
+}
+
+async function resolveAll(
+  specifiers: readonly string[],
+  helpers: Helpers
+): Promise<Map<string, HelperExports>> {
+  const resolved = new Map<string, HelperExports>()
+  if (helpers === undefined) return resolved
+  for (const specifier of specifiers) {
+    const exports = await helpers(specifier)
+    if (exports) resolved.set(specifier, exports)
+  }
+  return resolved
+}
+
+/** The marked exports of a helper module's text (script.ts / python.ts). */
 export async function helperExports(path: string, text: string): Promise<HelperExports> {
   const tree = await parseTree(path, text)
   try {
-    return markedExports(tree)
+    return familyOf(path) === 'python' ? pythonMarkedExports(tree) : markedExports(tree)
   } finally {
     tree.delete()
   }
