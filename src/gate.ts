@@ -11,6 +11,7 @@ import { childEnv } from './exec/env.js'
 import { isCalendarDate } from './ledger/dates.js'
 import { Git } from './git/git.js'
 import { checkInstrument, instrumentTouched } from './instrument/index.js'
+import { shortSha } from './json.js'
 import { loadLedger } from './ledger/index.js'
 import { runLints } from './lints/index.js'
 import { DEFAULT_POLICY_PATH, parsePolicy } from './policy/load.js'
@@ -175,7 +176,7 @@ async function readPolicy(git: Git, mergeBase: string, path: string, log: Logger
   const text = await git.showText(mergeBase, path)
   if (text === null) {
     throw new GateError(
-      `policy file ${path} does not exist at the merge base ${mergeBase.slice(0, 12)}; add it in a PR of its own first (oracle-gate init writes a starter)`,
+      `policy file ${path} does not exist at the merge base ${shortSha(mergeBase)}; add it in a PR of its own first (oracle-gate init writes a starter)`,
       { rule: 'config-invalid', path }
     )
   }

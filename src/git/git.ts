@@ -239,6 +239,12 @@ export class Git {
       '--no-ext-diff',
       '--no-textconv',
       '--no-relative',
+      // --text: a file git calls binary (a NUL byte, a `-diff` or `binary` attribute) still
+      // shows its added lines; fixed prefixes: diff.noprefix or diff.mnemonicPrefix in the
+      // user's config cannot change the names the parser reads.
+      '--text',
+      '--src-prefix=a/',
+      '--dst-prefix=b/',
       '-U0',
       '-M',
       '--diff-filter=AMRCT',

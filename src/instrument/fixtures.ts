@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto'
 import { posix } from 'node:path'
 import { GateError } from '../errors.js'
 import type { Git } from '../git/git.js'
+import { shortSha } from '../json.js'
 import type { Reason } from '../types.js'
 import { readBlobs } from '../git/blobs.js'
 import { normalisePath } from '../writeset/planes.js'
@@ -19,7 +20,7 @@ export interface FixtureEntry {
 }
 
 /** Parses a fixture manifest. Throws a config-invalid GateError naming manifest and entry. */
-export function parseManifest(text: string, manifestPath: string): FixtureEntry[] {
+function parseManifest(text: string, manifestPath: string): FixtureEntry[] {
   let value: unknown
   try {
     value = JSON.parse(text)
@@ -64,7 +65,7 @@ export async function readManifest(
   const text = await git.showText(mergeBase, manifestPath)
   if (text === null) {
     throw new GateError(
-      `the policy names fixture manifest ${manifestPath}, which does not exist at the merge base ${mergeBase.slice(0, 12)}`,
+      `the policy names fixture manifest ${manifestPath}, which does not exist at the merge base ${shortSha(mergeBase)}`,
       {
         rule: 'config-invalid',
         path: manifestPath

@@ -4,6 +4,7 @@
 // canonical text of that part (null when the file is absent), so "changed" is a plain
 // comparison of the base's extract with the head's. No full TOML parser: the extractor
 // only has to find statements, and it errs towards reporting a change.
+import { canonicalJson } from '../json.js'
 
 /** Lines of INI sections whose name satisfies `wanted` (comments and blank lines dropped). */
 export function iniSections(
@@ -234,17 +235,6 @@ export function packageTestFields(text: string | null): string | null {
   }
   for (const key of PACKAGE_TEST_KEYS) if (key in pkg) picked[key] = pkg[key]
   return canonicalJson(picked)
-}
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) =>
-      a < b ? -1 : a > b ? 1 : 0
-    )
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`
-  }
-  return JSON.stringify(value) ?? 'undefined'
 }
 
 /**

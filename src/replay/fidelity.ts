@@ -17,6 +17,7 @@ import { readBlobs } from '../git/blobs.js'
 import type { Git } from '../git/git.js'
 import type { RunnerEntry } from '../instrument/runner.js'
 import type { InstrumentView } from '../instrument/view.js'
+import { shortSha } from '../json.js'
 import type { Policy } from '../policy/types.js'
 import type { Reason } from '../types.js'
 import { alwaysProtected } from '../writeset/planes.js'
@@ -170,7 +171,7 @@ export async function checkFidelity(
     else if (got.sha !== want.sha)
       problems.push({
         path,
-        what: `differs from the merge base's blob (${got.sha.slice(0, 12)}, not ${want.sha.slice(0, 12)})`
+        what: `differs from the merge base's blob (${shortSha(got.sha)}, not ${shortSha(want.sha)})`
       })
   }
   for (const [path, want] of spec.sections) {

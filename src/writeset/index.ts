@@ -4,6 +4,7 @@
 // statuses are filled in from the two trees (the API knows neither modes nor symlinks).
 import type { Git, TreeEntry } from '../git/git.js'
 import type { Policy } from '../policy/types.js'
+import { byCodeUnit } from '../json.js'
 import type { Change, WriteSetRow } from '../types.js'
 import { readBlobs } from '../git/blobs.js'
 import { appendVerdicts } from './append.js'
@@ -50,7 +51,7 @@ export async function buildWriteSet(
   const ctx = await classifierContext(git, planes, policy, changes, trees, mergeBase, head)
   return changes
     .map(({ new_oid: _oid, ...change }) => toRow(change, ctx))
-    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+    .sort((a, b) => byCodeUnit(a.path, b.path))
 }
 
 function toRow(change: Change, ctx: ClassifierContext): ClassifiedRow {
@@ -78,7 +79,7 @@ async function gitChanges(git: Git, mergeBase: string, head: string): Promise<Ra
 }
 
 /** Re-derives kinds and status of API changes from the trees, so both sources agree. */
-export function fillFromTrees(
+function fillFromTrees(
   api: readonly Change[],
   base: ReadonlyMap<string, TreeEntry>,
   head: ReadonlyMap<string, TreeEntry>
@@ -151,7 +152,7 @@ async function classifierContext(
 }
 
 /** Every symlink of a tree, path → target (one cat-file process). */
-export async function symlinkMap(
+async function symlinkMap(
   git: Git,
   tree: ReadonlyMap<string, TreeEntry>
 ): Promise<Map<string, string>> {
@@ -204,7 +205,7 @@ export async function linkedInstrument(
 }
 
 /** dir → "an instrument file lies under it", from the given trees. */
-export function instrumentDirs(
+function instrumentDirs(
   planes: PlaneMatcher,
   trees: readonly ReadonlyMap<string, TreeEntry>[]
 ): (dir: string) => boolean {
