@@ -15,6 +15,7 @@ import type {
   Transitions,
   Votes
 } from '../types.js'
+import { guardGitState } from '../git/state.js'
 import { compilePlanes } from '../writeset/planes.js'
 import { compileClasses, type ClassOf } from './classes.js'
 import { loadCorpus, scoreSeeds, type Seed } from './seeds.js'
@@ -66,13 +67,22 @@ export async function replay(ctx: GateContext, ledger: LedgerState): Promise<Rep
       seeds: corpus,
       ...(side === 'base' ? { probe } : {})
     })
-    if (!ctx.policy.suite.parallel)
-      return [await runSide(ctx, options('base')), await runSide(ctx, options('head'))] as const
+    // No side's children may change the checkout's git configuration or hooks; the base
+    // side runs the patch's code too when it probes the in-diff tests.
+    const during = (side: 'base' | 'head') =>
+      side === 'head'
+        ? { what: 'the head side', patchCode: true }
+        : probe.length > 0
+          ? { what: "the base side (with the in-diff probe of the patch's tests)", patchCode: true }
+          : { what: 'the base side', patchCode: false }
+    const guarded = (side: 'base' | 'head'): Promise<SideOutcome> =>
+      guardGitState(ctx.git, during(side), () => runSide(ctx, options(side)))
+    if (!ctx.policy.suite.parallel) return [await guarded('base'), await guarded('head')] as const
     // Both sides run to the end before the worktrees go, even when one of them throws.
-    const settled = await Promise.allSettled([
-      runSide(ctx, options('base')),
-      runSide(ctx, options('head'))
-    ])
+    const both = { what: 'the base and head sides (in parallel)', patchCode: true }
+    const settled = await guardGitState(ctx.git, both, () =>
+      Promise.allSettled([runSide(ctx, options('base')), runSide(ctx, options('head'))])
+    )
     const [b, h] = settled
     if (b?.status === 'rejected') throw b.reason
     if (h?.status === 'rejected') throw h.reason
