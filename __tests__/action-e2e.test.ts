@@ -88,6 +88,8 @@ function scenario(head: Record<string, string>, extraBase: Record<string, string
   cleanups.push(() => origin.cleanup())
   origin.write({
     '.github/oracle-gate.yml': POLICY,
+    // Children run with PYTHONSAFEPATH=1: the project says where its code is.
+    'pytest.ini': '[pytest]\npythonpath = .\n',
     'app/__init__.py': '',
     'app/calc.py': CALC_BUGGY,
     'oracle/properties/test_calc.py': PROPERTIES,

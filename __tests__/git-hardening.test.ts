@@ -105,6 +105,8 @@ describe('git commands run hardened', () => {
         `${python} -m pytest -p no:benchmark`
       ),
       'README.md': 'The greeting is "shared-greeting-text".\n',
+      // Children run with PYTHONSAFEPATH=1: the project says where its code is.
+      'pytest.ini': '[pytest]\npythonpath = .\n',
       'app/__init__.py': '',
       'app/calc.py': 'def absval(x):\n    return x\n',
       'oracle/properties/test_calc.py':

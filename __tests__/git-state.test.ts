@@ -62,6 +62,8 @@ function project(
       /command: .*\n/,
       `command: ${SUITE}\n`
     ),
+    // Children run with PYTHONSAFEPATH=1: the project says where its code is.
+    'pytest.ini': '[pytest]\npythonpath = .\n',
     'app/__init__.py': '',
     'app/calc.py': BUGGY,
     'oracle/properties/test_calc.py': PROPERTIES,

@@ -11,6 +11,7 @@ import type { ClientTiming } from '../github/octokit.js'
 import { DEFAULT_POLICY_PATH } from '../policy/load.js'
 import type { Logger } from '../types.js'
 import { readInputs } from './inputs.js'
+import { safeToolkit } from './log.js'
 import type { Inputs } from './inputs.js'
 
 /** The part of @actions/core the action uses once the environment is read. */
@@ -112,7 +113,7 @@ export function readEnvironment(
       detailsUrl: detailsUrl(env),
       timing: {}
     },
-    toolkit,
+    toolkit: safeToolkit(toolkit),
     env
   }
 }

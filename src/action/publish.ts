@@ -8,6 +8,7 @@ import { errorMessage } from '../errors.js'
 import { renderMarkdown } from '../report/markdown.js'
 import type { Reason, Scorecard } from '../types.js'
 import type { RunnerEnvironment, Toolkit } from './environment.js'
+import { mdText } from '../report/sanitize.js'
 
 /** GitHub shows at most 10 error annotations per step; core.setFailed uses one of them. */
 const STEP_ERROR_ANNOTATIONS = 9
@@ -63,7 +64,7 @@ export async function writeJobSummary(
   scorecardPath: string
 ): Promise<void> {
   if (!environment.paths.stepSummary) return
-  const prefix = note ? `> [!WARNING]\n> ${note.replace(/\n/g, ' ')}\n\n` : ''
+  const prefix = note ? `> [!WARNING]\n> ${mdText(note, { cell: false })}\n\n` : ''
   const markdown = renderMarkdown(card, {
     maxChars: JOB_SUMMARY_MAX_CHARS - prefix.length,
     fullCardHint: `\`${scorecardPath}\` on the runner`

@@ -19,6 +19,7 @@ import { basePath, type LintFiles, type Role } from './files.js'
 import { eligible, findOverlaps, valuesFoundIn, type Located, type Overlap } from './overlap.js'
 import { readBlobs } from './blobs.js'
 import { candidateIndex, mayHoldOverlap } from './prefilter.js'
+import type { LintInput } from './registry.js'
 import type { SourceFacts } from './source.js'
 
 /** Shared literals listed per test file; the rest are counted. */
@@ -31,9 +32,7 @@ export const LIST_CAP = 5
 const GREP_CAP = 100
 
 export async function literalOverlap(
-  ctx: GateContext,
-  files: LintFiles,
-  facts: SourceFacts,
+  { ctx, files, facts }: LintInput,
   level: Level
 ): Promise<Reason[]> {
   if (files.tests.length === 0 || files.production.length === 0) return []
