@@ -3,7 +3,7 @@
 import { resolve } from 'node:path'
 import type { CheckRunTarget, Posting } from './checkrun.js'
 import { GateError } from '../errors.js'
-import { utcToday } from '../gate.js'
+import { utcToday } from '../clock.js'
 import { DEFAULT_POLICY_PATH } from '../policy/load.js'
 
 export interface Inputs {
