@@ -31,6 +31,7 @@ const UNIT = [
   'replay-transitions',
   'replay-worktree',
   'sanitize',
+  'scorecard-schema',
   'seeds',
   'simhash',
   'verdict',
