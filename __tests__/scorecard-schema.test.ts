@@ -14,7 +14,7 @@ import { RULE_VERDICT } from '../src/verdict/verdict.js'
 type OptionalKeys<T> = { [K in keyof T]-?: object extends Pick<T, K> ? K : never }[keyof T]
 /** Compiles only when A and B are the same union. */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
-const OPTIONAL = ['base_ref', 'head_ref', 'campaign'] as const
+const OPTIONAL = ['base_ref', 'head_ref', 'pull_requests', 'event', 'campaign'] as const
 const optionalMatch: Same<OptionalKeys<Scorecard>, (typeof OPTIONAL)[number]> = true
 
 /** Every field of the type, optional ones included: tsc fails when the type gains one. */
@@ -29,6 +29,8 @@ function fullCard(): Required<Scorecard> {
     head: 'b'.repeat(40),
     base_ref: sha,
     head_ref: 'agent',
+    pull_requests: [7],
+    event: 'merge_group',
     today: '2026-03-10',
     policy_path: '.github/oracle-gate.yml',
     reasons: [

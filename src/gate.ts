@@ -18,9 +18,12 @@ import { loadLedger } from './ledger/index.js'
 import { runLints } from './lints/index.js'
 import { DEFAULT_POLICY_PATH, parsePolicy } from './policy/load.js'
 import type { Policy } from './policy/types.js'
+import { readJudgingPolicy } from './policy/union.js'
 import { replay } from './replay/index.js'
 import type { LedgerState } from './ledger/types.js'
 import type { Change, Logger, Scorecard } from './types.js'
+import { approvedInstrument } from './verdict/approval-stage.js'
+import type { ApprovalSource } from './verdict/approval.js'
 import { emptyScorecard, finalize } from './verdict/scorecard.js'
 import { VERSION } from './version.js'
 import { buildWriteSet, publicRow, type ClassifiedRow } from './writeset/index.js'
@@ -49,6 +52,11 @@ export interface CheckOptions {
    * artifact of a run that executed the patch; everything before replay is re-derived here).
    */
   replay?: typeof replay
+  /**
+   * The action's reviews of the PR, read when the instrument was touched and the base's
+   * policy names instrument_approvers (src/verdict/approval.ts). The CLI has none.
+   */
+  approval?: ApprovalSource
 }
 
 export async function check(options: CheckOptions): Promise<Scorecard> {
@@ -75,7 +83,7 @@ async function pipeline(options: CheckOptions, card: Scorecard, tempDir: string)
 
   const commits = await time('resolve commits', () => resolveCommits(git, options, card))
   const policy = await time('policy (from the merge base)', () =>
-    policyStage(git, commits.mergeBase, card, log)
+    policyStage(git, commits, card, log)
   )
   const facts = runFacts(git, policy)
   const writeSet = await time('write set', () =>
@@ -94,7 +102,7 @@ async function pipeline(options: CheckOptions, card: Scorecard, tempDir: string)
     childEnv: childEnv(options.env ?? process.env, {}, options.secrets ?? []),
     tempDir
   }
-  const instrument = await time('instrument', () => instrumentStage(ctx, card))
+  const instrument = await time('instrument', () => instrumentStage(ctx, options, card))
   const ledger = await time('ledger', () => ledgerStage(ctx, card))
   await time('lints', () => lintsStage(ctx, ledger, card))
   // A patch that touched the instrument is not scored: unscored is not passed, and running
@@ -148,13 +156,22 @@ async function resolveCommits(git: Git, options: CheckOptions, card: Scorecard):
   return { baseTip, head, mergeBase }
 }
 
+/** The policy the head is judged by: the merge base's, joined with the base tip's. */
 async function policyStage(
   git: Git,
-  mergeBase: string,
+  commits: Commits,
   card: Scorecard,
   log: Logger
 ): Promise<Policy> {
-  const policy = await readPolicy(git, mergeBase, card.policy_path, log)
+  const { mergeBase, baseTip } = commits
+  const { policy, notice } = await readJudgingPolicy(
+    git,
+    { mergeBase, baseTip },
+    card.policy_path,
+    () => readPolicy(git, mergeBase, card.policy_path, log),
+    log
+  )
+  card.reasons.push(notice)
   card.campaign = { ...policy.campaign }
   return policy
 }
@@ -175,11 +192,23 @@ async function writeSetStage(
   return rows
 }
 
-async function instrumentStage(ctx: GateContext, card: Scorecard): Promise<InstrumentResult> {
-  const instrument = await checkInstrument(ctx)
-  card.oracle = instrument.oracle
-  card.reasons.push(...instrument.reasons)
-  return instrument
+/** The instrument checks, with the reasons an approval of the instrument change lifts. */
+async function instrumentStage(
+  ctx: GateContext,
+  options: CheckOptions,
+  card: Scorecard
+): Promise<InstrumentResult> {
+  const checked = await checkInstrument(ctx)
+  card.oracle = checked.oracle
+  const reasons = await approvedInstrument(
+    checked.reasons,
+    ctx.policy,
+    ctx.head,
+    options.approval,
+    ctx.log
+  )
+  card.reasons.push(...reasons)
+  return { ...checked, reasons }
 }
 
 async function ledgerStage(ctx: GateContext, card: Scorecard): Promise<LedgerState> {
