@@ -11,7 +11,7 @@ export interface SchemaIssue {
 
 /** A validator for `schema`, compiled once for as many values as the caller has. */
 export function schemaValidator(schema: object): (value: unknown) => SchemaIssue[] {
-  const validate = new Ajv({ allErrors: true, strict: true }).compile(schema)
+  const validate = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true }).compile(schema)
   return value => {
     if (validate(value)) return []
     const seen = new Set<string>()
