@@ -12,6 +12,7 @@ const UNIT = [
   'approval',
   'docs',
   'env',
+  'fixture-manifest',
   'github',
   'hostile-inputs',
   'init',
