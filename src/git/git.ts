@@ -303,6 +303,11 @@ export class Git {
   // -------------------------------------------------------------------------------------
   // The checkout and its worktrees
 
+  /** The repository's common git directory (shared by its worktrees), absolute. */
+  async commonDir(): Promise<string> {
+    return (await this.run(['rev-parse', '--path-format=absolute', '--git-common-dir'])).trim()
+  }
+
   /** Paths tracked in the checkout at or below `path` (taken literally), or why git refused. */
   async trackedPaths(path: string): Promise<{ paths: string[] } | { refused: string }> {
     const listed = await this.exec(['--literal-pathspecs', 'ls-files', '-z', '--', path])
