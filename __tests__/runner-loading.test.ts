@@ -132,6 +132,8 @@ describe('key-aware parts', () => {
     expect(attributePattern('', '/oracle/**').test('oracle/a/b')).toBe(true)
     expect(attributePattern('', 'a/b.txt').test('x/a/b.txt')).toBe(false)
     expect(attributePattern('', 'b.txt').test('x/a/b.txt')).toBe(true)
+    expect(attributePattern('', 'gold[a-z]n.txt').test('oracle/golden.txt')).toBe(true)
+    expect(attributePattern('', 'gold[!e]n.txt').test('oracle/golden.txt')).toBe(false)
   })
 
   it('a .gitattributes anywhere is matched when the base has watched paths', () => {

@@ -182,10 +182,32 @@ describe('jest', () => {
     expectTampered(await judge(repo), 'babel.config.js')
   })
 
-  it('near-miss merges: an edit to a support file no configuration names', async () => {
+  it('package.json imports conditions that send the test run to another module', async () => {
+    const repo = scenario('jest', {
+      ...BASE,
+      'package.json': `${JSON.stringify({ name: 'app', imports: { '#fee': './src/fee.js' } })}\n`,
+      'oracle/fee.test.js':
+        "const { fee } = require('#fee')\ntest('fee is 5%', () => expect(fee(100)).toBe(5))\n"
+    })
+    expect(naiveRun(repo, JEST).status).toBe(1)
+    repo
+      .write({
+        'package.json': `${JSON.stringify({
+          name: 'app',
+          imports: { '#fee': { node: './lib/fee.js', default: './src/fee.js' } }
+        })}\n`,
+        'lib/fee.js': 'exports.fee = x => x * 0.05\n'
+      })
+      .commit('server build of the fee')
+    expectNaiveGreenWithBug(repo, JEST, 'src/fee.js')
+    expectTampered(await judge(repo), 'package.json')
+  })
+
+  it('near-miss merges: a support file no configuration names, a new dependency', async () => {
     const repo = scenario('jest', BASE)
     repo
       .write({
+        'package.json': `${JSON.stringify({ name: 'app', jest: { setupFilesAfterEnv: ['<rootDir>/support/setup.js'] }, dependencies: { 'left-pad': '1.3.0' } }, null, 2)}\n`,
         'src/fee.js': 'exports.fee = x => x * 0.05\n',
         'support/format.js': 'exports.money = x => `${x.toFixed(2)} €`\n'
       })
