@@ -116,6 +116,22 @@ describe('vitest', () => {
     expectTampered(await judge(repo), 'vite.config.ts')
   })
 
+  it('the setup file the base vitest.config.ts names (setupFiles) mocks the product', async () => {
+    const repo = scenario('vitest', {
+      ...BASE,
+      'vitest.config.ts': "export default { test: { setupFiles: ['./support/setup.ts'] } }\n",
+      'support/setup.ts': '// shared set-up\n'
+    })
+    repo
+      .write({
+        'support/setup.ts':
+          "import { vi } from 'vitest'\nvi.mock('../src/fee', () => ({ fee: (x: number) => x * 0.05 }))\n"
+      })
+      .commit('test set-up')
+    expectNaiveGreenWithBug(repo, VITEST, 'src/fee.ts')
+    expectTampered(await judge(repo), 'support/setup.ts')
+  })
+
   it('near-misses merge: tsconfig target bump, .npmrc engine-strict, a new module shadowing nothing', async () => {
     const repo = scenario('vitest', BASE)
     repo

@@ -222,6 +222,23 @@ describe('pytest side doors outside configuration files', () => {
   })
 })
 
+describe('hostile path names', () => {
+  it('a conftest.py inside the voting folder, in a directory whose name holds a newline', async () => {
+    const repo = scenario()
+    // Before, oracle/** stopped at the \n: the path was source and no runner row matched.
+    repo.write({ 'oracle/properties/notes\nold/conftest.py': GLOBAL_GREENIFY }).commit('notes')
+    expectNaiveGreen(repo)
+    const card = await judge(repo)
+    expect(card.verdict).toBe('policy')
+    expect(card.reasons).toContainEqual(
+      expect.objectContaining({
+        rule: 'protected-path',
+        path: 'oracle/properties/notes\nold/conftest.py'
+      })
+    )
+  })
+})
+
 describe('pytest near-misses of the same families merge', () => {
   it('a tests/conftest.py fixture used only by in-diff tests (the vote does not collect tests/)', async () => {
     const repo = scenario()
