@@ -206,6 +206,8 @@ describe('what the merge base adds', () => {
     expect(shadowedModule('src/fee.test.ts', index)).toBeNull()
     expect(shadowedModule('src/fee.d.ts', index)).toBeNull()
     expect(shadowedModule('app/calc/__init__.py', index)).toMatch(/takes precedence/)
+    // A file the base already has shadows nothing new (its edits are production code).
+    expect(shadowedModule('json.py', moduleIndex([...BASE, 'json.py'], []))).toBeNull()
     expect(shadowedModule('app/calc.cpython-311-x86_64-linux-gnu.so', index)).toMatch(
       /extension module/
     )

@@ -256,6 +256,27 @@ describe('pytest near-misses of the same families merge', () => {
     expect(card.transitions.fail_to_pass).toEqual(['oracle/properties/test_fee.py::test_fee'])
   })
 
+  it('deleting bytecode the base had committed', async () => {
+    const repo = new TestRepo('og-side-py-')
+    repos.push(repo)
+    repo.write({
+      '.github/oracle-gate.yml': policy('oracle/properties'),
+      'app/__init__.py': '',
+      'app/fee.py': BUGGY,
+      'app/old.pyc': 'not really bytecode, committed long ago',
+      'oracle/properties/test_fee.py': VOTING
+    })
+    repo.commit('base')
+    repo.branch('agent')
+    repo
+      .remove('app/old.pyc')
+      .write({ 'app/fee.py': FIXED })
+      .commit('fix the fee, drop stale bytecode')
+    const card = await judge(repo)
+    expect(card.reasons.filter(r => r.level === 'failure')).toEqual([])
+    expect(card.verdict).toBe('merge')
+  })
+
   it('a pyproject.toml whose dependencies change, and a module in a package named like a stdlib one', async () => {
     const repo = scenario()
     repo

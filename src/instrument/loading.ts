@@ -16,6 +16,8 @@ export interface ModuleIndex {
   jsModules: ReadonlyMap<string, ReadonlySet<string>>
   /** `dir/stem` of every Python module file (`stem.py`) at the base. */
   pyModules: ReadonlySet<string>
+  /** Every path of the base: a file the base already has shadows nothing new. */
+  files: ReadonlySet<string>
 }
 
 const JS_EXTENSIONS = new Set(['js', 'mjs', 'cjs', 'jsx', 'ts', 'mts', 'cts', 'tsx', 'json'])
@@ -34,8 +36,10 @@ export function moduleIndex(
   const pyModules = new Set<string>()
   const dirs = ['', 'src', ...pythonPath.map(d => normalisePath(d).toLowerCase())]
   const roots = collected.map(c => normalisePath(c).toLowerCase())
+  const files = new Set<string>()
   for (const path of baseFiles) {
     const p = normalisePath(path).toLowerCase()
+    files.add(p)
     const m = /^(.*?)(?:\/index)?\.([a-z]+)$/.exec(p)
     const plain = /^(.*)\.([a-z]+)$/.exec(p)
     if (plain && plain[2] === 'py') pyModules.add(plain[1] ?? '')
@@ -52,7 +56,7 @@ export function moduleIndex(
       jsModules.set(key, set)
     }
   }
-  return { pythonPath: [...new Set(dirs)], jsModules, pyModules }
+  return { pythonPath: [...new Set(dirs)], jsModules, pyModules, files }
 }
 
 /** `json.py`, `json.cpython-311-x86_64-linux-gnu.so`, `json/__init__.py` → `json`. */
@@ -67,9 +71,14 @@ function importName(rel: string): string | null {
   return null
 }
 
-/** Why a path the head adds would shadow a module of the voting run, or null. */
+/**
+ * Why a path the head adds would shadow a module of the voting run, or null. A path the
+ * merge base already has is null: editing the project's own root `calendar.py` is
+ * production code, and the overlay must not put the base's version back.
+ */
 export function shadowedModule(path: string, index: ModuleIndex): string | null {
   const p = path.toLowerCase()
+  if (index.files.has(p)) return null
   for (const root of index.pythonPath) {
     if (root !== '' && !p.startsWith(`${root}/`)) continue
     const name = importName(path.slice(root === '' ? 0 : root.length + 1))

@@ -34,8 +34,13 @@ export interface RunnerEntry {
   scope: RunnerScope
   /** Which part of the file is runner configuration; absent = the whole file. */
   part?: { label: string; extract: (text: string | null) => string | null; marker: RegExp }
-  /** Counts only when the head adds the path (it is absent at the merge base). */
+  /**
+   * Counts only when the head adds the path (it is absent at the merge base). The matcher
+   * returns such entries only for paths the base lacks, so callers need not filter.
+   */
   addedOnly?: boolean
+  /** A deletion does not count (removing committed bytecode leaves the source to run). */
+  quietWhenDeleted?: boolean
   why: string
 }
 
@@ -86,6 +91,7 @@ export const RUNNER_TABLE: readonly RunnerEntry[] = [
     names: ['*.pyc', '*.pyo'],
     paths: ['**/__pycache__/**'],
     scope: 'anywhere',
+    quietWhenDeleted: true,
     why: 'committed bytecode: Python loads a .pyc instead of the source it claims to be compiled from, so the code that runs is not the code in the diff'
   },
   {
