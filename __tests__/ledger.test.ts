@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import type { GateContext } from '../src/context.js'
+import { runFacts, type GateContext } from '../src/context.js'
 import { Git } from '../src/git/git.js'
 import { ledgerFromText, loadLedger } from '../src/ledger/index.js'
 import { addDays, daysBetween, isCalendarDate } from '../src/ledger/dates.js'
@@ -272,10 +272,13 @@ describe('loadLedger (from the merge base)', () => {
   afterAll(() => repo.cleanup())
 
   function ctx(policyExtra: string, mergeBase: string, head: string): GateContext {
+    const git = new Git(repo.dir)
+    const policy = parsePolicy(policyYaml(policyExtra), '.github/oracle-gate.yml')
     return {
+      ...runFacts(git, policy),
       repoDir: repo.dir,
-      git: new Git(repo.dir),
-      policy: parsePolicy(policyYaml(policyExtra), '.github/oracle-gate.yml'),
+      git,
+      policy,
       mergeBase,
       head,
       today: TODAY,

@@ -2,6 +2,7 @@
 // summary and the CLI's --markdown. Sections are dropped from the end (with a pointer to
 // the full JSON card) rather than cut mid-table when the text must fit a limit.
 import type { Reason, Scorecard, Verdict } from '../types.js'
+import { mdCellCode, mdCode, mdFence, mdText } from './sanitize.js'
 
 const ICON: Record<Verdict, string> = {
   merge: '✅',
@@ -54,6 +55,16 @@ export function renderMarkdown(card: Scorecard, options: MarkdownOptions = {}): 
     writeSetSection(card, maxRows),
     timingsSection(card)
   ].filter((s): s is string => s !== '')
+  return fit(sections, options)
+}
+
+/** The card's top: headline and reasons (the PR comment carries this, and a link). */
+export function renderTop(card: Scorecard, options: MarkdownOptions = {}): string {
+  return fit([header(card), reasonsSection(card.reasons, options.maxRows ?? 20)], options)
+}
+
+/** Joins whole sections while they fit; the rest is replaced by a pointer to the full card. */
+function fit(sections: readonly string[], options: MarkdownOptions): string {
   const limit = options.maxChars ?? Infinity
   const hint = `\n\n_…cut to fit; the full scorecard is ${options.fullCardHint ?? 'in the JSON card'}._\n`
   let out = ''
@@ -78,7 +89,7 @@ function header(card: Scorecard): string {
     '',
     `**${MEANING[card.verdict]}.** ${title(card).replace(/^[^:]+: /, '')}.`,
     '',
-    `base \`${short(card.base)}\` · head \`${short(card.head)}\` · today ${card.today} · policy \`${card.policy_path}\` · oracle ${card.oracle.unchanged ? 'unchanged' : card.oracle.base_digest ? '**changed**' : 'not measured'}`
+    `${subject(card)}base ${mdCode(short(card.base))} · head ${mdCode(short(card.head))} · today ${mdText(card.today, { cell: false })} · policy ${mdCode(card.policy_path)} · oracle ${card.oracle.unchanged ? 'unchanged' : card.oracle.base_digest ? '**changed**' : 'not measured'}`
   ]
   if (card.campaign)
     lines.push(
@@ -91,8 +102,8 @@ function header(card: Scorecard): string {
 function reasonsSection(reasons: readonly Reason[], maxRows: number): string {
   if (reasons.length === 0) return '### Reasons\n\nNone: every condition holds.'
   const rows = reasons.slice(0, maxRows).map(r => {
-    const where = r.path ? `\`${escape(r.path)}${r.line ? `:${r.line}` : ''}\`` : ''
-    return `| ${r.level === 'failure' ? '✖' : r.level === 'warning' ? '⚠' : 'ℹ'} | \`${r.rule}\` | ${where} | ${escape(r.message)} |`
+    const where = r.path ? mdCellCode(`${r.path}${r.line ? `:${r.line}` : ''}`) : ''
+    return `| ${r.level === 'failure' ? '✖' : r.level === 'warning' ? '⚠' : 'ℹ'} | ${mdCellCode(r.rule)} | ${where} | ${mdText(r.message)} |`
   })
   return [
     `### Reasons (${reasons.length})`,
@@ -114,7 +125,7 @@ function transitionsSection(card: Scorecard, maxRows: number): string {
       ? ''
       : `**${name}** (${ids.length}): ${ids
           .slice(0, maxRows)
-          .map(id => `\`${escape(id)}\``)
+          .map(id => mdCode(id))
           .join(', ')}${ids.length > maxRows ? `, … ${ids.length - maxRows} more` : ''}`
   return [
     '### Transitions (voting tests, base → head)',
@@ -145,7 +156,7 @@ function votesSection(card: Scorecard): string {
     `| all voting | ${v.passed} | ${v.failed} | ${v.frozen} |`
   ]
   for (const [name, c] of Object.entries(v.by_class))
-    lines.push(`| ${name} | ${c.passed} | ${c.failed} | ${c.frozen} |`)
+    lines.push(`| ${mdText(name)} | ${c.passed} | ${c.failed} | ${c.frozen} |`)
   lines.push('', `drafts run as diagnostics: ${v.drafts}`)
   if (card.flakes.length > 0) {
     lines.push(
@@ -157,7 +168,7 @@ function votesSection(card: Scorecard): string {
     )
     for (const f of card.flakes)
       lines.push(
-        `| \`${escape(f.test)}\` | ${f.side} | ${f.outcomes.join(' → ')} | ${f.ledger_id ?? '—'} |`
+        `| ${mdCellCode(f.test)} | ${f.side} | ${f.outcomes.map(o => mdText(o)).join(' → ')} | ${f.ledger_id ? mdText(f.ledger_id) : '—'} |`
       )
   }
   return lines.join('\n')
@@ -170,7 +181,7 @@ function seedsSection(card: Scorecard): string {
     '### Seeds',
     '',
     `oracle hits **${s.oracle_hits}** of ${s.raw_fail_to_pass} raw fail→pass (min distance ${s.min_distance})`,
-    s.hit_ids.length ? `kept: ${s.hit_ids.map(id => `\`${escape(id)}\``).join(', ')}` : ''
+    s.hit_ids.length ? `kept: ${s.hit_ids.map(id => mdCode(id)).join(', ')}` : ''
   ]
     .filter(Boolean)
     .join('\n')
@@ -182,7 +193,7 @@ function debtSection(card: Scorecard, maxRows: number): string {
     .slice(0, maxRows)
     .map(
       d =>
-        `| ${escape(d.id)} | \`${escape(d.test)}\` | ${escape(d.owner)} | ${d.expires_on} | ${d.days_overdue} |`
+        `| ${mdText(d.id)} | ${mdCellCode(d.test)} | ${mdText(d.owner)} | ${mdText(d.expires_on)} | ${d.days_overdue} |`
     )
   return [
     '### Freeze debt',
@@ -200,13 +211,13 @@ function runsSection(card: Scorecard): string {
   if (card.runs.length === 0) return ''
   const rows = card.runs.map(
     r =>
-      `| ${r.side} | ${r.timed_out ? 'timed out' : (r.exit_code ?? 'killed')} | ${r.tests} | ${(r.duration_ms / 1000).toFixed(1)} s | ${r.setup ?? '—'}${r.setup_reason ? ` (${escape(r.setup_reason)})` : ''} |`
+      `| ${r.side} | ${r.timed_out ? 'timed out' : (r.exit_code ?? 'killed')} | ${r.tests} | ${(r.duration_ms / 1000).toFixed(1)} s | ${r.setup ?? '—'}${r.setup_reason ? ` (${mdText(r.setup_reason)})` : ''} |`
   )
   const tails = card.runs
     .filter(r => r.log_tail)
     .map(
       r =>
-        `<details><summary>${r.side} output (tail)</summary>\n\n\`\`\`\n${(r.log_tail ?? '').replace(/```/g, "'''")}\n\`\`\`\n</details>`
+        `<details><summary>${r.side} output (tail)</summary>\n\n${mdFence(r.log_tail ?? '')}\n</details>`
     )
   return [
     '### Runs',
@@ -224,7 +235,7 @@ function writeSetSection(card: Scorecard, maxRows: number): string {
     .slice(0, maxRows)
     .map(
       w =>
-        `| \`${escape(w.previous_path ? `${w.previous_path} → ${w.path}` : w.path)}\` | ${w.status} | ${w.plane} | ${w.action} |`
+        `| ${mdCellCode(w.previous_path ? `${w.previous_path} → ${w.path}` : w.path)} | ${w.status} | ${w.plane} | ${w.action} |`
     )
   return [
     `### Write set (${card.write_set.length})`,
@@ -248,10 +259,13 @@ function more(total: number, shown: number): string {
   return total > shown ? `\n_… and ${total - shown} more_` : ''
 }
 
-function short(sha: string): string {
-  return sha ? sha.slice(0, 12) : '?'
+/** "PR #3 · " or "merge queue group for #3, #4 · ": what was judged, when the action knows. */
+function subject(card: Scorecard): string {
+  const prs = (card.pull_requests ?? []).map(n => `#${n}`).join(', ')
+  if (card.event === 'merge_group') return `merge queue group for ${prs || 'unnamed PRs'} · `
+  return prs ? `PR ${prs} · ` : ''
 }
 
-function escape(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ')
+function short(sha: string): string {
+  return sha ? sha.slice(0, 12) : '?'
 }
