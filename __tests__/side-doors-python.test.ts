@@ -41,8 +41,9 @@ class _Green:
 def pytest_configure(config):
     config.pluginmanager.register(_Green(), "green")
 `
+// The gate's children run with PYTHONSAFEPATH=1: the source goes on the path explicitly.
 const PYPROJECT =
-  '[project]\nname = "app"\ndependencies = ["attrs"]\n\n[tool.pytest.ini_options]\naddopts = "-q"\n'
+  '[project]\nname = "app"\ndependencies = ["attrs"]\n\n[tool.pytest.ini_options]\naddopts = "-q"\npythonpath = ["."]\n'
 
 function policy(paths: string): string {
   return `version: 1
@@ -189,6 +190,7 @@ describe('pytest side doors outside configuration files', () => {
     repo.write({
       '.gitignore': '.naive-junit.xml\n__pycache__/\n',
       '.github/oracle-gate.yml': policy('oracle/properties'),
+      'pytest.ini': '[pytest]\npythonpath = .\n',
       'app/__init__.py': '',
       'app/report.py': `${render('\\r\\n')}# bug: the report must use LF\n`,
       'oracle/golden.txt': 'a\nb\n',
@@ -254,27 +256,6 @@ describe('pytest near-misses of the same families merge', () => {
     expect(card.reasons.filter(r => r.level === 'failure')).toEqual([])
     expect(card.verdict).toBe('merge')
     expect(card.transitions.fail_to_pass).toEqual(['oracle/properties/test_fee.py::test_fee'])
-  })
-
-  it('deleting bytecode the base had committed', async () => {
-    const repo = new TestRepo('og-side-py-')
-    repos.push(repo)
-    repo.write({
-      '.github/oracle-gate.yml': policy('oracle/properties'),
-      'app/__init__.py': '',
-      'app/fee.py': BUGGY,
-      'app/old.pyc': 'not really bytecode, committed long ago',
-      'oracle/properties/test_fee.py': VOTING
-    })
-    repo.commit('base')
-    repo.branch('agent')
-    repo
-      .remove('app/old.pyc')
-      .write({ 'app/fee.py': FIXED })
-      .commit('fix the fee, drop stale bytecode')
-    const card = await judge(repo)
-    expect(card.reasons.filter(r => r.level === 'failure')).toEqual([])
-    expect(card.verdict).toBe('merge')
   })
 
   it('a pyproject.toml whose dependencies change, and a module in a package named like a stdlib one', async () => {

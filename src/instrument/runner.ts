@@ -39,8 +39,6 @@ export interface RunnerEntry {
    * returns such entries only for paths the base lacks, so callers need not filter.
    */
   addedOnly?: boolean
-  /** A deletion does not count (removing committed bytecode leaves the source to run). */
-  quietWhenDeleted?: boolean
   why: string
 }
 
@@ -91,7 +89,6 @@ export const RUNNER_TABLE: readonly RunnerEntry[] = [
     names: ['*.pyc', '*.pyo'],
     paths: ['**/__pycache__/**'],
     scope: 'anywhere',
-    quietWhenDeleted: true,
     why: 'committed bytecode: Python loads a .pyc instead of the source it claims to be compiled from, so the code that runs is not the code in the diff'
   },
   {
