@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import {
   collectedRoots,
   moduleIndex,
+  pytestPathsOption,
   pythonPathOf,
   setupFilesOf,
   shadowedModule
@@ -176,6 +177,18 @@ describe('what the merge base adds', () => {
       'other'
     ])
     expect(pythonPathOf('pyproject.toml', '[project]\nname = "x"\n')).toEqual([])
+    expect(pythonPathOf('pyproject.toml', '[tool.other]\npythonpath = ["x"]\n')).toEqual([])
+    expect(pythonPathOf('setup.cfg', '[tool:pytest]\npythonpath =\n  lib\n  src\n')).toEqual([
+      'lib',
+      'src'
+    ])
+    expect(
+      pytestPathsOption(
+        'pyproject.toml',
+        '[tool.pytest.ini_options]\ntestpaths = [\n  "oracle",\n]\n',
+        'testpaths'
+      )
+    ).toEqual(['oracle'])
   })
 
   it('directories the suite command collects (root when it names none)', () => {
@@ -183,6 +196,7 @@ describe('what the merge base adds', () => {
       collectedRoots(['python -m pytest oracle/properties tests -q --junitxml={junit}'], BASE)
     ).toEqual(['oracle/properties', 'tests'])
     expect(collectedRoots(['python -m pytest -q'], BASE)).toEqual([''])
+    expect(collectedRoots(['python -m pytest -q'], BASE, ['oracle'])).toEqual(['oracle'])
     expect(collectedRoots(['pytest oracle/properties/test_a.py::test_x'], BASE)).toEqual([])
   })
 

@@ -7,6 +7,7 @@
 import { posix } from 'node:path'
 import { normalisePath } from '../writeset/planes.js'
 import { STDLIB_MODULES, TEST_DEPENDENCY_MODULES } from './pynames.js'
+import { iniSections, tomlSections } from './sections.js'
 
 /** The base's modules, folded to lower case, for shadowing checks. */
 export interface ModuleIndex {
@@ -137,26 +138,48 @@ export function setupFilesOf(
   return found
 }
 
-/** `pythonpath` of a pytest configuration (pyproject.toml, pytest.ini, setup.cfg, tox.ini). */
-export function pythonPathOf(configPath: string, text: string): string[] {
+/** The pytest part of a configuration file, by its name (pyproject, setup.cfg, ini, toml). */
+function pytestPart(configPath: string, text: string): string {
+  const name = posix.basename(configPath).toLowerCase()
+  if (name === 'pyproject.toml') return tomlSections(text, 'tool.pytest') ?? ''
+  if (name === 'setup.cfg') return iniSections(text, s => s === 'tool:pytest') ?? ''
+  if (name === 'tox.ini') return iniSections(text, s => s === 'pytest') ?? ''
+  return text // pytest.ini, .pytest.ini, pytest.toml: the whole file is pytest's
+}
+
+/** A list option (`pythonpath`, `testpaths`) of a pytest configuration, as repository paths. */
+export function pytestPathsOption(configPath: string, text: string, option: string): string[] {
   const dir = posix.dirname(normalisePath(configPath))
-  const m = /^\s*pythonpath\s*=\s*(\[[^\]]*\]|[^\n]*(?:\n[ \t]+[^\n]+)*)/m.exec(text)
+  const re = new RegExp(
+    `^(?:[^|\\n]*\\|)?\\s*${option}\\s*=\\s*(\\[[^\\]]*\\]|[^\\n]*(?:\\n[ \\t]+[^\\n]+)*)`,
+    'm'
+  )
+  const m = re.exec(pytestPart(configPath, text))
   if (!m) return []
   const raw = m[1] ?? ''
   const values = raw.startsWith('[')
     ? [...raw.matchAll(/"([^"]*)"|'([^']*)'/g)].map(v => v[1] ?? v[2] ?? '')
     : raw.split(/\s+/)
   return values
-    .filter(v => v !== '' && !v.startsWith('/'))
+    .filter(v => v !== '' && !v.startsWith('/') && !/[*?[]/.test(v))
     .map(v => normalisePath(dir === '.' ? v : `${dir}/${v}`))
 }
 
+/** `pythonpath` of a pytest configuration (pyproject.toml, pytest.ini, setup.cfg, tox.ini). */
+export function pythonPathOf(configPath: string, text: string): string[] {
+  return pytestPathsOption(configPath, text, 'pythonpath')
+}
+
 /**
- * Directories the suite commands name (after the runner word: every token that is a
- * directory of the base tree). When no token names a file or directory of the base, the
- * runner collects from the root: "" is returned.
+ * Directories the suite commands name (every token that is a directory of the base tree).
+ * When no token names a file or directory of the base, pytest collects its `testpaths`
+ * (from the base's configuration) or, without them, the root: "" is returned.
  */
-export function collectedRoots(commands: readonly string[], baseFiles: Iterable<string>): string[] {
+export function collectedRoots(
+  commands: readonly string[],
+  baseFiles: Iterable<string>,
+  testpaths: readonly string[] = []
+): string[] {
   const dirs = new Set<string>()
   const files = new Set<string>()
   for (const f of baseFiles) {
@@ -176,7 +199,8 @@ export function collectedRoots(commands: readonly string[], baseFiles: Iterable<
       } else if (files.has(token)) named = true
     }
   }
-  return named ? [...roots] : ['']
+  if (named) return [...roots]
+  return testpaths.length > 0 ? [...testpaths] : ['']
 }
 
 /** Base files whose text the loading rules read: JS runner configs and pytest configs. */
