@@ -7,7 +7,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { check } from '../src/gate.js'
+import { parsePolicy } from '../src/policy/load.js'
+import { patchTestPlan } from '../src/replay/patch-tests.js'
 import type { Scorecard } from '../src/types.js'
+import { compilePlanes } from '../src/writeset/planes.js'
 import { memoryLogger } from './helpers/logger.js'
 import { pythonWithPytest } from './helpers/python.js'
 import { TestRepo } from './helpers/repo.js'
@@ -302,6 +305,76 @@ test('a single line', () => {
     expect(failing(card)).toEqual(['oracle-failed'])
     expect(card.transitions.fail_to_fail).toEqual([
       'oracle/properties/cart.test.js::negative quantities are rejected'
+    ])
+  })
+})
+
+// ---------------------------------------------------------------- the plan (pure)
+
+describe('patchTestPlan', () => {
+  it('removes test files the patch wrote, restores other test-plane files the base has, and leaves the rest', () => {
+    const policy = parsePolicy(
+      `version: 1
+protected: [oracle/**]
+planes: {voting: [oracle/properties/**], drafts: [drafts/**], in_diff: [tests/**]}
+suite: {command: pytest}
+`,
+      '.github/oracle-gate.yml'
+    )
+    const planes = compilePlanes(policy)
+    const e = (path: string, sha = '1'.repeat(40)) =>
+      [path, { path, mode: '100644', type: 'blob' as const, sha }] as const
+    const base = new Map([
+      e('tests/test_old.py'),
+      e('tests/conftest.py'),
+      e('tests/helpers.py'),
+      e('tests/test_gone.py'),
+      e('tests/data_gone.json'),
+      e('src/app.py')
+    ])
+    const head = new Map([
+      e('tests/test_old.py', '2'.repeat(40)),
+      e('tests/conftest.py', '2'.repeat(40)),
+      e('tests/helpers.py', '2'.repeat(40)),
+      e('tests/test_new.py'),
+      e('tests/fixture.json'),
+      e('drafts/test_d.py'),
+      e('src/conftest.py'),
+      e('src/test_stray.py'),
+      e('src/app.py', '2'.repeat(40))
+    ])
+    const changed = [...new Set([...base.keys(), ...head.keys()])]
+      .filter(p => base.get(p)?.sha !== head.get(p)?.sha)
+      .sort()
+    const view = {
+      base,
+      head,
+      planes,
+      changed,
+      isInstrument: (p: string) => p.startsWith('oracle/')
+    } as unknown as Parameters<typeof patchTestPlan>[0]
+    const plan = patchTestPlan(view, { restore: [], remove: [] })
+    expect(plan.strip.remove.sort()).toEqual([
+      'drafts/test_d.py',
+      'src/conftest.py',
+      'src/test_stray.py',
+      'tests/fixture.json',
+      'tests/test_new.py',
+      'tests/test_old.py'
+    ])
+    expect(plan.strip.restore.sort()).toEqual([
+      'tests/conftest.py',
+      'tests/data_gone.json',
+      'tests/helpers.py'
+    ])
+    expect(plan.headTests).toEqual(['drafts/test_d.py', 'tests/test_new.py', 'tests/test_old.py'])
+    expect(plan.probeTests).toEqual(['tests/test_new.py', 'tests/test_old.py'])
+    expect(plan.probeFiles).toEqual([
+      'tests/conftest.py',
+      'tests/fixture.json',
+      'tests/helpers.py',
+      'tests/test_new.py',
+      'tests/test_old.py'
     ])
   })
 })
