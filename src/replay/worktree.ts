@@ -52,7 +52,7 @@ export async function withWorktrees<T>(
 
 /** The one place a worktree is created: detached, at `rev`, in `dir`. */
 async function createWorktree(ctx: GateContext, dir: string, rev: string): Promise<void> {
-  await ctx.git.run(['worktree', 'add', '--detach', '--force', '--quiet', dir, rev])
+  await ctx.git.addWorktree(dir, rev)
 }
 
 async function removeWorktrees(
@@ -62,10 +62,10 @@ async function removeWorktrees(
   for (const [dir, links] of created) {
     // Links setup made into the checkout go first, so removal cannot reach through them.
     await cleanupWorktree(links).catch(() => undefined)
-    await ctx.git.exec(['worktree', 'remove', '--force', '--force', dir]).catch(() => undefined)
+    await ctx.git.removeWorktree(dir)
     await rm(dir, { recursive: true, force: true }).catch(() => undefined)
   }
-  await ctx.git.exec(['worktree', 'prune']).catch(() => undefined)
+  await ctx.git.pruneWorktrees()
 }
 
 /**
@@ -87,14 +87,7 @@ export async function applyOverlay(
     if ((await ctx.git.objectId(ctx.mergeBase, path)) !== null) present.push(path)
   }
   if (present.length === 0) return
-  await ctx.git.run([
-    '-C',
-    worktree,
-    'checkout',
-    ctx.mergeBase,
-    '--',
-    ...present.map(p => `:(literal)${p}`)
-  ])
+  await ctx.git.checkoutPaths(worktree, ctx.mergeBase, present)
 }
 
 function safePath(path: string): string {
@@ -107,6 +100,5 @@ function safePath(path: string): string {
 
 /** Files of a worktree (tracked and still present), for mapping report names to files. */
 export async function worktreeFiles(ctx: GateContext, worktree: string): Promise<string[]> {
-  const out = await ctx.git.run(['-C', worktree, 'ls-files', '-z', '--cached'])
-  return out.split('\0').filter(f => f !== '' && existsSync(join(worktree, f)))
+  return (await ctx.git.indexFiles(worktree)).filter(f => existsSync(join(worktree, f)))
 }
