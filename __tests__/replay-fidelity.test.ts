@@ -2,13 +2,14 @@
 // the overlay, setup and every run; and PYTHONSAFEPATH keeps a module the head adds at
 // the root from shadowing what the locked tests import. Real repositories, real runners:
 // each attack is first shown green on a naive run with the bug still in.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { check } from '../src/gate.js'
 import type { TreeEntry } from '../src/git/git.js'
-import { blobId, foldCollisions, type FidelitySpec } from '../src/replay/fidelity.js'
+import { RUNNER_TABLE } from '../src/instrument/runner.js'
+import { blobId, checkFidelity, foldCollisions, type FidelitySpec } from '../src/replay/fidelity.js'
 import type { Scorecard } from '../src/types.js'
 import { memoryLogger } from './helpers/logger.js'
 import { pythonWithPytest } from './helpers/python.js'
@@ -151,19 +152,6 @@ _P(__file__).resolve().parents[1].joinpath("oracle/properties/conftest.py").writ
     expect(reason?.message).toContain('head worktree after a run of the suite')
     expect(reason?.message).toContain('appeared')
   })
-
-  it('head checkout attributes that rewrite a fixture on checkout: oracle-digest (overlay)', async () => {
-    const repo = repoWith(pytestBase(), {
-      'app/receipt.py': RECEIPT_FIXED,
-      // Not instrument, so the head keeps it; it turns the fixture's LF into CRLF on disk.
-      '.gitattributes': 'oracle/fixtures/*.txt text eol=crlf\n'
-    })
-    const card = await judge(repo)
-    expect(card.verdict).toBe('policy')
-    const reason = card.reasons.find(r => r.rule === 'oracle-digest')
-    expect(reason?.path).toBe('oracle/fixtures/receipt.txt')
-    expect(reason?.message).toContain('head worktree after the instrument overlay')
-  })
 })
 
 // ------------------------------------------------- vitest: the product rewrites a fixture
@@ -252,20 +240,24 @@ writeFileSync(new URL('../build/tax-cache.json', import.meta.url), '{}')
 const AVERAGE = `def average_fee(fees):
     return sum(fees) // len(fees)  # bug: floor division
 `
-const AVERAGE_ORACLE = `import statistics
-import sys
+// The locked test appends src/ to sys.path: with the current directory first on sys.path
+// (python -m pytest), a fees.py at the root is imported instead of the product.
+const AVERAGE_ORACLE = `import sys
+from fractions import Fraction
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "src"))
+sys.path.append(str(Path(__file__).resolve().parents[2] / "src"))
 
 from fees import average_fee  # noqa: E402
 
 
-def test_average_is_the_mean():
-    assert average_fee([1, 2]) == statistics.mean([1, 2])
+def test_average_is_exact():
+    assert average_fee([1, 2]) == Fraction(3, 2)
 `
 
 describe('PYTHONSAFEPATH', () => {
+  // The head leaves the product as it is and adds a stand-in at the root that the locked
+  // test picks up through the current directory; what ships (src/fees.py) keeps the bug.
   const shadowed = (mark: string, extra = ''): TestRepo =>
     repoWith(
       {
@@ -282,12 +274,11 @@ ${extra}`,
         'oracle/properties/test_average.py': AVERAGE_ORACLE
       },
       {
-        // Found first through the current directory on sys.path (python -m pytest).
-        'statistics.py': `open(${JSON.stringify(mark)}, "w").write("loaded")\n\n\ndef mean(values):\n    return sum(values) // len(values)\n`
+        'fees.py': `from fractions import Fraction\n\nopen(${JSON.stringify(mark)}, "w").write("loaded")\n\n\ndef average_fee(fees):\n    return Fraction(sum(fees), len(fees))\n`
       }
     )
 
-  it('a head-added root module that shadows the stdlib module the locked test imports is not loaded', async () => {
+  it('a head-added root module that shadows what the locked test imports is not loaded', async () => {
     const mark = join(mkdtempSync(join(tmpdir(), 'og-mark-')), 'loaded')
     dirs.push(join(mark, '..'))
     const repo = shadowed(mark)
@@ -320,6 +311,83 @@ describe('fidelity helpers', () => {
     expect(blobId(Buffer.from('hello\r\n'), '0'.repeat(40))).toBe(
       repo.git('rev-parse', 'main:a.txt').trim()
     )
+  })
+
+  it('checkFidelity on a real checkout: filtered bytes, a changed mode, a missing file, an appeared file, a section part', async () => {
+    const repo = repoWith(
+      {
+        '.gitattributes': 'oracle/fixtures/*.txt text eol=crlf\n',
+        'oracle/fixtures/a.txt': 'one\ntwo\n',
+        'oracle/run.sh': 'echo run\n',
+        'oracle/gone.txt': 'x\n',
+        'pyproject.toml': '[project]\nname = "x"\n\n[tool.pytest.ini_options]\naddopts = "-q"\n'
+      },
+      {}
+    )
+    const entries = new Map(
+      repo
+        .git('ls-tree', '-r', 'main')
+        .trim()
+        .split('\n')
+        .map(line => {
+          const [meta = '', path = ''] = line.split('\t')
+          const [mode = '', , sha = ''] = meta.split(' ')
+          return [path, { mode, sha }] as const
+        })
+    )
+    const pyproject = RUNNER_TABLE.find(e => e.names.includes('pyproject.toml'))
+    if (!pyproject?.part) throw new Error('no pyproject entry')
+    const files = new Map([...entries].filter(([p]) => p.startsWith('oracle/')))
+    const spec: FidelitySpec = {
+      files,
+      sections: new Map([
+        [
+          'pyproject.toml',
+          {
+            entry: pyproject,
+            part:
+              pyproject.part.extract(readFileSync(join(repo.dir, 'pyproject.toml'), 'utf8')) ?? ''
+          }
+        ]
+      ]),
+      deep: ['oracle'],
+      shallow: [''],
+      watched: p => (p.startsWith('oracle/') ? 'file' : p === 'pyproject.toml' ? pyproject : null),
+      like: '0'.repeat(40)
+    }
+    // A fresh checkout applies eol=crlf: the file on disk is not the blob.
+    rmSync(join(repo.dir, 'oracle/fixtures/a.txt'))
+    repo.git('checkout', '--', 'oracle/fixtures/a.txt')
+    expect(readFileSync(join(repo.dir, 'oracle/fixtures/a.txt'), 'utf8')).toBe('one\r\ntwo\r\n')
+    const first = await checkFidelity(spec, repo.dir, { side: 'head', moment: 'overlay' })
+    expect(
+      first.map(r => [r.path, r.message.includes('head worktree after the instrument overlay')])
+    ).toEqual([['oracle/fixtures/a.txt', true]])
+    writeFileSync(join(repo.dir, 'oracle/fixtures/a.txt'), 'one\ntwo\n')
+    chmodSync(join(repo.dir, 'oracle/run.sh'), 0o755)
+    rmSync(join(repo.dir, 'oracle/gone.txt'))
+    writeFileSync(join(repo.dir, 'oracle/new_conftest.py'), '')
+    writeFileSync(
+      join(repo.dir, 'pyproject.toml'),
+      '[project]\nname = "y"\n\n[tool.pytest.ini_options]\naddopts = "-q -p no:x"\n'
+    )
+    const later = await checkFidelity(spec, repo.dir, { side: 'base', moment: 'run' })
+    expect(later.map(r => [r.path, r.message.replace(/.*: \S+ /, '')])).toEqual([
+      ['oracle/gone.txt', expect.stringMatching(/^is missing/)],
+      ['oracle/run.sh', expect.stringMatching(/^has mode 100755, not 100644/)],
+      ['pyproject.toml', expect.stringMatching(/^has a different \[tool.pytest/)],
+      ['oracle/new_conftest.py', expect.stringMatching(/^appeared/)]
+    ])
+    expect(later.every(r => r.message.startsWith('base worktree after a run of the suite'))).toBe(
+      true
+    )
+    // A dependency change outside the runner part is fine.
+    writeFileSync(
+      join(repo.dir, 'pyproject.toml'),
+      '[project]\nname = "z"\n\n[tool.pytest.ini_options]\naddopts = "-q"\n'
+    )
+    const quiet = await checkFidelity(spec, repo.dir, { side: 'base', moment: 'run' })
+    expect(quiet.map(r => r.path)).not.toContain('pyproject.toml')
   })
 
   it('foldCollisions: a head path that is an instrument path on macOS is named; a new product file is not', () => {

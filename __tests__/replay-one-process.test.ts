@@ -81,7 +81,11 @@ def pytest_collection_finish(session):
 /** The naive command: the voting tests and tests/ in one process (against the rule). */
 const NAIVE = (paths = 'oracle/properties tests'): string => SUITE_COMMANDS.pytest(PY, paths)
 
-function pytestRepo(head: Record<string, string>, record?: string): TestRepo {
+function pytestRepo(
+  head: Record<string, string>,
+  opts: { record?: string; command?: string } = {}
+): TestRepo {
+  const { record, command = NAIVE() } = opts
   const repo = new TestRepo()
   repos.push(repo)
   repo.write({
@@ -92,7 +96,7 @@ planes:
   drafts: [drafts/**]
   in_diff: [tests/**]
 suite:
-  command: ${NAIVE()}
+  command: ${command}
   timeout: 120
   reruns: 0
 ${record ? `  env: {RECORD_DIR: ${record}}\n` : ''}`,
@@ -124,21 +128,18 @@ app.fees.fee = _patched
 `
 
 describe('the vote runs without the patch tests (pytest)', () => {
-  it('a tests/conftest.py that monkeypatches the product: green naively, product at the gate', async () => {
+  it('a tests/conftest.py that monkeypatches the product: green naively, rejected at the gate', async () => {
     const repo = pytestRepo({ 'tests/conftest.py': MONKEYPATCH })
     const naive = naiveRun(repo, NAIVE())
     expect(naive.output).toMatch(/3 passed/)
     expect(naive.status).toBe(0)
 
+    // The command collects tests/, so that conftest.py is runner configuration and the
+    // suite does not even run (runner-tampered); the head worktree would not hold it
+    // either (the next two cases are test modules, which only the one-process rule stops).
     const card = await judge(repo)
-    expect(card.verdict).toBe('product')
-    expect(failing(card)).toEqual(['oracle-failed'])
-    expect(card.transitions.fail_to_fail).toEqual([
-      'oracle/properties/test_fees.py::test_negative_amounts_are_rejected'
-    ])
-    expect(card.log).toContainEqual(
-      expect.stringContaining("the vote runs without the patch's tests")
-    )
+    expect(card.verdict).toBe('policy')
+    expect(failing(card)).toContain('runner-tampered')
   })
 
   it('a tests/test_x.py that monkeypatches the product at import: green naively, product at the gate', async () => {
@@ -166,6 +167,8 @@ describe('the vote runs without the patch tests (pytest)', () => {
 
   it('near miss: an honest fix with a tests/conftest.py fixture used only by its own tests merges; the probe runs only the in-diff files, in a fresh worktree, after both sides', async () => {
     const record = tempDir('og-record-')
+    // The one-process rule's command (voting tests only): tests/conftest.py is then no
+    // runner configuration, and the patch's tests reach the runner only as diagnostics.
     const repo = pytestRepo(
       {
         'app/fees.py': FEE_FIXED,
@@ -186,7 +189,7 @@ def test_zero():
         'drafts/test_draft.py':
           'from app import fees\n\n\ndef test_draft():\n    assert fees.fee(50) == 5\n'
       },
-      record
+      { record, command: NAIVE('oracle/properties') }
     )
     const card = await judge(repo)
     expect(failing(card)).toEqual([])
@@ -204,15 +207,20 @@ def test_zero():
       .sort()
       .map(f => ({
         where: f.replace(/^\d+-/, '').replace(/\.json$/, ''),
-        ids: JSON.parse(readFileSync(join(record, f), 'utf8')) as string[]
+        // The canary (tripwires.ts) rides along in each side's first run: not a test.
+        ids: (JSON.parse(readFileSync(join(record, f), 'utf8')) as string[]).filter(
+          id => !id.includes('og_canary_')
+        )
       }))
     expect(runs.map(r => r.where)).toEqual(['wt-base', 'wt-head', 'wt-patch-tests', 'wt-probe'])
     const [base, head, patch, probe] = runs.map(r => r.ids.sort())
-    // The vote on the head collected no test of the patch, only what the base has.
-    expect(head).toEqual(base)
-    expect(head?.some(id => id.startsWith('tests/test_new.py') || id.startsWith('drafts/'))).toBe(
-      false
-    )
+    // The votes collected the voting tests only.
+    const voting = [
+      'oracle/properties/test_fees.py::test_negative_amounts_are_rejected',
+      'oracle/properties/test_fees.py::test_tenth'
+    ]
+    expect(base).toEqual(voting)
+    expect(head).toEqual(voting)
     // The patch's tests ran alone, on the head.
     expect(patch).toEqual([
       'drafts/test_draft.py::test_draft',
