@@ -65,7 +65,10 @@ export async function fidelitySpec(
   policy: Policy
 ): Promise<FidelitySpec> {
   const watched = (path: string): 'file' | RunnerEntry | null => {
-    const entry = view.runner.entryFor(path)
+    // A module that would shadow another (addedOnly) is judged from the trees: the head
+    // may change the base's own module of that name, so its bytes are not pinned here.
+    const found = view.runner.entryFor(path)
+    const entry = found?.addedOnly ? null : found
     if (entry?.part !== undefined) return entry
     if (entry !== null || view.isInstrument(path) || view.fixturePaths.has(path)) return 'file'
     return null
@@ -88,13 +91,19 @@ export async function fidelitySpec(
     sections.set(s.path, { entry: s.entry, part: s.entry.part?.extract(text) ?? '' })
   }
   const like = view.base.values().next().value?.sha ?? '0'.repeat(40)
-  return { files, sections, ...walkRoots(policy, view.base), watched, like }
+  const voting = [...view.base.keys()].filter(p => view.planes.planeOf(p) === 'voting')
+  const anchors = [...alwaysProtected(policy), ...voting, ...view.fixturePaths]
+  return { files, sections, ...walkRoots(policy, anchors), watched, like }
 }
 
-/** Where an instrument-like file could appear: glob roots (deep) and voting ancestors. */
+/**
+ * Where an instrument-like file could appear: the static roots of the protected, voting
+ * and runner_config globs (walked), and the ancestors of the voting tests, the fixtures
+ * and the always-protected files (listed: where runner configuration is looked for).
+ */
 function walkRoots(
   policy: Policy,
-  base: ReadonlyMap<string, TreeEntry>
+  anchors: readonly string[]
 ): { deep: string[]; shallow: string[] } {
   const deep = new Set<string>()
   for (const glob of [...policy.protected, ...policy.planes.voting, ...policy.runner_config]) {
@@ -102,7 +111,7 @@ function walkRoots(
     deep.add(scan.isGlob ? scan.base : posix.dirname(scan.base))
   }
   const shallow = new Set<string>([''])
-  for (const path of [...alwaysProtected(policy), ...base.keys()]) {
+  for (const path of anchors) {
     const parts = path.split('/')
     for (let i = 1; i < parts.length; i++) shallow.add(parts.slice(0, i).join('/'))
   }
