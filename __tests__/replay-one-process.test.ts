@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { check } from '../src/gate.js'
 import { parsePolicy } from '../src/policy/load.js'
-import { patchTestPlan } from '../src/replay/patch-tests.js'
+import { patchTestPlan, targetedCommand } from '../src/replay/patch-tests.js'
 import type { Scorecard } from '../src/types.js'
 import { compilePlanes } from '../src/writeset/planes.js'
 import { memoryLogger } from './helpers/logger.js'
@@ -384,5 +384,27 @@ suite: {command: pytest}
       'tests/test_new.py',
       'tests/test_old.py'
     ])
+  })
+})
+
+describe('targetedCommand', () => {
+  it('hands the files to a runner the gate knows in place of the full run paths, escapes them for jest, and appends them otherwise', () => {
+    const files = ['tests/test_a.py', 'tests/b (1).test.js']
+    expect(
+      targetedCommand(
+        { command: 'python3 -m pytest oracle/properties tests -q --junitxml={junit}' },
+        files
+      )
+    ).toEqual({ command: 'python3 -m pytest {tests} -q --junitxml={junit}', tests: files })
+    const jest = targetedCommand({ command: 'npx jest oracle --ci' }, ['tests/b (1).test.js'])
+    expect(jest.tests).toEqual(['tests/b \\(1\\)\\.test\\.js'])
+    expect(jest.command).toContain('{tests}')
+    expect(
+      targetedCommand({ command: 'make check', rerun_command: 'make check ONLY="{tests}"' }, files)
+    ).toEqual({ command: 'make check ONLY="{tests}"', tests: files })
+    expect(targetedCommand({ command: 'make check' }, files)).toEqual({
+      command: "make check tests/test_a.py 'tests/b (1).test.js'",
+      tests: files
+    })
   })
 })
