@@ -55,6 +55,8 @@ const SKIPPED_DIRS = new Set([
   '.pytest_cache',
   '.hypothesis'
 ])
+/** Files read at once by a check. */
+const READ_BATCH = 64
 /** Most instrument-like files a check reports before summarising the rest. */
 const MAX_REASONS = 10
 
@@ -171,16 +173,15 @@ export async function checkFidelity(
 ): Promise<Reason[]> {
   const problems: { path: string; what: string }[] = []
   const like = spec.like
-  for (const [path, want] of spec.files) {
-    const got = await diskEntry(join(worktree, path), like)
-    if (got === null) problems.push({ path, what: 'is missing' })
-    else if (got.mode !== want.mode)
-      problems.push({ path, what: `has mode ${got.mode}, not ${want.mode}` })
-    else if (got.sha !== want.sha)
-      problems.push({
-        path,
-        what: `differs from the merge base's blob (${got.sha.slice(0, 12)}, not ${want.sha.slice(0, 12)})`
-      })
+  const entries = [...spec.files]
+  // Reads in batches: thousands of small files, one await each, would serialise on I/O.
+  for (let i = 0; i < entries.length; i += READ_BATCH) {
+    const batch = entries.slice(i, i + READ_BATCH)
+    const found = await Promise.all(batch.map(([path]) => diskEntry(join(worktree, path), like)))
+    batch.forEach(([path, want], k) => {
+      const what = fileProblem(found[k] ?? null, want)
+      if (what !== null) problems.push({ path, what })
+    })
   }
   for (const [path, want] of spec.sections) {
     const got = await diskEntry(join(worktree, path), like)
@@ -216,6 +217,17 @@ function fidelityReasons(
     if (last) last.message += ` (+${problems.length - MAX_REASONS} more paths)`
   }
   return reasons
+}
+
+function fileProblem(
+  got: { mode: string; sha: string } | null,
+  want: { mode: string; sha: string }
+): string | null {
+  if (got === null) return 'is missing'
+  if (got.mode !== want.mode) return `has mode ${got.mode}, not ${want.mode}`
+  if (got.sha !== want.sha)
+    return `differs from the merge base's blob (${got.sha.slice(0, 12)}, not ${want.sha.slice(0, 12)})`
+  return null
 }
 
 /** A path as it may be printed: control and separator characters escaped. */
