@@ -55,6 +55,9 @@ const SKIPPED_DIRS = new Set([
   '.pytest_cache',
   '.hypothesis'
 ])
+/** A base checkout that differs from its own blobs: the base's attributes did it. */
+const CHECKOUT_HINT =
+  " (the merge base's own checkout changed it: a .gitattributes eol, text, encoding or filter line over instrument files; the gate compares the bytes git stores, so drop that line for instrument paths on the base branch)"
 /** Files read at once by a check. */
 const READ_BATCH = 64
 /** Most instrument-like files a check reports before summarising the rest. */
@@ -210,7 +213,7 @@ function fidelityReasons(
     rule: 'oracle-digest',
     level: 'failure',
     path: p.path,
-    message: `${where.side} worktree after ${MOMENT_TEXT[where.moment]}: ${printable(p.path)} ${p.what}; the instrument on disk is not the merge base's, so this side's run cannot count`
+    message: `${where.side} worktree after ${MOMENT_TEXT[where.moment]}: ${printable(p.path)} ${p.what}; the instrument on disk is not the merge base's, so this side's run cannot count${where.moment === 'checkout' ? CHECKOUT_HINT : ''}`
   }))
   if (problems.length > MAX_REASONS) {
     const last = reasons[reasons.length - 1]
