@@ -18,6 +18,8 @@ import type { Policy } from './policy/types.js'
 import { readJudgingPolicy } from './policy/union.js'
 import { replay } from './replay/index.js'
 import type { Change, Logger, Reason, Scorecard } from './types.js'
+import { approvedInstrument } from './verdict/approval-stage.js'
+import type { ApprovalSource } from './verdict/approval.js'
 import { emptyScorecard, finalize } from './verdict/scorecard.js'
 import { VERSION } from './version.js'
 import { buildWriteSet, publicRow } from './writeset/index.js'
@@ -46,6 +48,11 @@ export interface CheckOptions {
    * artifact of a run that executed the patch; everything before replay is re-derived here).
    */
   replay?: typeof replay
+  /**
+   * The action's reviews of the PR, read when the instrument was touched and the base's
+   * policy names instrument_approvers (src/verdict/approval.ts). The CLI has none.
+   */
+  approval?: ApprovalSource
 }
 
 export function utcToday(now: Date = new Date()): string {
@@ -132,8 +139,12 @@ async function pipeline(options: CheckOptions, card: Scorecard, tempDir: string)
     tempDir
   }
 
-  const instrument = await time('instrument', () => checkInstrument(ctx))
-  card.oracle = instrument.oracle
+  const checked = await time('instrument', () => checkInstrument(ctx))
+  card.oracle = checked.oracle
+  const instrument = {
+    ...checked,
+    reasons: await approvedInstrument(checked.reasons, policy, head, options.approval, log)
+  }
   card.reasons.push(...instrument.reasons)
 
   const ledger = await time('ledger', () => loadLedger(ctx))
