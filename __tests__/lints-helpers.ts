@@ -3,9 +3,10 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { GateContext } from '../src/context.js'
+import { runFacts, type GateContext } from '../src/context.js'
+import { EMPTY_LEDGER } from '../src/ledger/index.js'
 import { Git } from '../src/git/git.js'
-import { runLints } from '../src/lints/index.js'
+import { runLints, type LintKey } from '../src/lints/index.js'
 import { parsePolicy } from '../src/policy/load.js'
 import type { Reason } from '../src/types.js'
 import { buildWriteSet } from '../src/writeset/index.js'
@@ -19,6 +20,8 @@ export interface Scenario {
   remove?: string[]
   /** YAML appended to the test policy (e.g. a `lints:` block). */
   policy?: string
+  /** The lints to run; default the contamination lints. */
+  lints?: LintKey[]
 }
 
 export async function lintScenario(s: Scenario): Promise<{ reasons: Reason[]; log: string[] }> {
@@ -33,7 +36,9 @@ export async function lintScenario(s: Scenario): Promise<{ reasons: Reason[]; lo
     const policy = parsePolicy(policyYaml(s.policy ?? ''), '.github/oracle-gate.yml')
     const git = new Git(repo.dir)
     const log = memoryLogger()
+    const facts = runFacts(git, policy)
     const ctx: GateContext = {
+      ...facts,
       repoDir: repo.dir,
       git,
       policy,
@@ -41,11 +46,17 @@ export async function lintScenario(s: Scenario): Promise<{ reasons: Reason[]; lo
       head,
       today: '2026-11-30',
       log,
-      writeSet: await buildWriteSet(git, base, head, policy, null),
+      writeSet: await buildWriteSet(git, base, head, policy, null, facts),
       childEnv: {},
       tempDir
     }
-    return { reasons: await runLints(ctx), log: log.lines }
+    // The contamination lints only (the other lints have their own tests).
+    const reasons = await runLints(
+      ctx,
+      EMPTY_LEDGER,
+      s.lints ?? ['judge-import', 'literal-overlap']
+    )
+    return { reasons, log: log.lines }
   } finally {
     repo.cleanup()
     rmSync(tempDir, { recursive: true, force: true })

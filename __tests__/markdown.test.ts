@@ -82,7 +82,8 @@ describe('markdown scorecard', () => {
     expect(md).toContain('| 1 | 0 | 0 | 3 | 0 |')
     expect(md).toContain('**hits** (1): `t.py::test_fix`')
     expect(md).toContain('| invariant | 3 | 0 | 1 |')
-    expect(md).toContain("boom ''' end")
+    // The tail is kept verbatim inside a fence longer than its longest backtick run.
+    expect(md).toContain('````\nboom ``` end\n````')
     expect(
       title(
         card([], {

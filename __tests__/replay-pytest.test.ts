@@ -113,6 +113,9 @@ function scenario(
   repos.push(repo)
   repo.write({
     '.github/oracle-gate.yml': policyText,
+    // The children run with PYTHONSAFEPATH=1 (suite.python_safe_path): the current
+    // directory is not on sys.path, so the project says where its code is.
+    'pytest.ini': '[pytest]\npythonpath = .\n',
     'app/__init__.py': '',
     'app/calc.py': CALC_BUGGY,
     'oracle/properties/test_calc.py': PROPERTIES,

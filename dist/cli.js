@@ -11,7 +11,7 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v" || argv[0]
 `);
 } else {
   try {
-    const { main } = await import("./chunks/main-AB52NTGF.js");
+    const { main } = await import("./chunks/main-7WS4KDKP.js");
     process.exitCode = await main(argv);
   } catch (error) {
     process.stderr.write(`oracle-gate: ${error instanceof Error ? error.message : String(error)}

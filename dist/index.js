@@ -7,7 +7,7 @@ import {
 process.stdout.write(`oracle-gate ${VERSION}
 `);
 try {
-  const { run } = await import("./chunks/main-F67MPG5M.js");
+  const { run } = await import("./chunks/main-DLBVEHXL.js");
   await run();
 } catch (error) {
   const message = error instanceof Error ? error.message : String(error);

@@ -1,5 +1,6 @@
 // Entry of the `oracle-gate` command (bundled as dist/cli.js). --version answers without
 // loading the gate; everything else loads it as a separate chunk.
+import { logText } from './report/sanitize.js'
 import { VERSION } from './version.js'
 
 const argv = process.argv.slice(2)
@@ -10,7 +11,10 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v' || argv[0]
     const { main } = await import('./cli/main.js')
     process.exitCode = await main(argv)
   } catch (error) {
-    process.stderr.write(`oracle-gate: ${error instanceof Error ? error.message : String(error)}\n`)
+    // The message may quote hostile input: one line, control characters made visible.
+    process.stderr.write(
+      `oracle-gate: ${logText(error instanceof Error ? error.message : String(error))}\n`
+    )
     process.exitCode = 4
   }
 }

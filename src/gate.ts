@@ -5,12 +5,13 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { GateContext } from './context.js'
+import { runFacts, type GateContext } from './context.js'
 import { GateError, errorMessage } from './errors.js'
 import { childEnv } from './exec/env.js'
+import { isCalendarDate } from './ledger/dates.js'
 import { Git } from './git/git.js'
 import { checkInstrument, instrumentTouched } from './instrument/index.js'
-import { checkSkipMarkers, loadLedger } from './ledger/index.js'
+import { loadLedger } from './ledger/index.js'
 import { runLints } from './lints/index.js'
 import { DEFAULT_POLICY_PATH, parsePolicy } from './policy/load.js'
 import type { Policy } from './policy/types.js'
@@ -18,7 +19,7 @@ import { replay } from './replay/index.js'
 import type { Change, Logger, Reason, Scorecard } from './types.js'
 import { emptyScorecard, finalize } from './verdict/scorecard.js'
 import { VERSION } from './version.js'
-import { buildWriteSet } from './writeset/index.js'
+import { buildWriteSet, publicRow } from './writeset/index.js'
 
 export interface CheckOptions {
   repoDir: string
@@ -77,8 +78,8 @@ async function pipeline(options: CheckOptions, card: Scorecard, tempDir: string)
     }
   }
 
-  if (options.today !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(options.today)) {
-    throw new GateError(`--today must be YYYY-MM-DD, got "${options.today}"`, {
+  if (options.today !== undefined && !isCalendarDate(options.today)) {
+    throw new GateError(`--today must be a calendar date YYYY-MM-DD, got "${options.today}"`, {
       rule: 'config-invalid'
     })
   }
@@ -99,16 +100,18 @@ async function pipeline(options: CheckOptions, card: Scorecard, tempDir: string)
     readPolicy(git, mergeBase, card.policy_path, log)
   )
   card.campaign = { ...policy.campaign }
+  const facts = runFacts(git, policy)
 
   const writeSet = await time('write set', async () => {
     const api = options.changes ? await options.changes(mergeBase, head) : null
-    const rows = await buildWriteSet(git, mergeBase, head, policy, api)
+    const rows = await buildWriteSet(git, mergeBase, head, policy, api, facts)
     log.info(`${rows.length} path(s) written${api ? ' (from the API list)' : ' (from git)'}`)
     return rows
   })
-  card.write_set = writeSet
+  card.write_set = writeSet.map(publicRow)
 
   const ctx: GateContext = {
+    ...facts,
     repoDir: options.repoDir,
     git,
     policy,
@@ -129,11 +132,7 @@ async function pipeline(options: CheckOptions, card: Scorecard, tempDir: string)
   card.reasons.push(...ledger.reasons)
   card.freeze_debt = ledger.freeze_debt
 
-  const governance = await time('lints', async () => [
-    ...(await checkSkipMarkers(ctx, ledger)),
-    ...(await runLints(ctx))
-  ])
-  card.reasons.push(...governance)
+  card.reasons.push(...(await time('lints', () => runLints(ctx, ledger))))
 
   // A patch that touched the instrument is not scored: unscored is not passed, and running
   // a suite whose instrument the patch rewrote would only produce a number to argue with.
@@ -142,7 +141,8 @@ async function pipeline(options: CheckOptions, card: Scorecard, tempDir: string)
     return
   }
 
-  const result = await time('replay', () => (options.replay ?? replay)(ctx, ledger))
+  const replayCtx: GateContext = { ...ctx, instrument: instrument.view }
+  const result = await time('replay', () => (options.replay ?? replay)(replayCtx, ledger))
   card.reasons.push(...result.reasons)
   card.votes = result.votes
   card.transitions = result.transitions

@@ -16,7 +16,7 @@ export interface Wanted {
 const DEEPEN_STEPS = [50, 500, 5000]
 
 export async function ensureCommits(git: Git, wanted: Wanted, log: Logger): Promise<void> {
-  const shallow = (await git.run(['rev-parse', '--is-shallow-repository'])).trim() === 'true'
+  const shallow = await git.isShallow()
   const missing = []
   for (const sha of [wanted.baseSha, wanted.headSha])
     if (!(await git.hasCommit(sha))) missing.push(sha)
@@ -27,18 +27,18 @@ export async function ensureCommits(git: Git, wanted: Wanted, log: Logger): Prom
     await fetchShas(git, missing, shallow ? DEEPEN_STEPS[0] : undefined, wanted.pullNumber)
   }
   if (await hasMergeBase(git, wanted)) return
-  if (!(await isShallow(git))) {
+  if (!(await git.isShallow())) {
     throw new GateError(
       `${wanted.baseSha.slice(0, 12)} and ${wanted.headSha.slice(0, 12)} have no common ancestor: unrelated histories`
     )
   }
   for (const depth of DEEPEN_STEPS) {
     log.info(`shallow clone: no merge base of base and head yet; deepening by ${depth} commits`)
-    await fetch(git, ['--deepen', String(depth), 'origin', wanted.baseSha, wanted.headSha])
+    await git.fetch({ deepen: depth, refspecs: [wanted.baseSha, wanted.headSha] })
     if (await hasMergeBase(git, wanted)) return
   }
   log.info('shallow clone: still no merge base; fetching the full history (--unshallow)')
-  await fetch(git, ['--unshallow', 'origin', wanted.baseSha, wanted.headSha])
+  await git.fetch({ unshallow: true, refspecs: [wanted.baseSha, wanted.headSha] })
   if (!(await hasMergeBase(git, wanted))) {
     throw new GateError(
       `${wanted.baseSha.slice(0, 12)} and ${wanted.headSha.slice(0, 12)} have no common ancestor even with the full history`
@@ -52,33 +52,21 @@ async function fetchShas(
   depth: number | undefined,
   pullNumber: number | undefined
 ): Promise<void> {
-  const depthArgs = depth === undefined ? [] : ['--depth', String(depth)]
-  const byId = await git.exec([
-    'fetch',
-    '--no-tags',
-    '--no-recurse-submodules',
-    ...depthArgs,
-    'origin',
-    ...shas
-  ])
-  if (byId.code === 0 && (await allPresent(git, shas))) return
+  const depthSpec = depth === undefined ? {} : { depth }
+  const byId = await git.tryFetch({ ...depthSpec, refspecs: shas })
+  if (byId === null && (await allPresent(git, shas))) return
   // Some servers refuse unadvertised shas; a fork PR's head is advertised as refs/pull/N/head.
   if (pullNumber !== undefined) {
-    await fetch(git, [
-      ...depthArgs,
-      'origin',
-      `+refs/pull/${pullNumber}/head:refs/remotes/origin/oracle-gate/pull-${pullNumber}`
-    ])
+    await git.fetch({
+      ...depthSpec,
+      refspecs: [`+refs/pull/${pullNumber}/head:refs/remotes/origin/oracle-gate/pull-${pullNumber}`]
+    })
     if (await allPresent(git, shas)) return
   }
-  if (byId.code !== 0) throw git.failure(['fetch', 'origin', ...shas], byId)
+  if (byId !== null) throw byId
   throw new GateError(
     `fetched from origin but ${shas.map(s => s.slice(0, 12)).join(', ')} is still missing`
   )
-}
-
-async function fetch(git: Git, args: string[]): Promise<void> {
-  await git.run(['fetch', '--no-tags', '--no-recurse-submodules', ...args])
 }
 
 async function allPresent(git: Git, shas: string[]): Promise<boolean> {
@@ -86,11 +74,6 @@ async function allPresent(git: Git, shas: string[]): Promise<boolean> {
   return true
 }
 
-async function isShallow(git: Git): Promise<boolean> {
-  return (await git.run(['rev-parse', '--is-shallow-repository'])).trim() === 'true'
-}
-
 async function hasMergeBase(git: Git, wanted: Wanted): Promise<boolean> {
-  const result = await git.exec(['merge-base', wanted.baseSha, wanted.headSha])
-  return result.code === 0
+  return git.hasMergeBase(wanted.baseSha, wanted.headSha)
 }

@@ -11,19 +11,21 @@ import { pullRequestFrom } from '../github/event.js'
 import type { GateEvent, WorkflowRunTarget } from '../github/event.js'
 import { apiChanges } from '../github/files.js'
 import { getPull } from '../github/pulls.js'
-import type { Logger, Scorecard } from '../types.js'
+import type { Scorecard } from '../types.js'
 import { readArtifact, replayFromArtifact } from './artifact.js'
 import { openSession } from './checkrun.js'
 import { ensureCommits } from './fetch.js'
-import { detailsUrl } from './inputs.js'
+import { toolkitLogger } from './environment.js'
+import type { RunnerEnvironment } from './environment.js'
 import type { Inputs, Session } from './inputs.js'
 
 export async function report(
+  environment: RunnerEnvironment,
   event: GateEvent,
   inputs: Inputs,
-  session: Session,
-  log: Logger
+  session: Session
 ): Promise<Scorecard> {
+  const log = toolkitLogger(environment.toolkit)
   if (event.kind !== 'workflow_run') {
     throw new GateError(
       `mode: report runs on workflow_run events, not ${event.event} (see docs/github.md, "forks")`,
@@ -33,7 +35,7 @@ export async function report(
   // The commit comes from GitHub's own payload, so even a forged artifact can only ever
   // put a verdict on the commit that was actually tested.
   const { client, repo } = await openSession(
-    { token: inputs.token, checkName: inputs.checkName, detailsUrl: detailsUrl() },
+    { token: inputs.token, checkName: inputs.checkName, github: environment.github },
     event.headSha,
     session,
     log
@@ -71,6 +73,7 @@ export async function report(
     today: inputs.today,
     log,
     secrets: inputs.token ? [inputs.token] : [],
+    env: environment.env,
     changes: () =>
       apiChanges(client, repo, { number, baseSha: pull.baseSha, headSha: event.headSha }, log),
     replay: replayFromArtifact(artifact)

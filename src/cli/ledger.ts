@@ -13,6 +13,7 @@ import { ledgerFromText } from '../ledger/load.js'
 import { formatProblem, parseLedger, type LedgerProblem } from '../ledger/parse.js'
 import type { LedgerState } from '../ledger/types.js'
 import { DEFAULT_POLICY_PATH, parsePolicy } from '../policy/load.js'
+import { logText } from '../report/sanitize.js'
 import type { Io } from './main.js'
 
 export const LEDGER_USAGE = `Usage:
@@ -30,7 +31,7 @@ Common options:
   --today DATE      YYYY-MM-DD (default: the UTC date)
   --max-days N      longest first_seen → expires_on window (default: the policy's, else 30)
 
-add     appends a row: CAUSE is one of order, time, net, rng, shared; --first-seen
+add     appends a row: CAUSE is one of order, time, net, rng, shared, env; --first-seen
         defaults to today, --expires to today + 14 days, --max-runs to 3, --id to the
         next flake-N. Writes JSON or YAML (by extension) keeping the file's layout.
         Refuses (exit 2) a row or ledger that would not validate.
@@ -99,11 +100,11 @@ export async function runLedgerCommand(argv: string[], io: Io): Promise<number> 
     return await list(values, target, io)
   } catch (error) {
     if (error instanceof Usage || (error instanceof TypeError && 'code' in error)) {
-      io.stderr.write(`oracle-gate ledger: ${error.message}\n\n${LEDGER_USAGE}`)
+      io.stderr.write(`oracle-gate ledger: ${logText(error.message)}\n\n${LEDGER_USAGE}`)
       return 4
     }
     io.stderr.write(
-      `oracle-gate ledger: ${error instanceof Error ? error.message : String(error)}\n`
+      `oracle-gate ledger: ${logText(error instanceof Error ? error.message : String(error))}\n`
     )
     return 4
   }
@@ -237,7 +238,9 @@ async function check(target: Target, io: Io): Promise<number> {
   }
   const state = ledgerFromText(text, target.file, target.today, target.maxDays)
   for (const r of state.reasons)
-    io.stderr.write(`${r.level === 'failure' ? 'error' : r.level}: ${r.rule}: ${r.message}\n`)
+    io.stderr.write(
+      `${r.level === 'failure' ? 'error' : r.level}: ${r.rule}: ${logText(r.message)}\n`
+    )
   const failed = state.reasons.some(r => r.level === 'failure')
   io.stdout.write(
     `${target.file}: ${failed ? 'INVALID' : 'valid'}: ${state.rows.length} row(s), ${state.live.size} live, ${state.freeze_debt.length} expired (today ${target.today})\n`
@@ -271,7 +274,7 @@ async function list(v: Values, target: Target, io: Io): Promise<number> {
   } else {
     io.stdout.write(renderTable(rows, state, target))
   }
-  for (const r of invalid) io.stderr.write(`error: ${r.message}\n`)
+  for (const r of invalid) io.stderr.write(`error: ${logText(r.message)}\n`)
   return invalid.length > 0 ? 2 : 0
 }
 

@@ -7,6 +7,7 @@ import { check, reasonFromError, utcToday } from '../gate.js'
 import { GateError } from '../errors.js'
 import { DEFAULT_POLICY_PATH } from '../policy/load.js'
 import { renderMarkdown } from '../report/markdown.js'
+import { logText } from '../report/sanitize.js'
 import type { Scorecard } from '../types.js'
 import { exitCode } from '../verdict/verdict.js'
 import { emptyScorecard, finalize } from '../verdict/scorecard.js'
@@ -69,7 +70,7 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
     case 'ledger':
       return runLedgerCommand(rest, io)
     default:
-      io.stderr.write(`oracle-gate: unknown command "${command}"\n\n${USAGE}`)
+      io.stderr.write(`oracle-gate: unknown command "${logText(command)}"\n\n${USAGE}`)
       return 4
   }
 }
@@ -137,7 +138,7 @@ async function usageFailure(
   message: string,
   v: { json?: string; markdown?: string; today?: string; policy?: string }
 ): Promise<number> {
-  io.stderr.write(`oracle-gate check: ${message}\n(see oracle-gate check --help)\n`)
+  io.stderr.write(`oracle-gate check: ${logText(message)}\n(see oracle-gate check --help)\n`)
   const card = finalize(
     emptyScorecard({
       version: VERSION,

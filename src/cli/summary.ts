@@ -1,5 +1,6 @@
 import type { Scorecard } from '../types.js'
 import { title } from '../report/markdown.js'
+import { logText } from '../report/sanitize.js'
 
 /** A few lines for a terminal: the verdict, the figures, and every reason with its place. */
 export function humanSummary(card: Scorecard): string {
@@ -7,10 +8,10 @@ export function humanSummary(card: Scorecard): string {
   for (const r of card.reasons) {
     const where = r.path ? ` ${r.path}${r.line ? `:${r.line}` : ''}` : ''
     lines.push(
-      `  ${r.level === 'failure' ? 'x' : r.level === 'warning' ? '!' : '-'} [${r.rule}]${where} ${r.message}`
+      `  ${r.level === 'failure' ? 'x' : r.level === 'warning' ? '!' : '-'} [${r.rule}]${logText(where)} ${logText(r.message)}`
     )
   }
   if (card.transitions.fail_to_pass.length > 0)
-    lines.push(`  hits: ${card.transitions.fail_to_pass.join(', ')}`)
+    lines.push(`  hits: ${logText(card.transitions.fail_to_pass.join(', '))}`)
   return lines.join('\n') + '\n'
 }

@@ -1,6 +1,9 @@
 // The environment a suite, setup or seeds child receives: the parent's, minus every
-// credential. The patch's code runs in these children, so anything left here is handed to
-// the author of the patch.
+// credential and every runner file command. The patch's code runs in these children, so
+// anything left here is handed to the author of the patch: a token to act with, or the
+// files through which a step talks to the runner (GITHUB_ENV and GITHUB_PATH change the
+// environment of every later step, GITHUB_OUTPUT and GITHUB_STATE set outputs and state,
+// GITHUB_STEP_SUMMARY adds to the job summary beside the gate's card).
 
 const CREDENTIAL_NAMES = new Set([
   'GITHUB_TOKEN',
@@ -15,7 +18,29 @@ const CREDENTIAL_NAMES = new Set([
   'ORACLE_GATE_TOKEN'
 ])
 
-const CREDENTIAL_PATTERNS = [/^ACTIONS_ID_TOKEN_REQUEST_/, /^INPUT_.*TOKEN/i, /^GITHUB_.*TOKEN$/i]
+const CREDENTIAL_PATTERNS = [
+  /^ACTIONS_ID_TOKEN_REQUEST_/,
+  /^ACTIONS_.*(TOKEN|URL)$/,
+  /^INPUT_.*TOKEN/i,
+  /^GITHUB_.*TOKEN$/i
+]
+
+/** The runner's file commands: a child writing to them speaks for the job. */
+const FILE_COMMAND_NAMES = new Set([
+  'GITHUB_ENV',
+  'GITHUB_PATH',
+  'GITHUB_OUTPUT',
+  'GITHUB_STATE',
+  'GITHUB_STEP_SUMMARY'
+])
+
+/** Where the runner keeps those files; any variable pointing there goes too. */
+const FILE_COMMAND_DIR = /[\\/]_runner_file_commands([\\/]|$)/
+
+/** A variable the children never see: the runner's file commands, whatever they are called. */
+export function isRunnerFileCommand(name: string, value: string | undefined): boolean {
+  return FILE_COMMAND_NAMES.has(name) || (value !== undefined && FILE_COMMAND_DIR.test(value))
+}
 
 /** Values that must not appear anywhere in the child's environment. */
 export function secretValues(env: NodeJS.ProcessEnv): string[] {
@@ -31,8 +56,9 @@ export function isCredentialName(name: string): boolean {
 }
 
 /**
- * Builds a child environment from `parent` with credentials removed: by name, and any
- * variable whose value equals (or contains) a known secret value, whatever it is called.
+ * Builds a child environment from `parent` with credentials removed (by name, and any
+ * variable whose value equals or contains a known secret value, whatever it is called) and
+ * without the runner's file-command variables.
  */
 export function childEnv(
   parent: NodeJS.ProcessEnv,
@@ -42,7 +68,7 @@ export function childEnv(
   const known = [...secretValues(parent), ...secrets.filter(s => s.length >= 8)]
   const env: NodeJS.ProcessEnv = {}
   for (const [name, value] of Object.entries({ ...parent, ...extra })) {
-    if (value === undefined || isCredentialName(name)) continue
+    if (value === undefined || isCredentialName(name) || isRunnerFileCommand(name, value)) continue
     if (known.some(secret => value.includes(secret))) continue
     env[name] = value
   }

@@ -2,6 +2,7 @@
 // start (so branch protection sees it pending), completed with the conclusion, the scorecard
 // as summary and annotations 50 per request. A re-run of the workflow finds the run it
 // posted before (same name, same external_id, same sha) and updates it instead of adding one.
+import { plainText } from '../report/sanitize.js'
 import type { Level, Reason } from '../types.js'
 import type { GitHubClient, RepoRef } from './octokit.js'
 
@@ -48,7 +49,7 @@ export function toAnnotations(
       start_line: line,
       end_line: line,
       annotation_level: LEVEL[r.level],
-      message: clip(r.message, ANNOTATION_MESSAGE_MAX),
+      message: clip(plainText(r.message), ANNOTATION_MESSAGE_MAX),
       title: clip(`oracle-gate: ${r.rule}`, TITLE_MAX)
     }
   })

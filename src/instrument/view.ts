@@ -3,10 +3,10 @@
 // manifest, and the paths whose tree entry differs between merge base and head. Everything
 // here comes from git objects, not from the write set, so a write set that missed a path
 // (an API list, say) cannot hide an instrument change from these checks.
-import type { TreeEntry } from '../git/git.js'
-import type { GateContext } from '../context.js'
-import { linkedInstrument } from '../writeset/index.js'
-import { compilePlanes, type PlaneMatcher } from '../writeset/planes.js'
+import type { Git, TreeEntry } from '../git/git.js'
+import type { Policy } from '../policy/types.js'
+import { linkedInstrument, type TreeCache } from '../writeset/index.js'
+import type { PlaneMatcher } from '../writeset/planes.js'
 import { readManifest, type FixtureEntry } from './fixtures.js'
 import { compileRunnerMatcher, type RunnerMatcher } from './runner.js'
 
@@ -24,31 +24,27 @@ export interface InstrumentView {
   linkedInstrument?: (path: string) => string | undefined
 }
 
-type ViewContext = Pick<GateContext, 'git' | 'policy' | 'mergeBase' | 'head'>
-
-// checkInstrument and instrumentOverlay (called later by the replay) see the same context:
-// the view is built once per context, not once per caller (two ls-trees of the whole repo).
-const views = new WeakMap<ViewContext, Promise<InstrumentView>>()
-
-export function instrumentView(ctx: ViewContext): Promise<InstrumentView> {
-  let view = views.get(ctx)
-  if (view === undefined) {
-    view = buildView(ctx)
-    views.set(ctx, view)
-  }
-  return view
+/** What the view is built from: the run's commits and its shared facts (planes, trees). */
+export interface ViewContext {
+  git: Git
+  policy: Policy
+  mergeBase: string
+  head: string
+  planes: PlaneMatcher
+  trees: TreeCache
 }
 
-async function buildView(ctx: ViewContext): Promise<InstrumentView> {
-  const [baseList, headList, fixtures] = await Promise.all([
-    ctx.git.lsTree(ctx.mergeBase),
-    ctx.git.lsTree(ctx.head),
+/** Built once per run by the instrument stage, which returns it for the replay's overlay. */
+export async function instrumentView(ctx: ViewContext): Promise<InstrumentView> {
+  const [base, head, fixtures] = await Promise.all([
+    ctx.trees.get(ctx.mergeBase),
+    ctx.trees.get(ctx.head),
     readManifest(ctx.git, ctx.mergeBase, ctx.policy.fixtures)
   ])
-  const base = new Map(baseList.map(e => [e.path, e]))
-  const head = new Map(headList.map(e => [e.path, e]))
-  const planes = compilePlanes(ctx.policy)
-  const voting = baseList.filter(e => planes.planeOf(e.path) === 'voting').map(e => e.path)
+  const { planes } = ctx
+  const voting = [...base.values()]
+    .filter(e => planes.planeOf(e.path) === 'voting')
+    .map(e => e.path)
   const runner = compileRunnerMatcher(ctx.policy, voting)
   const changed: string[] = []
   for (const [path, b] of base) {

@@ -4,6 +4,7 @@
 // strict JSON (no comments, no trailing commas).
 import { LineCounter, parseDocument } from 'yaml'
 import { findNode } from '../policy/yaml-position.js'
+import { documentValue } from '../policy/yaml-value.js'
 import { daysBetween } from './dates.js'
 import type { LedgerRow } from './types.js'
 import { validateLedgerObject, type LedgerSchemaIssue } from './validate.js'
@@ -74,7 +75,9 @@ export function parseLedger(text: string, file: string, options: ParseOptions): 
       }))
     )
   }
-  const value: unknown = doc.toJS({ maxAliasCount: 100 })
+  const read = documentValue(doc, lc)
+  if (!read.ok) return empty([{ file, line: read.line, message: read.message }])
+  const value = read.value
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     return empty([{ file, line: 1, message: 'expected a mapping {version: 1, entries: [...]}' }])
   }

@@ -22,23 +22,9 @@ export async function readBlobs(
   const shaOf = new Map<string, string>()
   for (let i = 0; i < paths.length; i += PATHS_PER_CALL) {
     const chunk = paths.slice(i, i + PATHS_PER_CALL)
-    // --literal-pathspecs: a file named `*.py` is that file, not a glob.
-    const listing = await git.run([
-      '--literal-pathspecs',
-      'ls-tree',
-      '-r',
-      '-z',
-      '--full-tree',
-      rev,
-      '--',
-      ...chunk
-    ])
-    for (const record of listing.split('\0')) {
-      const tab = record.indexOf('\t')
-      if (tab < 0) continue
-      const [mode, type, sha] = record.slice(0, tab).split(' ')
-      if (type === 'blob' && (mode === '100644' || mode === '100755') && sha)
-        shaOf.set(record.slice(tab + 1), sha)
+    // Paths are taken literally: a file named `*.py` is that file, not a glob.
+    for (const { mode, type, sha, path } of await git.lsTree(rev, chunk)) {
+      if (type === 'blob' && (mode === '100644' || mode === '100755') && sha) shaOf.set(path, sha)
     }
   }
   const unique = [...new Set(shaOf.values())]

@@ -6,6 +6,7 @@ import { GateError } from '../errors.js'
 import { DEFAULT_TEST_PATTERNS, type Policy } from './types.js'
 import { validatePolicyObject, type SchemaIssue } from './validate.js'
 import { findNode, keyOffset } from './yaml-position.js'
+import { documentValue } from './yaml-value.js'
 
 export const DEFAULT_POLICY_PATH = '.github/oracle-gate.yml'
 
@@ -48,7 +49,10 @@ export function parsePolicy(text: string, file: string): Policy {
       })
     )
   }
-  const value: unknown = doc.toJS({ maxAliasCount: 100 })
+  const read = documentValue(doc, lineCounter)
+  if (!read.ok)
+    throw new PolicyError([{ file, line: read.line, column: 1, key: '', message: read.message }])
+  const value = read.value
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new PolicyError([
       {

@@ -26,6 +26,8 @@ export interface SuiteSettings {
   rerun_command?: string
   report?: string
   parallel: boolean
+  /** PYTHONSAFEPATH=1 for every child (docs/replay.md). */
+  python_safe_path: boolean
   setup?: string
   setup_timeout: number
   reuse: readonly string[]
@@ -48,6 +50,7 @@ export interface Policy {
   path: string
   protected: readonly string[]
   case_insensitive: boolean
+  voting_edits: 'none' | 'append'
   planes: { voting: readonly string[]; drafts: readonly string[]; in_diff: readonly string[] }
   test_patterns: readonly string[]
   runner_config: readonly string[]

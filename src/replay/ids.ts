@@ -3,6 +3,11 @@
 // on base and head. docs/replay.md documents every dialect's mapping.
 import { readFileSync } from 'node:fs'
 import { isAbsolute, join, relative } from 'node:path'
+import {
+  JVM_EXTENSIONS as JVM_EXT,
+  SCRIPT_PATH as JS_EXT,
+  SOURCE_PATH as SOURCE_EXT
+} from '../lang.js'
 import type { Plane } from '../types.js'
 import { normalisePath } from '../writeset/planes.js'
 import type { RawCase } from './junit.js'
@@ -29,9 +34,6 @@ export interface TestId {
 }
 
 const PY = /\.py$/
-const SOURCE_EXT = /\.(py|[cm]?[jt]sx?|go|java|kt|groovy|scala|rb|rs|cs|php|swift)$/
-const JS_EXT = /\.[cm]?[jt]sx?$/
-const JVM_EXT = ['.java', '.kt', '.groovy', '.scala']
 const PLANE_RANK: Record<Plane, number> = {
   voting: 0,
   protected: 1,

@@ -68,6 +68,8 @@ export async function sideEnv(
   await mkdir(tmp, { recursive: true })
   return {
     ...ctx.childEnv,
+    // No implicit cwd / script dir on sys.path (docs/replay.md, suite.python_safe_path).
+    ...(ctx.policy.suite.python_safe_path ? { PYTHONSAFEPATH: '1' } : {}),
     ...ctx.policy.suite.env,
     TMPDIR: tmp,
     ORACLE_GATE_SEED: String(seed),

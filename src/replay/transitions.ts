@@ -7,6 +7,9 @@ import type { FlakeRow, Plane, Reason, Scorecard, Transitions, Votes } from '../
 import { UNCLASSIFIED, type ClassOf } from './classes.js'
 import type { Outcome } from './junit.js'
 
+/** Stale ledger rows named in the one ledger-stale warning; the rest are counted. */
+const STALE_NAMED = 10
+
 /** Everything one side said about one test, across the first run and the reruns. */
 export interface Observation {
   id: string
@@ -177,12 +180,22 @@ export function score(input: ScoreInput): Score {
     }
   }
 
-  // A live ledger row for a test the suite no longer has is a freeze nobody can lift.
+  // A live ledger row for a test the suite no longer has is a freeze nobody can lift. One
+  // warning for all of them: a 100,000-row ledger must not become 100,000 reasons.
+  const stale: string[] = []
   for (const [test, row] of input.live) {
     if (input.base.has(test) || head?.has(test)) continue
+    stale.push(`${row.id} (${test})`)
+  }
+  if (stale.length > 0) {
+    const shown = stale.slice(0, STALE_NAMED).join(', ')
+    const more = stale.length > STALE_NAMED ? ` and ${stale.length - STALE_NAMED} more` : ''
     const reason: Reason = {
       rule: 'ledger-stale',
-      message: `ledger row ${row.id} freezes ${test}, which no longer exists in the suite; remove the row`,
+      message:
+        stale.length === 1
+          ? `ledger row ${shown} freezes a test that no longer exists in the suite; remove the row`
+          : `${stale.length} ledger rows freeze tests that no longer exist in the suite: ${shown}${more}; remove them`,
       level: 'warning'
     }
     if (input.ledgerPath) reason.path = input.ledgerPath

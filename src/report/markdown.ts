@@ -2,6 +2,7 @@
 // summary and the CLI's --markdown. Sections are dropped from the end (with a pointer to
 // the full JSON card) rather than cut mid-table when the text must fit a limit.
 import type { Reason, Scorecard, Verdict } from '../types.js'
+import { mdCellCode, mdCode, mdFence, mdText } from './sanitize.js'
 
 const ICON: Record<Verdict, string> = {
   merge: '✅',
@@ -78,7 +79,7 @@ function header(card: Scorecard): string {
     '',
     `**${MEANING[card.verdict]}.** ${title(card).replace(/^[^:]+: /, '')}.`,
     '',
-    `base \`${short(card.base)}\` · head \`${short(card.head)}\` · today ${card.today} · policy \`${card.policy_path}\` · oracle ${card.oracle.unchanged ? 'unchanged' : card.oracle.base_digest ? '**changed**' : 'not measured'}`
+    `base ${mdCode(short(card.base))} · head ${mdCode(short(card.head))} · today ${mdText(card.today, { cell: false })} · policy ${mdCode(card.policy_path)} · oracle ${card.oracle.unchanged ? 'unchanged' : card.oracle.base_digest ? '**changed**' : 'not measured'}`
   ]
   if (card.campaign)
     lines.push(
@@ -91,8 +92,8 @@ function header(card: Scorecard): string {
 function reasonsSection(reasons: readonly Reason[], maxRows: number): string {
   if (reasons.length === 0) return '### Reasons\n\nNone: every condition holds.'
   const rows = reasons.slice(0, maxRows).map(r => {
-    const where = r.path ? `\`${escape(r.path)}${r.line ? `:${r.line}` : ''}\`` : ''
-    return `| ${r.level === 'failure' ? '✖' : r.level === 'warning' ? '⚠' : 'ℹ'} | \`${r.rule}\` | ${where} | ${escape(r.message)} |`
+    const where = r.path ? mdCellCode(`${r.path}${r.line ? `:${r.line}` : ''}`) : ''
+    return `| ${r.level === 'failure' ? '✖' : r.level === 'warning' ? '⚠' : 'ℹ'} | ${mdCellCode(r.rule)} | ${where} | ${mdText(r.message)} |`
   })
   return [
     `### Reasons (${reasons.length})`,
@@ -114,7 +115,7 @@ function transitionsSection(card: Scorecard, maxRows: number): string {
       ? ''
       : `**${name}** (${ids.length}): ${ids
           .slice(0, maxRows)
-          .map(id => `\`${escape(id)}\``)
+          .map(id => mdCode(id))
           .join(', ')}${ids.length > maxRows ? `, … ${ids.length - maxRows} more` : ''}`
   return [
     '### Transitions (voting tests, base → head)',
@@ -145,7 +146,7 @@ function votesSection(card: Scorecard): string {
     `| all voting | ${v.passed} | ${v.failed} | ${v.frozen} |`
   ]
   for (const [name, c] of Object.entries(v.by_class))
-    lines.push(`| ${name} | ${c.passed} | ${c.failed} | ${c.frozen} |`)
+    lines.push(`| ${mdText(name)} | ${c.passed} | ${c.failed} | ${c.frozen} |`)
   lines.push('', `drafts run as diagnostics: ${v.drafts}`)
   if (card.flakes.length > 0) {
     lines.push(
@@ -157,7 +158,7 @@ function votesSection(card: Scorecard): string {
     )
     for (const f of card.flakes)
       lines.push(
-        `| \`${escape(f.test)}\` | ${f.side} | ${f.outcomes.join(' → ')} | ${f.ledger_id ?? '—'} |`
+        `| ${mdCellCode(f.test)} | ${f.side} | ${f.outcomes.map(o => mdText(o)).join(' → ')} | ${f.ledger_id ? mdText(f.ledger_id) : '—'} |`
       )
   }
   return lines.join('\n')
@@ -170,7 +171,7 @@ function seedsSection(card: Scorecard): string {
     '### Seeds',
     '',
     `oracle hits **${s.oracle_hits}** of ${s.raw_fail_to_pass} raw fail→pass (min distance ${s.min_distance})`,
-    s.hit_ids.length ? `kept: ${s.hit_ids.map(id => `\`${escape(id)}\``).join(', ')}` : ''
+    s.hit_ids.length ? `kept: ${s.hit_ids.map(id => mdCode(id)).join(', ')}` : ''
   ]
     .filter(Boolean)
     .join('\n')
@@ -182,7 +183,7 @@ function debtSection(card: Scorecard, maxRows: number): string {
     .slice(0, maxRows)
     .map(
       d =>
-        `| ${escape(d.id)} | \`${escape(d.test)}\` | ${escape(d.owner)} | ${d.expires_on} | ${d.days_overdue} |`
+        `| ${mdText(d.id)} | ${mdCellCode(d.test)} | ${mdText(d.owner)} | ${mdText(d.expires_on)} | ${d.days_overdue} |`
     )
   return [
     '### Freeze debt',
@@ -200,13 +201,13 @@ function runsSection(card: Scorecard): string {
   if (card.runs.length === 0) return ''
   const rows = card.runs.map(
     r =>
-      `| ${r.side} | ${r.timed_out ? 'timed out' : (r.exit_code ?? 'killed')} | ${r.tests} | ${(r.duration_ms / 1000).toFixed(1)} s | ${r.setup ?? '—'}${r.setup_reason ? ` (${escape(r.setup_reason)})` : ''} |`
+      `| ${r.side} | ${r.timed_out ? 'timed out' : (r.exit_code ?? 'killed')} | ${r.tests} | ${(r.duration_ms / 1000).toFixed(1)} s | ${r.setup ?? '—'}${r.setup_reason ? ` (${mdText(r.setup_reason)})` : ''} |`
   )
   const tails = card.runs
     .filter(r => r.log_tail)
     .map(
       r =>
-        `<details><summary>${r.side} output (tail)</summary>\n\n\`\`\`\n${(r.log_tail ?? '').replace(/```/g, "'''")}\n\`\`\`\n</details>`
+        `<details><summary>${r.side} output (tail)</summary>\n\n${mdFence(r.log_tail ?? '')}\n</details>`
     )
   return [
     '### Runs',
@@ -224,7 +225,7 @@ function writeSetSection(card: Scorecard, maxRows: number): string {
     .slice(0, maxRows)
     .map(
       w =>
-        `| \`${escape(w.previous_path ? `${w.previous_path} → ${w.path}` : w.path)}\` | ${w.status} | ${w.plane} | ${w.action} |`
+        `| ${mdCellCode(w.previous_path ? `${w.previous_path} → ${w.path}` : w.path)} | ${w.status} | ${w.plane} | ${w.action} |`
     )
   return [
     `### Write set (${card.write_set.length})`,
@@ -250,8 +251,4 @@ function more(total: number, shown: number): string {
 
 function short(sha: string): string {
   return sha ? sha.slice(0, 12) : '?'
-}
-
-function escape(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ')
 }

@@ -11,9 +11,9 @@ import { GateError } from '../../errors.js'
 import { addedLines } from '../../git/hunks.js'
 import { readManifest } from '../../instrument/fixtures.js'
 import type { Level, Reason } from '../../types.js'
-import { alwaysProtected, compilePlanes } from '../../writeset/planes.js'
+import { alwaysProtected } from '../../writeset/planes.js'
 import { readBlobs } from '../blobs.js'
-import { lintFiles } from '../files.js'
+import type { LintInput } from '../registry.js'
 import { languageOf, parserFor, type LanguageId } from '../parsers.js'
 import { allowList, entryPoints } from './allow.js'
 import {
@@ -60,20 +60,15 @@ interface Parsed {
   constructs: Construct[]
 }
 
-/** The lint as the pipeline runs it: `lints.oracle-reach` decides off, warning or failure. */
-export async function runOracleReach(ctx: GateContext): Promise<Reason[]> {
-  const mode = ctx.policy.lints['oracle-reach']
-  return mode === 'off' ? [] : oracleReach(ctx, mode === 'warn' ? 'warning' : 'failure')
-}
-
-export async function oracleReach(ctx: GateContext, level: Level): Promise<Reason[]> {
-  const files = lintFiles(ctx.policy, ctx.writeSet).production.map(r => r.path)
-  if (files.length === 0) return []
+/** The lint, as the registry runs it (`lints.oracle-reach` gives the level). */
+export async function oracleReach({ ctx, files }: LintInput, level: Level): Promise<Reason[]> {
+  const production = files.production.map(r => r.path)
+  if (production.length === 0) return []
   const started = Date.now()
-  const added = await addedLines(ctx.git, ctx.mergeBase, ctx.head, files)
-  const written = files.filter(p => (added.get(p)?.size ?? 0) > 0)
+  const added = await addedLines(ctx.git, ctx.mergeBase, ctx.head, production)
+  const written = production.filter(p => (added.get(p)?.size ?? 0) > 0)
   if (written.length === 0) return []
-  const baseTree = (await ctx.git.lsTree(ctx.mergeBase))
+  const baseTree = [...(await ctx.trees.get(ctx.mergeBase)).values()]
     .filter(e => e.type === 'blob')
     .map(e => e.path)
   const isInstrument = await instrumentPredicate(ctx)
@@ -166,7 +161,7 @@ async function withTree<T>(
 
 /** Instrument files by the merge base's policy: protected, voting, named by the policy, fixtures. */
 async function instrumentPredicate(ctx: GateContext): Promise<(path: string) => boolean> {
-  const planes = compilePlanes(ctx.policy)
+  const planes = ctx.planes
   const fixed = new Set(alwaysProtected(ctx.policy))
   const manifest = await readManifest(ctx.git, ctx.mergeBase, ctx.policy.fixtures)
   for (const entry of manifest ?? []) fixed.add(entry.path)
@@ -185,7 +180,7 @@ async function lockedCases(
   baseTree: readonly string[],
   isInstrument: (path: string) => boolean
 ): Promise<LockedCase[]> {
-  const planes = compilePlanes(ctx.policy)
+  const planes = ctx.planes
   const tests = baseTree.filter(p => languageOf(p) !== undefined && planes.planeOf(p) === 'voting')
   const fixtures = baseTree.filter(
     p => FIXTURE_FILE.test(p) && isInstrument(p) && p !== ctx.policy.ledger
