@@ -7,8 +7,11 @@ import {
 process.stdout.write(`oracle-gate ${VERSION}
 `);
 try {
-  const { run } = await import("./chunks/main-DLBVEHXL.js");
-  await run();
+  const [{ run }, { readEnvironment }] = await Promise.all([
+    import("./chunks/main-XMFWUNXZ.js"),
+    import("./chunks/environment-QA4TXIC6.js")
+  ]);
+  await run(readEnvironment());
 } catch (error) {
   const message = error instanceof Error ? error.message : String(error);
   process.stdout.write(

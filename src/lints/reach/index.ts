@@ -60,13 +60,14 @@ interface Parsed {
   constructs: Construct[]
 }
 
-/** The lint, as the registry runs it (`lints.oracle-reach` gives the level). */
-export async function oracleReach({ ctx, files }: LintInput, level: Level): Promise<Reason[]> {
-  const production = files.production.map(r => r.path)
-  if (production.length === 0) return []
+/** The lint as the registry runs it (`lints.oracle-reach` already mapped to a level). */
+export async function oracleReach(input: LintInput, level: Level): Promise<Reason[]> {
+  const { ctx } = input
+  const files = input.files.production.map(r => r.path)
+  if (files.length === 0) return []
   const started = Date.now()
-  const added = await addedLines(ctx.git, ctx.mergeBase, ctx.head, production)
-  const written = production.filter(p => (added.get(p)?.size ?? 0) > 0)
+  const added = await addedLines(ctx.git, ctx.mergeBase, ctx.head, files)
+  const written = files.filter(p => (added.get(p)?.size ?? 0) > 0)
   if (written.length === 0) return []
   const baseTree = [...(await ctx.trees.get(ctx.mergeBase)).values()]
     .filter(e => e.type === 'blob')
@@ -161,7 +162,7 @@ async function withTree<T>(
 
 /** Instrument files by the merge base's policy: protected, voting, named by the policy, fixtures. */
 async function instrumentPredicate(ctx: GateContext): Promise<(path: string) => boolean> {
-  const planes = ctx.planes
+  const { planes } = ctx
   const fixed = new Set(alwaysProtected(ctx.policy))
   const manifest = await readManifest(ctx.git, ctx.mergeBase, ctx.policy.fixtures)
   for (const entry of manifest ?? []) fixed.add(entry.path)
@@ -180,7 +181,7 @@ async function lockedCases(
   baseTree: readonly string[],
   isInstrument: (path: string) => boolean
 ): Promise<LockedCase[]> {
-  const planes = ctx.planes
+  const { planes } = ctx
   const tests = baseTree.filter(p => languageOf(p) !== undefined && planes.planeOf(p) === 'voting')
   const fixtures = baseTree.filter(
     p => FIXTURE_FILE.test(p) && isInstrument(p) && p !== ctx.policy.ledger
