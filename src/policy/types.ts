@@ -19,11 +19,16 @@ export interface ReachAllow {
   categories: readonly ReachCategory[]
 }
 
+/** `suite.runner`: the runners the gate knows; `other` means unknown (docs/replay.md). */
+export type RunnerSetting = 'pytest' | 'vitest' | 'jest' | 'node-test' | 'go' | 'other'
+
 export interface SuiteSettings {
   command: string
   timeout: number
   reruns: number
   rerun_command?: string
+  /** The runner, when the command does not say (pytest, vitest, jest, node-test, go, other). */
+  runner?: RunnerSetting
   report?: string
   parallel: boolean
   /** PYTHONSAFEPATH=1 for every child (docs/replay.md). */
