@@ -66,6 +66,7 @@ describe('oracle-reach in the pipeline', () => {
         'src/lib.js': exit,
         'pkg/__main__.py': 'import atexit\natexit.register(print)\n',
         'pkg/core.py': 'import atexit\natexit.register(print)\n',
+        'tool/__main__.py': 'import sys\nsys.exit(main())\n',
         // A habit, not every hijack: os._exit fails even in an entry point.
         'pkg/cli.py': 'import os\nos._exit(0)\n'
       }
@@ -78,6 +79,7 @@ describe('oracle-reach in the pipeline', () => {
         'failure src/lib.js:1 process',
         'notice pkg/__main__.py:2 process',
         'failure pkg/core.py:2 process',
+        'notice tool/__main__.py:2 process',
         'failure pkg/cli.py:2 process'
       ].sort()
     )
@@ -145,6 +147,18 @@ describe('oracle-reach in the pipeline', () => {
       }
     })
     expect(found).toEqual(['failure app/slug.js:1 echo', 'failure app/slug.js:2 echo'])
+  })
+
+  it('what the head wrote is printed without control or bidirectional characters', async () => {
+    const { reasons } = await lintScenario({
+      lints: ['oracle-reach'],
+      base: {},
+      head: { 'app/a.js': "import assert from 'node:assert'\nassert['x\\u202ey\\nz'] = 1\n" }
+    })
+    const [reason] = byRule(reasons, 'oracle-reach')
+    expect(reason?.line).toBe(2)
+    expect(reason?.message).toContain('patches assert.x?y?z')
+    expect(reason?.message).not.toMatch(/[\n\u202e]/)
   })
 
   it('the schema lists exactly the categories the lint reports', () => {

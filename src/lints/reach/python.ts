@@ -65,6 +65,9 @@ export function detectPython(root: Node, ctx: DetectContext): Finding[] {
       case 'class_definition':
         out.push(...classFindings(node, bindings))
         break
+      case 'raise_statement':
+        out.push(...raiseFindings(node, bindings))
+        break
     }
   }
   return out
@@ -211,7 +214,9 @@ function callFindings(node: Node, bindings: Bindings): Finding[] {
   if ((callee === 'os.kill' || callee === 'os.killpg') && args[0]) {
     const target = args[0].text
     if (/getpid|getppid|getpgid|getpgrp/.test(target) || target === '0')
-      return [finding('process', node, `${callee}(${target}) signals the runner's own process`)]
+      return [
+        finding('process', node, `${callee}(${quote(target)}) signals the runner's own process`)
+      ]
   }
   return []
 }
@@ -267,6 +272,23 @@ function pathFindings(path: string, node: Node): Finding[] {
       finding('framework', node, `touches ${hook}, the import machinery that loads the tests`)
     ]
   return []
+}
+
+/** `raise SystemExit(0)`: sys.exit by another name. */
+function raiseFindings(node: Node, bindings: Bindings): Finding[] {
+  const raised = node.namedChildren[0]
+  const target = raised?.type === 'call' ? raised.childForFieldName('function') : raised
+  if (!target || resolvePython(target, bindings) !== 'SystemExit') return []
+  return [
+    finding(
+      'process',
+      node,
+      'raises SystemExit, which ends the runner with a status of its choosing',
+      {
+        entryPointHabit: true
+      }
+    )
+  ]
 }
 
 function assignmentTargets(node: Node): Node[] {

@@ -291,7 +291,9 @@ function callFindings(node: Node, scope: Scope): Finding[] {
       /process\.(pid|ppid)/.test(target) ||
       (/^-?\s*[0-9]+$/.test(target) && Number(target.replace(/\s/g, '')) <= 0)
     )
-      return [finding('process', node, `process.kill(${target}) signals the runner's own process`)]
+      return [
+        finding('process', node, `process.kill(${quote(target)}) signals the runner's own process`)
+      ]
   }
   const [object, method] = splitLast(callee)
   if (object === 'process' && JS_PROCESS_LISTENERS.has(method) && list[0]) {
@@ -331,7 +333,11 @@ function referenceFindings(node: Node, scope: Scope): Finding[] {
       return [finding('introspection', node, 'reads the call stack from a new Error')]
     if (property === 'caller' && callerObject(object, scope))
       return [
-        finding('introspection', node, `reads ${object.text}.caller, the function that called it`)
+        finding(
+          'introspection',
+          node,
+          `reads ${quote(object.text)}.caller, the function that called it`
+        )
       ]
   }
   const path = resolveScript(node, scope)

@@ -195,7 +195,7 @@ export const PY_PROCESS_HOOKS = [
   'sys.__stderr__'
 ] as const
 /** Habits of command-line entry points (a notice there, a failure anywhere else). */
-export const PY_ENTRY_HABITS = ['atexit.register', 'signal.signal'] as const
+export const PY_ENTRY_HABITS = ['atexit.register', 'signal.signal', 'sys.exit'] as const
 
 export const JS_PROCESS_CALLS = [
   'process.exit',
