@@ -110,6 +110,7 @@ const PY_HONEST = [
   'name = "oracle"\n',
   'import signal\nDEFAULT = signal.SIGTERM\n',
   'import os\nos.kill(child.pid, 15)\n',
+  'import sys\n_, _, tb = sys.exc_info()\nname = tb.tb_frame.f_code.co_name\n',
   'import sys\nout = sys.stdout\nout.write("hi")\n'
 ]
 

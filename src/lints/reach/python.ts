@@ -262,7 +262,7 @@ function pathFindings(path: string, node: Node): Finding[] {
       finding(
         'process',
         node,
-        `uses ${habit}, which runs code when the runner exits or is signalled`,
+        `uses ${habit}, which ${habit === 'sys.exit' ? "ends the runner's process with a status of its choosing" : 'runs code when the runner exits or is signalled'}`,
         { entryPointHabit: true }
       )
     ]
