@@ -27,6 +27,7 @@ import {
 import { instrumentNames } from './paths.js'
 import { detectPython } from './python.js'
 import { detectScript } from './script.js'
+import { touchingLines } from './syntax.js'
 import type { Finding, ReachCategory } from './types.js'
 
 /** Findings reported per file before a summary reason takes over. */
@@ -80,14 +81,18 @@ export async function oracleReach(input: LintInput, level: Level): Promise<Reaso
     const bytes = blobs.get(path)
     const language = languageOf(path)
     if (bytes === undefined || language === undefined) continue
+    // Only subtrees that touch an added line are walked; names are still resolved through
+    // the whole file's imports.
+    const within = touchingLines([...(added.get(path)?.keys() ?? [])].sort((a, b) => a - b))
     parsed.push(
       await withTree(path, language, bytes.toString('utf8'), tree => ({
         path,
         language,
         findings: (language === 'python' ? detectPython : detectScript)(tree.rootNode, {
-          instrumentName: names
+          instrumentName: names,
+          within
         }),
-        constructs: constructs(tree.rootNode, language)
+        constructs: constructs(tree.rootNode, language, within)
       }))
     )
   }

@@ -26,6 +26,7 @@ import {
   pathMatches,
   pythonStringRuns,
   pythonStringValue,
+  queryNodes,
   quote,
   reportMarker
 } from './syntax.js'
@@ -34,6 +35,8 @@ import type { Finding } from './types.js'
 /** What the detectors need from outside the file: does a string name the instrument? */
 export interface DetectContext {
   instrumentName(value: string): string | undefined
+  /** Which subtrees to look into (those touching an added line); default all. */
+  within?: (node: Node) => boolean
 }
 
 type Bindings = Map<string, string>
@@ -41,7 +44,7 @@ type Bindings = Map<string, string>
 export function detectPython(root: Node, ctx: DetectContext): Finding[] {
   const bindings = pythonBindings(root)
   const out: Finding[] = []
-  for (const node of descendants(root)) {
+  for (const node of descendants(root, ctx.within)) {
     switch (node.type) {
       case 'import_statement':
       case 'import_from_statement':
@@ -75,10 +78,16 @@ export function detectPython(root: Node, ctx: DetectContext): Finding[] {
 
 // ------------------------------------------------------------------ names
 
+const PY_BINDING_QUERY = `
+(import_statement) @n
+(import_from_statement) @n
+(assignment left: (identifier)) @n
+`
+
 /** Local name → dotted path it stands for, from imports and `x = a.b` aliases. */
 export function pythonBindings(root: Node): Bindings {
   const bindings: Bindings = new Map()
-  for (const node of descendants(root)) {
+  for (const node of queryNodes(root, PY_BINDING_QUERY)) {
     if (node.type === 'import_statement') {
       for (const name of node.childrenForFieldName('name')) {
         if (name?.type === 'aliased_import') {
