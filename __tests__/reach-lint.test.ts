@@ -134,6 +134,21 @@ describe('oracle-reach in the pipeline', () => {
     expect(special).toEqual(['failure app/cal.py:2 echo'])
   })
 
+  it('a construct the patch completes counts: the condition from the base, the return added', async () => {
+    const found = await reach({
+      base: {
+        'oracle/properties/test_add.py':
+          'from app.ops import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n',
+        'app/ops.py': 'def add(a, b):\n    if a == 2 and b == 3:\n        pass\n    return a - b\n'
+      },
+      head: {
+        'app/ops.py':
+          'def add(a, b):\n    if a == 2 and b == 3:\n        return 5\n    return a - b\n'
+      }
+    })
+    expect(found).toEqual(['failure app/ops.py:3 echo'])
+  })
+
   it('echo: a lookup table of a parametrised row and a fixture row fail', async () => {
     const found = await reach({
       base: {
