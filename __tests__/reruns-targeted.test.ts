@@ -359,4 +359,25 @@ describe('unexplained hits', () => {
     expect(failures(card)).toEqual([])
     expect(card.verdict).toBe('merge')
   })
+
+  it('a test the patch adds that fails on head is a warning naming it, not a vote', async () => {
+    const { card } = await judge(
+      coinRepo({
+        'app/calc.py': 'def absval(x):\n    return abs(x)\n',
+        'tests/test_mine.py':
+          'from app import calc\n\n\ndef test_mine():\n    assert calc.absval(-2) == 5\n'
+      })
+    )
+    expect(failures(card)).toEqual([])
+    expect(card.verdict).toBe('merge')
+    expect(card.reasons).toContainEqual(
+      expect.objectContaining({
+        level: 'warning',
+        path: 'tests/test_mine.py',
+        message: expect.stringMatching(
+          /^tests\/test_mine\.py::test_mine, a test the patch wrote, fails on head/
+        )
+      })
+    )
+  })
 })
