@@ -165,8 +165,9 @@ function judgeCanary(input: TripwireInput): TripwireVerdict {
     return tampered(
       `the canary ${name}, a test the gate wrote to fail, was reported ${head.canary} on the head: something in the voting process rewrote the runner's results`
     )
-  // Gone while other tests passed (a head that only fails, e.g. on collection, proves nothing).
-  if (head.canary === 'absent' && head.passed > 0)
+  // Gone while other tests passed and none failed. A head with a real failure proves
+  // nothing (a runner configured to stop at the first failure may never have reached it).
+  if (head.canary === 'absent' && head.passed > 0 && head.failing === 0)
     return tampered(
       `the canary ${name}, a test the gate wrote to fail and the base's run reported, is missing from the head's report while ${head.passed} other test(s) passed: something in the voting process removed results`
     )
