@@ -221,6 +221,8 @@ describe('tripwire judges', () => {
     // pytest exits 5 (vitest and jest 1) when it collected nothing: honest with an empty report.
     expect(exitMismatch(rec({ exitCode: 5, cases: 0, passed: 0 }))).toBeNull()
     expect(exitMismatch(rec({ exitCode: 1, cases: 0, passed: 0 }))).toBeNull()
+    // A selection that matched nothing: every case skipped, vitest exits 1.
+    expect(exitMismatch(rec({ exitCode: 1, cases: 4, passed: 0 }))).toBeNull()
     // ...not with tests in the report, nor when the only case left is a passing canary.
     expect(exitMismatch(rec({ exitCode: 5 }))).toBe('exited with status 5')
     expect(exitMismatch(rec({ exitCode: 1, cases: 0, canary: 'passed' }))).toBe(

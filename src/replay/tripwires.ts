@@ -78,9 +78,11 @@ export class RunWatch {
 
 /** The exit status contradicts the report: non-zero or a signal, and no failing case. */
 export function exitMismatch(r: RunRecord): string | null {
-  // An empty report is judged by empty-vote and vanished-oracle; every runner has its own
-  // exit code for "no tests" (pytest 5, vitest and jest 1), which is honest there.
-  if (r.cases === 0 && r.canary !== 'passed' && r.canary !== 'skipped') return null
+  // A report where nothing ran (empty, or all skipped: a selection that matched nothing) is
+  // judged by empty-vote and vanished-oracle; every runner has its own exit code for "no
+  // tests" (pytest 5, vitest and jest 1), which is honest there.
+  const ran = r.passed + r.failing > 0 || r.canary === 'passed' || r.canary === 'skipped'
+  if (!ran) return null
   if (r.failing > 0) return null
   if (r.signal !== null) return `was killed by ${r.signal}`
   if (r.exitCode !== null && r.exitCode !== 0) return `exited with status ${r.exitCode}`
