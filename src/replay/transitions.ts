@@ -252,6 +252,8 @@ function scoreHead(s: Scoring, head: SideResults): void {
 
 /** In-diff tests never vote: a written one failing on head is a warning, one passing on both sides a notice. */
 function scoreInDiff(s: Scoring, h: Observation, hf: Final, b: Observation | undefined): void {
+  const inDiff = (s.diagnostics.in_diff ??= {})
+  inDiff[h.id] = describe(h)
   const written = h.file !== null && s.input.written.has(h.file)
   if (hf === 'F' && written) {
     const why = h.message ? `: ${h.message}` : ''
