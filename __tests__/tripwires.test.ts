@@ -32,12 +32,16 @@ async function judge(repo: TestRepo): Promise<Scorecard> {
   })
 }
 
+// The static oracle-reach rule would see these forgeries in the diff; it is off here, standing
+// in for code it cannot parse (docs/lints.md), so that the tripwire alone must catch each one.
 function policy(command: string, extra = ''): string {
   return `version: 1
 protected: [oracle/**]
 planes:
   voting: [oracle/props/**]
   in_diff: [tests/**]
+lints:
+  oracle-reach: off
 suite:
   command: ${JSON.stringify(command)}
   timeout: 120
