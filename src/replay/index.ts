@@ -58,7 +58,13 @@ export async function replay(ctx: GateContext, ledger: LedgerState): Promise<Rep
   // The merge base's files: where the canary goes (the same on both sides, tripwires.ts)
   // and the only files node:test titles map to for certain (ids.ts).
   const baseFiles = [...view.base.keys()]
-  const canary = planCanary(detectRunner(ctx.policy.suite), baseFiles, planeOf, canaryToken())
+  const canary = planCanary(
+    detectRunner(ctx.policy.suite),
+    baseFiles,
+    planeOf,
+    canaryToken(),
+    ctx.policy.suite.command
+  )
 
   const rerunnable = (o: Observation): boolean =>
     o.file !== null &&
