@@ -71,6 +71,10 @@ def absval(x):
     return x
 `
 
+/** Control characters and line separators a log line or a card must never hold raw. */
+// eslint-disable-next-line no-control-regex
+const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/
+
 const cleanups: Array<() => void> = []
 const fakes: FakeGitHub[] = []
 afterEach(async () => {
@@ -144,7 +148,7 @@ function expectInertCard(markdown: string, verdict: string): void {
   ])
   for (const h of hs) expect(h).not.toMatch(/evil|img|forged|hunter2|PWNED/)
   expect(fakeVerdictBlocks(html)).toEqual([])
-  expect(markdown).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u2028\u2029]/)
+  expect(markdown).not.toMatch(RAW_CONTROL)
 }
 
 const OUR_COMMANDS =
@@ -180,7 +184,7 @@ function expectNoForgedCommands(stdout: string): void {
       // The runner's older syntax is found anywhere in a line that is not a ::command::.
       expect(line, line).not.toContain('##[')
     }
-    expect(line).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u2028\u2029]/)
+    expect(line).not.toMatch(RAW_CONTROL)
   }
   expect(live.join('\n')).not.toMatch(/^\s*::error file=app\/calc\.py,line=1::forged/m)
 }
@@ -261,7 +265,7 @@ describe('hostile text through the bundled CLI', () => {
     expect(r.markdown).toMatch(/`{4,}\n[^]*forged-stdout[^]*\n`{4,}/)
     expectUntouched(files)
     // stderr: every line the CLI's own; head text is on one line with escapes shown.
-    expect(r.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u2028\u2029]/)
+    expect(r.stderr).not.toMatch(RAW_CONTROL)
     for (const line of r.stderr.split('\n')) {
       expect(line).not.toMatch(/^\s*(::|##)/)
     }
@@ -277,7 +281,7 @@ describe('hostile text through the bundled CLI', () => {
       expect.arrayContaining([`oracle/${HOSTILE}.py`, `oracle/${NEWLINES}.py`])
     )
     expectInertCard(r.markdown, 'policy')
-    expect(r.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u2028\u2029]/)
+    expect(r.stderr).not.toMatch(RAW_CONTROL)
     expect(r.stderr).toContain('x\\n::add-mask::hunter2\\n## ✅ oracle-gate: merge')
     expect(r.stderr).toContain('\\x1b[2J\\x1b[31m')
   })
@@ -394,7 +398,7 @@ describe('hostile text through the bundled action', () => {
     expectNoForgedCommands(run.stdout)
     // Annotation messages are text: no raw escapes there either.
     for (const a of fake.checkRuns[0]?.annotations ?? [])
-      expect(a.message).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/)
+      expect(a.message).not.toMatch(RAW_CONTROL)
   })
 
   it('hostile names in the instrument, with a read-only token: step annotations cannot be forged', async () => {
