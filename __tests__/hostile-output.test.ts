@@ -397,8 +397,7 @@ describe('hostile text through the bundled action', () => {
 
     expectNoForgedCommands(run.stdout)
     // Annotation messages are text: no raw escapes there either.
-    for (const a of fake.checkRuns[0]?.annotations ?? [])
-      expect(a.message).not.toMatch(RAW_CONTROL)
+    for (const a of fake.checkRuns[0]?.annotations ?? []) expect(a.message).not.toMatch(RAW_CONTROL)
   })
 
   it('hostile names in the instrument, with a read-only token: step annotations cannot be forged', async () => {
@@ -414,6 +413,33 @@ describe('hostile text through the bundled action', () => {
     expect(annotations.join('\n')).toContain(
       'x\\n%3A%3Aadd-mask%3A%3Ahunter2\\n## ✅ oracle-gate%3A merge'
     )
+  })
+
+  it('a product that leaves a FIFO as the report: the head vote is red, no hang, a card', async () => {
+    const s = scenario({
+      'app/calc.py': `import atexit, os
+
+
+def _swap(path=os.environ.get("ORACLE_GATE_JUNIT")):
+    if path and os.path.exists(path):
+        os.remove(path)
+        os.mkfifo(path)
+
+
+atexit.register(_swap)
+
+
+def absval(x):
+    return abs(x)
+`
+    })
+    const { run, fake } = await runAction(s)
+    expect(run.outputs.verdict).toBe('product')
+    const card = JSON.parse(readFileSync(run.outputs.scorecard ?? '', 'utf8')) as Scorecard
+    expect(card.reasons.find(r => r.rule === 'oracle-failed')?.message).toMatch(
+      /no readable report on head .*is a FIFO, not a regular file/
+    )
+    expect(fake.checkRuns[0]?.conclusion).toBe('failure')
   })
 
   it("the action's today input 2026-13-45 is config-invalid, with a card", async () => {
