@@ -12,6 +12,7 @@ import { isCalendarDate } from './ledger/dates.js'
 import { Git } from './git/git.js'
 import { checkInstrument, instrumentTouched } from './instrument/index.js'
 import { checkSkipMarkers, loadLedger } from './ledger/index.js'
+import { assertLintableSizes } from './lints/blobs.js'
 import { runLints } from './lints/index.js'
 import { DEFAULT_POLICY_PATH, parsePolicy } from './policy/load.js'
 import type { Policy } from './policy/types.js'
@@ -130,10 +131,10 @@ async function pipeline(options: CheckOptions, card: Scorecard, tempDir: string)
   card.reasons.push(...ledger.reasons)
   card.freeze_debt = ledger.freeze_debt
 
-  const governance = await time('lints', async () => [
-    ...(await checkSkipMarkers(ctx, ledger)),
-    ...(await runLints(ctx))
-  ])
+  const governance = await time('lints', async () => {
+    await assertLintableSizes(ctx.git, ctx.head, ctx.writeSet)
+    return [...(await checkSkipMarkers(ctx, ledger)), ...(await runLints(ctx))]
+  })
   card.reasons.push(...governance)
 
   // A patch that touched the instrument is not scored: unscored is not passed, and running

@@ -52,6 +52,21 @@ export function formatProblem(p: LedgerProblem): string {
   return `${p.file}:${p.line}: ${where}${field}${p.message}`
 }
 
+/**
+ * The largest ledger the gate reads: about 20,000 rows. The YAML parser needs some 50 bytes
+ * of memory and real time per byte of text, so a 100,000-row (20 MB) ledger would take
+ * more than a gigabyte; a ledger that size is a list of freezes nobody will lift anyway.
+ */
+export const MAX_LEDGER_CHARS = 4_000_000
+
+function tooLarge(chars: number, file: string): LedgerProblem {
+  return {
+    file,
+    line: 1,
+    message: `the ledger is ${(chars / 1e6).toFixed(1)} MB, more than the ${MAX_LEDGER_CHARS / 1e6} MB the gate reads (the limit, about 20,000 rows): remove rows that are no longer needed`
+  }
+}
+
 export function parseLedger(text: string, file: string, options: ParseOptions): ParsedLedger {
   const format = formatOf(file)
   const empty = (problems: LedgerProblem[]): ParsedLedger => ({
@@ -60,6 +75,7 @@ export function parseLedger(text: string, file: string, options: ParseOptions): 
     lines: new Map(),
     problems
   })
+  if (text.length > MAX_LEDGER_CHARS) return empty([tooLarge(text.length, file)])
   const lc = new LineCounter()
   if (format === 'json') {
     const syntax = jsonSyntaxProblem(text, file)

@@ -37,8 +37,22 @@ export class PolicyError extends GateError {
   }
 }
 
+/** A policy is a page of YAML; anything near this size is not one (and YAML parsing is costly). */
+export const MAX_POLICY_CHARS = 1_000_000
+
 /** Parses and validates policy text. Throws PolicyError naming file, line, column and key. */
 export function parsePolicy(text: string, file: string): Policy {
+  if (text.length > MAX_POLICY_CHARS) {
+    throw new PolicyError([
+      {
+        file,
+        line: 1,
+        column: 1,
+        key: '',
+        message: `the policy is ${text.length} characters, more than the ${MAX_POLICY_CHARS} the gate reads (the limit)`
+      }
+    ])
+  }
   const lineCounter = new LineCounter()
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true })
   if (doc.errors.length > 0) {
