@@ -1,5 +1,5 @@
 // Large hostile inputs through the BUNDLED CLI, each within 600 MB peak RSS or ended by a
-// reason that names the limit: a 1,000,000-case JUnit report (and 500,000, at the limit), a
+// reason that names the limit: a 1,000,000-case JUnit report (and 400,000, at the limit), a
 // 100,000-row ledger (and 15,000, within it), a 24 MB and an 80 MB test file. Everything is
 // generated at test time. Peak RSS is the CLI process's own, printed at exit by a preload
 // (`node -r`, so the suite's children do not inherit it). Times are in bench/memory.mjs.
@@ -126,17 +126,17 @@ describe('memory bounds through the bundled CLI', () => {
     const { card, rssKb } = judge(`cp ${report} {junit}`, {}, {})
     expect(card.verdict).toBe('error')
     expect(card.reasons.map(r => r.message).join('\n')).toMatch(
-      /more than 500000 <testcase> elements \(the limit\)/
+      /more than 400000 <testcase> elements \(the limit\)/
     )
     expect(rssKb).toBeLessThan(LIMIT_KB)
   }, 300_000)
 
-  it('a 500,000-case report (at the limit) is judged within 600 MB', async () => {
+  it('a 400,000-case report (at the limit) is judged within 600 MB', async () => {
     const report = join(dir, 'half.xml')
-    await writeReport(report, 500_000)
+    await writeReport(report, 400_000)
     const { card, rssKb } = judge(`cp ${report} {junit}`, {}, {})
     expect(card.verdict).toBe('merge')
-    expect(card.votes.passed).toBe(500_000)
+    expect(card.votes.passed).toBe(400_000)
     expect(rssKb).toBeLessThan(LIMIT_KB)
   }, 300_000)
 
