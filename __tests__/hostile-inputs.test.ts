@@ -62,6 +62,38 @@ describe('alias bombs', () => {
   })
 })
 
+describe('other hostile YAML', () => {
+  const deep = (n: number): string => '['.repeat(n) + ']'.repeat(n)
+
+  it('nesting deep enough to exhaust the stack is config-invalid naming the policy file', () => {
+    expect(() => parsePolicy(`version: 1\nplanes: ${deep(50_000)}\n`, 'p.yml')).toThrow(
+      /^invalid policy: p\.yml:2:\d+: .*Maximum call stack size exceeded/
+    )
+  })
+
+  it.each(['l.yml', 'l.json'])('and a ledger problem naming %s', file => {
+    const text = file.endsWith('.json')
+      ? `{"version": 1, "entries": ${deep(20_000)}}`
+      : `version: 1\nentries: ${deep(50_000)}\n`
+    const parsed = parseLedger(text, file, { today: '2026-06-01', maxDays: 90 })
+    expect(parsed.problems).toEqual([
+      expect.objectContaining({ file, message: expect.stringMatching(/call stack/) })
+    ])
+  })
+
+  it('an unresolved alias is named as such, not as a bomb', () => {
+    expect(() => parsePolicy('version: 1\nplanes: *nope\n', 'p.yml')).toThrow(
+      /p\.yml:2:1: .*cannot read the YAML: Unresolved alias/
+    )
+  })
+
+  it('a policy over the size limit is refused before parsing', () => {
+    expect(() => parsePolicy(`version: 1\n# ${'x'.repeat(1_000_001)}\n`, 'p.yml')).toThrow(
+      /p\.yml:1:1: .*more than the 1000000 the gate reads \(the limit\)/
+    )
+  })
+})
+
 describe('ledger-stale', () => {
   it('collapses every stale row into one warning with a count', () => {
     const live = new Map<string, LedgerRow>()

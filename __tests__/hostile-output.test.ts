@@ -75,6 +75,19 @@ def absval(x):
 // eslint-disable-next-line no-control-regex
 const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/
 
+/** Nine anchors, each nine aliases of the previous one: 9^9 nodes when expanded. */
+function aliasBomb(): string {
+  const lines = ['bomb0: &a0 [x, x, x, x, x, x, x, x, x]']
+  for (let i = 1; i < 9; i++)
+    lines.push(
+      `bomb${i}: &a${i} [${Array(9)
+        .fill(`*a${i - 1}`)
+        .join(', ')}]`
+    )
+  return lines.join('\n') + '\n'
+}
+const BOMBED_POLICY = `${POLICY}x-${aliasBomb().replace(/\n(?=.)/g, '\nx-')}`
+
 const cleanups: Array<() => void> = []
 const fakes: FakeGitHub[] = []
 afterEach(async () => {
@@ -106,20 +119,21 @@ interface Scenario {
 }
 
 /** base: the locked suite; head: `files` on top. */
-function scenario(head: Record<string, string>): Scenario {
+function scenario(head: Record<string, string>, base: Record<string, string> = {}): Scenario {
   const repo = new TestRepo('og-hostile-')
   cleanups.push(() => repo.cleanup())
   repo.write({
     '.github/oracle-gate.yml': POLICY,
     'app/__init__.py': '',
     'app/calc.py': CALC_BUGGY,
-    'oracle/properties/test_calc.py': PROPERTIES
+    'oracle/properties/test_calc.py': PROPERTIES,
+    ...base
   })
-  const base = repo.commit('base')
+  const baseSha = repo.commit('base')
   repo.branch('agent')
   repo.write(head)
   const headSha = repo.commit('agent patch')
-  return { repo, base, head: headSha }
+  return { repo, base: baseSha, head: headSha }
 }
 
 /** The hostile product, and test files whose names carry the same text. */
@@ -308,6 +322,44 @@ describe('hostile text through the bundled CLI', () => {
     }
   )
 
+  it('an alias bomb in the policy is config-invalid naming file and line, with a card', () => {
+    const s = scenario(
+      { 'app/calc.py': CALC_HOSTILE },
+      { '.github/oracle-gate.yml': BOMBED_POLICY }
+    )
+    const r = runCli(s)
+    expect(r.status).toBe(4)
+    expect(r.card.reasons).toEqual([
+      expect.objectContaining({
+        rule: 'config-invalid',
+        path: '.github/oracle-gate.yml',
+        line: POLICY.split('\n').length + 1,
+        message: expect.stringMatching(/too many aliases .*an alias bomb/)
+      })
+    ])
+    expect(r.card.runs).toEqual([])
+  })
+
+  it('an alias bomb in the ledger is ledger-invalid naming file and line', () => {
+    const s = scenario(
+      { 'app/calc.py': 'def absval(x):\n    return abs(x)\n' },
+      {
+        '.github/oracle-gate.yml': `${POLICY}ledger: oracle/flake_ledger.yml\n`,
+        'oracle/flake_ledger.yml': `version: 1\nentries: []\n${aliasBomb()}`
+      }
+    )
+    const r = runCli(s)
+    expect(r.card.verdict).toBe('policy')
+    expect(r.card.reasons).toEqual([
+      expect.objectContaining({
+        rule: 'ledger-invalid',
+        path: 'oracle/flake_ledger.yml',
+        line: 4,
+        message: expect.stringMatching(/too many aliases/)
+      })
+    ])
+  })
+
   it('--today 2028-02-29 (a leap day, the near miss) is accepted', () => {
     const s = scenario({ 'app/calc.py': 'def absval(x):\n    return abs(x)\n' })
     const r = runCli(s, ['--today', '2028-02-29'])
@@ -439,6 +491,22 @@ def absval(x):
     expect(card.reasons.find(r => r.rule === 'oracle-failed')?.message).toMatch(
       /no readable report on head .*is a FIFO, not a regular file/
     )
+    expect(fake.checkRuns[0]?.conclusion).toBe('failure')
+  })
+
+  it('an alias bomb in the policy: config-invalid naming file and line, a failed check run', async () => {
+    const s = scenario(
+      { 'app/calc.py': CALC_HOSTILE },
+      { '.github/oracle-gate.yml': BOMBED_POLICY }
+    )
+    const { run, fake } = await runAction(s)
+    expect(run.outputs.verdict).toBe('error')
+    const card = JSON.parse(readFileSync(run.outputs.scorecard ?? '', 'utf8')) as Scorecard
+    expect(card.reasons[0]).toMatchObject({
+      rule: 'config-invalid',
+      path: '.github/oracle-gate.yml',
+      line: POLICY.split('\n').length + 1
+    })
     expect(fake.checkRuns[0]?.conclusion).toBe('failure')
   })
 

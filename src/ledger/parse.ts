@@ -68,6 +68,22 @@ function tooLarge(chars: number, file: string): LedgerProblem {
 }
 
 export function parseLedger(text: string, file: string, options: ParseOptions): ParsedLedger {
+  try {
+    return parseLedgerText(text, file, options)
+  } catch (error) {
+    // Whatever the text makes the parser or the validator do (nesting deep enough to
+    // exhaust the stack, say), it is a problem of this file, not an internal error.
+    const message = error instanceof Error ? error.message : String(error)
+    return {
+      format: formatOf(file),
+      rows: [],
+      lines: new Map(),
+      problems: [{ file, line: 1, message: `cannot read the ledger: ${message}` }]
+    }
+  }
+}
+
+function parseLedgerText(text: string, file: string, options: ParseOptions): ParsedLedger {
   const format = formatOf(file)
   const empty = (problems: LedgerProblem[]): ParsedLedger => ({
     format,

@@ -42,6 +42,20 @@ export const MAX_POLICY_CHARS = 1_000_000
 
 /** Parses and validates policy text. Throws PolicyError naming file, line, column and key. */
 export function parsePolicy(text: string, file: string): Policy {
+  try {
+    return parsePolicyText(text, file)
+  } catch (error) {
+    if (error instanceof PolicyError) throw error
+    // Whatever the text makes the parser or the validator do (nesting deep enough to
+    // exhaust the stack, say), it is a problem of this file, not an internal error.
+    const message = error instanceof Error ? error.message : String(error)
+    throw new PolicyError([
+      { file, line: 1, column: 1, key: '', message: `cannot read the policy: ${message}` }
+    ])
+  }
+}
+
+function parsePolicyText(text: string, file: string): Policy {
   if (text.length > MAX_POLICY_CHARS) {
     throw new PolicyError([
       {
