@@ -1,7 +1,10 @@
-// End to end: the BUNDLED action (dist/index.js) run as GitHub's runner runs it: a child
-// process with an event payload file, GITHUB_OUTPUT / GITHUB_STEP_SUMMARY files, a depth-1
-// clone of the PR's merge commit as the workspace, and GITHUB_API_URL pointing at the fake
-// GitHub server on 127.0.0.1, which validates every request against GitHub's OpenAPI schemas.
+// End to end: the action run as GitHub's runner runs it, with an event payload file, a
+// depth-1 clone of the PR's merge commit as the workspace, and GITHUB_API_URL pointing at
+// the fake GitHub server on 127.0.0.1, which validates every request against GitHub's
+// OpenAPI schemas. Most scenarios call run() in this process (helpers/action-run.ts: the
+// same variables, a recording toolkit, API waits in milliseconds); the ones marked
+// `bundled` run dist/index.js as a child process with GITHUB_OUTPUT / GITHUB_STEP_SUMMARY
+// files and the real toolkit, as smoke tests of the bundle.
 import { execFileSync } from 'node:child_process'
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -9,6 +12,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Scorecard } from '../src/types.js'
+import { runActionInProcess } from './helpers/action-run.js'
 import { FakeGitHub, runBundledAction } from './helpers/fake-github.js'
 import type { ActionRun, FakeFile, FakeGitHubOptions } from './helpers/fake-github.js'
 import { pythonWithPytest } from './helpers/python.js'
@@ -84,6 +88,8 @@ function scenario(head: Record<string, string>, extraBase: Record<string, string
   cleanups.push(() => origin.cleanup())
   origin.write({
     '.github/oracle-gate.yml': POLICY,
+    // Children run with PYTHONSAFEPATH=1: the project says where its code is.
+    'pytest.ini': '[pytest]\npythonpath = .\n',
     'app/__init__.py': '',
     'app/calc.py': CALC_BUGGY,
     'oracle/properties/test_calc.py': PROPERTIES,
@@ -182,9 +188,12 @@ async function runAction(
     eventName?: string
     payload?: unknown
     inputs?: Record<string, string>
+    /** Run dist/index.js as a child process instead of run() in this process. */
+    bundled?: boolean
   } = {}
 ): Promise<ActionRun> {
-  const run = await runBundledAction({
+  const runner = opts.bundled ? runBundledAction : runActionInProcess
+  const run = await runner({
     entry: ENTRY,
     workspace: opts.workspace ?? shallowWorkspace(s),
     eventName: opts.eventName ?? 'pull_request',
@@ -209,11 +218,11 @@ const card = (run: ActionRun): Scorecard =>
 const errorLines = (run: ActionRun): string[] =>
   run.stdout.split('\n').filter(l => l.startsWith('::error'))
 
-describe('the bundled action on pull_request', () => {
-  it('an honest fix: fetches the missing commits, judges from the merge base, posts success', async () => {
+describe('the action on pull_request', () => {
+  it('bundled: an honest fix fetches the missing commits, judges from the merge base, posts success', async () => {
     const s = scenario({ 'app/calc.py': CALC_FIXED })
     const f = await startFake(s)
-    const run = await runAction(s, f)
+    const run = await runAction(s, f, { bundled: true })
 
     expect(run.code).toBe(0)
     expect(run.outputs).toMatchObject({ verdict: 'merge', merge: 'true', 'oracle-hits': '1' })
@@ -334,7 +343,7 @@ describe('the bundled action on pull_request', () => {
     expect(f.checkRuns[0]).toMatchObject({ conclusion: 'failure' })
   }, 60_000)
 
-  it('a fork (403 on the check run): the verdict stands in the summary, the step annotations and the outcome', async () => {
+  it('bundled: a fork (403 on the check run): the verdict stands in the summary, the step annotations and the outcome', async () => {
     const edits = Object.fromEntries(
       Array.from({ length: 14 }, (_, i) => [
         `oracle/extra_${String(i).padStart(2, '0')}.py`,
@@ -343,7 +352,10 @@ describe('the bundled action on pull_request', () => {
     )
     const s = scenario(edits)
     const f = await startFake(s, { refuseCheckRuns: true })
-    const run = await runAction(s, f, { payload: prPayload(s, 'contributor/widget') })
+    const run = await runAction(s, f, {
+      payload: prPayload(s, 'contributor/widget'),
+      bundled: true
+    })
 
     expect(run.code).toBe(1)
     expect(run.outputs).toMatchObject({ verdict: 'policy', merge: 'false' })
@@ -404,7 +416,7 @@ describe('the bundled action on pull_request', () => {
   }, 90_000)
 })
 
-describe('the bundled action on other events', () => {
+describe('the action on other events', () => {
   it('push: nothing to judge, no-vote, nothing claimed mergeable', async () => {
     const s = scenario({ 'app/calc.py': CALC_FIXED })
     const f = await startFake(s)
@@ -421,10 +433,14 @@ describe('the bundled action on other events', () => {
     expect(f.calls()).toHaveLength(0)
   })
 
-  it('an unsupported event is a clear error', async () => {
+  it('bundled: an unsupported event is a clear error', async () => {
     const s = scenario({ 'app/calc.py': CALC_FIXED })
     const f = await startFake(s)
-    const run = await runAction(s, f, { eventName: 'issues', payload: { action: 'opened' } })
+    const run = await runAction(s, f, {
+      eventName: 'issues',
+      payload: { action: 'opened' },
+      bundled: true
+    })
 
     expect(run.code).toBe(1)
     expect(run.outputs.verdict).toBe('error')

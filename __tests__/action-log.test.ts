@@ -1,9 +1,13 @@
-// The action's logger (src/action/log.ts) on the real toolkit: what it writes to stdout is
+// The action's safe toolkit (src/action/log.ts) over the real one: what it writes to stdout is
 // what the runner parses. Head text at the start of a message, or `##[` anywhere in it,
 // must end up between ::stop-commands::TOKEN and ::TOKEN::, with a token nobody could guess;
 // warnings stay one annotation each, with line breaks shown rather than escaped away.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { actionsLogger } from '../src/action/log.js'
+import { actionsToolkit, toolkitLogger } from '../src/action/environment.js'
+import { safeToolkit } from '../src/action/log.js'
+
+/** The logger run() hands the gate: @actions/core behind the safe wrapper. */
+const actionsLogger = toolkitLogger(safeToolkit(actionsToolkit()))
 
 let out: string[] = []
 beforeEach(() => {

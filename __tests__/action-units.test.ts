@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { impliedReasons, parseArtifactCard } from '../src/action/artifact.js'
+import { actionsToolkit, readEnvironment } from '../src/action/environment.js'
 import { ensureCommits } from '../src/action/fetch.js'
 import { stepAnnotations } from '../src/action/publish.js'
 import { pullNumber } from '../src/action/report.js'
@@ -265,5 +266,54 @@ describe('ensureCommits', () => {
     await expect(
       ensureCommits(new Git(dir), { baseSha: o.base, headSha: lonely }, memoryLogger())
     ).rejects.toThrow(/no common ancestor: unrelated histories/)
+  })
+})
+
+describe('readEnvironment (the runner environment, read once)', () => {
+  const toolkit = actionsToolkit()
+  const env = {
+    INPUT_TOKEN: ' ghs_x ',
+    'INPUT_CHECK-NAME': 'gate',
+    INPUT_TODAY: '2026-02-03',
+    'INPUT_WORKING-DIRECTORY': 'sub',
+    GITHUB_WORKSPACE: '/ws',
+    GITHUB_EVENT_NAME: 'pull_request',
+    GITHUB_EVENT_PATH: '/tmp/event.json',
+    GITHUB_REPOSITORY: 'acme/widget',
+    GITHUB_SERVER_URL: 'https://github.example',
+    GITHUB_RUN_ID: '7',
+    RUNNER_TEMP: '/rt'
+  }
+
+  it('takes the inputs as core.getInput would (trimmed, defaults) and the runner paths', () => {
+    const e = readEnvironment(env, toolkit, '/cwd')
+    expect(e.inputs).toEqual({
+      token: 'ghs_x',
+      policyPath: '.github/oracle-gate.yml',
+      checkName: 'gate',
+      today: '2026-02-03',
+      workdir: '/ws/sub',
+      mode: 'judge',
+      scorecard: '',
+      comment: 'never'
+    })
+    expect(e.secrets).toEqual(['ghs_x'])
+    expect(e.event).toEqual({ name: 'pull_request', path: '/tmp/event.json' })
+    expect(e.paths).toEqual({ workspace: '/ws', runnerTemp: '/rt', stepSummary: undefined })
+    expect(e.github).toMatchObject({
+      repository: 'acme/widget',
+      apiUrl: undefined,
+      detailsUrl: 'https://github.example/acme/widget/actions/runs/7',
+      serverUrl: 'https://github.example'
+    })
+    expect(e.env).toBe(env)
+  })
+
+  it('an invalid input is kept as the error run() reports, with what the error card needs', () => {
+    const e = readEnvironment({ ...env, INPUT_MODE: 'judge-harder' }, toolkit, '/cwd')
+    expect(e.inputs).toBeInstanceOf(GateError)
+    expect((e.inputs as GateError).rule).toBe('config-invalid')
+    expect(e.fallback).toEqual({ today: '2026-02-03', policyPath: '.github/oracle-gate.yml' })
+    expect(readEnvironment({}, toolkit, '/cwd').paths.workspace).toBe('/cwd')
   })
 })

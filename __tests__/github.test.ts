@@ -21,10 +21,13 @@ afterEach(async () => {
   fake = undefined
 })
 
+/** GitHub's waits (retry backoff, write spacing) in milliseconds instead of seconds. */
+const FAST = { msPerSecond: 1, spaceWrites: false }
+
 async function setup(options: FakeGitHubOptions) {
   fake = await FakeGitHub.start({ token: TOKEN, ...options })
   const log = memoryLogger()
-  const client = createClient({ token: TOKEN, baseUrl: fake.apiUrl, log })
+  const client = createClient({ token: TOKEN, baseUrl: fake.apiUrl, log, timing: FAST })
   return { fake, log, client, repo: { owner: fake.owner, repo: fake.repo } }
 }
 
@@ -98,18 +101,28 @@ describe('PR files', () => {
   })
 
   it('retries a 502 and then succeeds; a persistent 5xx is an error, not an empty list', async () => {
-    const { fake, log, client, repo } = await setup({
+    const { fake, log, repo } = await setup({
       pulls: [{ number: 7, baseSha: BASE, headSha: HEAD, files: files(3) }],
       faults: [{ method: 'GET', path: /\/pulls\/7$/, status: 502, times: 1 }]
     })
+    // The production timing: the first retry waits GitHub's second.
+    const client = createClient({ token: TOKEN, baseUrl: fake.apiUrl, log })
+    const started = Date.now()
     expect(
       await apiChanges(client, repo, { number: 7, baseSha: BASE, headSha: HEAD }, log)
     ).toHaveLength(3)
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900)
     expect(fake.calls('GET /repos/{owner}/{repo}/pulls/{pull_number}').map(r => r.status)).toEqual([
       502, 200
     ])
 
-    const stubborn = createClient({ token: TOKEN, baseUrl: fake.apiUrl, log, retries: 1 })
+    const stubborn = createClient({
+      token: TOKEN,
+      baseUrl: fake.apiUrl,
+      log,
+      retries: 1,
+      timing: FAST
+    })
     fake.options.faults = [{ method: 'GET', path: /\/pulls\/7\/files$/, status: 503, times: 10 }]
     await expect(
       apiChanges(stubborn, repo, { number: 7, baseSha: BASE, headSha: HEAD }, log)

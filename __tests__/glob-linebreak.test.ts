@@ -3,7 +3,9 @@
 // `oracle/properties/test_z<U+2028>.py` (a voting module that patches the product at import
 // and turns the locked suite green; only the ungoverned-test lint still noticed it), and
 // `.github/workflows/**` did not protect `.github/workflows/x<U+2028>.yml` at all (the gate
-// said merge). Shown on a naive run first, then through the bundled CLI, then the near miss.
+// said merge). Such names are now also refused by the path-name rule (protected-path on
+// any name with control or line-separator characters); the globs match them regardless.
+// Shown on a naive run first, then through the bundled CLI, then the near miss.
 import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -42,6 +44,7 @@ function repoWith(head: Record<string, string>): TestRepo {
     '.github/oracle-gate.yml': POLICY,
     'app/__init__.py': '',
     'app/calc.py': 'def absval(x):\n    return x  # bug\n',
+    'pytest.ini': '[pytest]\npythonpath = .\n',
     'oracle/properties/test_calc.py':
       'from app import calc\n\n\ndef test_abs_non_negative():\n    assert calc.absval(-5) >= 0\n'
   })
@@ -93,13 +96,13 @@ describe('globs and line separators in paths', () => {
     ])
   })
 
-  it('the near miss: the same name outside the instrument is only listed', () => {
+  it('the near miss: a plainly named file beside an honest fix merges', () => {
     const repo = repoWith({
-      'tests/notes\u2028.txt': 'n\n',
+      'tests/notes.txt': 'n\n',
       'app/calc.py': 'def absval(x):\n    return abs(x)\n'
     })
     const card = gate(repo)
     expect(card.verdict).toBe('merge')
-    expect(card.write_set.map(w => w.path)).toContain('tests/notes\u2028.txt')
+    expect(card.write_set.map(w => w.path)).toContain('tests/notes.txt')
   })
 })

@@ -127,6 +127,9 @@ function scenario(head: Record<string, string>, base: Record<string, string> = {
     'app/__init__.py': '',
     'app/calc.py': CALC_BUGGY,
     'oracle/properties/test_calc.py': PROPERTIES,
+    // The suite imports the project through pytest's pythonpath (children run with
+    // PYTHONSAFEPATH=1, so the worktree root is not on sys.path by itself).
+    'pytest.ini': '[pytest]\npythonpath = .\n',
     ...base
   })
   const baseSha = repo.commit('base')
@@ -136,16 +139,18 @@ function scenario(head: Record<string, string>, base: Record<string, string> = {
   return { repo, base: baseSha, head: headSha }
 }
 
-/** The hostile product, and test files whose names carry the same text. */
-const productScenario = (): Scenario =>
-  scenario({
-    'app/calc.py': CALC_HOSTILE,
-    [`tests/${HOSTILE}.txt`]: 'notes\n',
-    [`tests/${NEWLINES}.txt`]: 'notes\n'
-  })
-/** Hostile names written into the protected instrument: reasons and annotations name them. */
+/** The hostile product: its failure message and output carry the text. */
+const productScenario = (): Scenario => scenario({ 'app/calc.py': CALC_HOSTILE })
+/**
+ * Hostile names, in the protected instrument and beside it: such a name is refused wherever
+ * it is written (protected-path), so reasons, annotations and the write set all name them.
+ */
 const protectedScenario = (): Scenario =>
-  scenario({ [`oracle/${HOSTILE}.py`]: 'x = 1\n', [`oracle/${NEWLINES}.py`]: 'y = 2\n' })
+  scenario({
+    [`oracle/${HOSTILE}.py`]: 'x = 1\n',
+    [`oracle/${NEWLINES}.py`]: 'y = 2\n',
+    [`tests/${HOSTILE}.txt`]: 'notes\n'
+  })
 
 // -------------------------------------------------------------------------------------
 // What must hold of every card, log and file.
@@ -350,7 +355,7 @@ describe('hostile text through the bundled CLI', () => {
     )
     const r = runCli(s)
     expect(r.card.verdict).toBe('policy')
-    expect(r.card.reasons).toEqual([
+    expect(r.card.reasons.filter(x => x.rule === 'ledger-invalid')).toEqual([
       expect.objectContaining({
         rule: 'ledger-invalid',
         path: 'oracle/flake_ledger.yml',
@@ -467,24 +472,21 @@ describe('hostile text through the bundled action', () => {
     )
   })
 
-  it('a product that leaves a FIFO as the report: the head vote is red, no hang, a card', async () => {
-    const s = scenario({
-      'app/calc.py': `import atexit, os
-
-
-def _swap(path=os.environ.get("ORACLE_GATE_JUNIT")):
-    if path and os.path.exists(path):
-        os.remove(path)
-        os.mkfifo(path)
-
-
-atexit.register(_swap)
-
-
-def absval(x):
-    return abs(x)
-`
-    })
+  it('a head that leaves a FIFO as the report: the head vote is red, no hang, a card', async () => {
+    // The base's suite command runs a script of the product; the head's version leaves a FIFO.
+    const report = (body: string): string => `#!/bin/bash\n${body}\n`
+    const s = scenario(
+      { 'app/report.sh': report('mkfifo "$1"') },
+      {
+        '.github/oracle-gate.yml': POLICY.replace(
+          /command: .*/,
+          'command: bash app/report.sh {junit}'
+        ),
+        'app/report.sh': report(
+          `echo '<testsuite><testcase classname="oracle.properties.test_calc" name="test_abs_non_negative" file="oracle/properties/test_calc.py"/></testsuite>' > "$1"`
+        )
+      }
+    )
     const { run, fake } = await runAction(s)
     expect(run.outputs.verdict).toBe('product')
     const card = JSON.parse(readFileSync(run.outputs.scorecard ?? '', 'utf8')) as Scorecard

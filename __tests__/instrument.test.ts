@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { GateContext } from '../src/context.js'
+import { runFacts, type GateContext } from '../src/context.js'
 import { check } from '../src/gate.js'
 import { Git } from '../src/git/git.js'
+import { EMPTY_LEDGER } from '../src/ledger/index.js'
+import { runLints } from '../src/lints/index.js'
 import { checkInstrument, instrumentOverlay, instrumentTouched } from '../src/instrument/index.js'
 import { parsePolicy } from '../src/policy/load.js'
 import type { Reason, WriteSetRow } from '../src/types.js'
@@ -71,6 +73,7 @@ async function judge(repo: TestRepo): Promise<Judged> {
   const policy = parsePolicy((await git.showText(mergeBase, POLICY)) ?? '', POLICY)
   const rows = await buildWriteSet(git, mergeBase, head, policy, null)
   const ctx: GateContext = {
+    ...runFacts(git, policy),
     repoDir: repo.dir,
     git,
     policy,
@@ -82,8 +85,14 @@ async function judge(repo: TestRepo): Promise<Judged> {
     childEnv: {},
     tempDir: repo.dir
   }
-  const { reasons, oracle } = await checkInstrument(ctx)
-  const overlay = await instrumentOverlay(ctx)
+  const instrument = await checkInstrument(ctx)
+  const { oracle, view } = instrument
+  // ungoverned-test is decided by the write-set classifier and reported by its lint.
+  const reasons = [
+    ...instrument.reasons,
+    ...(await runLints(ctx, EMPTY_LEDGER, ['ungoverned-test']))
+  ]
+  const overlay = await instrumentOverlay({ ...ctx, instrument: view })
   return { rows, reasons, rules: [...new Set(reasons.map(r => r.rule))].sort(), oracle, overlay }
 }
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import type { GateContext } from '../src/context.js'
+import { runFacts, type GateContext } from '../src/context.js'
 import { Git } from '../src/git/git.js'
 import { ledgerFromText, loadLedger } from '../src/ledger/index.js'
 import { addDays, daysBetween, isCalendarDate } from '../src/ledger/dates.js'
@@ -75,6 +75,14 @@ describe('ledger schema', () => {
     const j = load(JSON.stringify({ version: 1, entries: [row()] }, null, 2), 'oracle/ledger.json')
     expect(j.reasons).toEqual([])
     expect(j.live.get('oracle/properties/test_a.py::test_one')?.owner).toBe('alice')
+  })
+
+  it('accepts every cause of the contract, env (broken in this environment) included', () => {
+    const causes = ['order', 'time', 'net', 'rng', 'shared', 'env']
+    const rows = causes.map((cause, i) => row({ id: `F-${i}`, test: `x.py::t${i}`, cause }))
+    const loaded = load(yaml(rows))
+    expect(loaded.reasons).toEqual([])
+    expect(loaded.live.get('x.py::t5')?.cause).toBe('env')
   })
 
   // Each field error names the file, the line of the field, the row id and the field.
@@ -264,10 +272,13 @@ describe('loadLedger (from the merge base)', () => {
   afterAll(() => repo.cleanup())
 
   function ctx(policyExtra: string, mergeBase: string, head: string): GateContext {
+    const git = new Git(repo.dir)
+    const policy = parsePolicy(policyYaml(policyExtra), '.github/oracle-gate.yml')
     return {
+      ...runFacts(git, policy),
       repoDir: repo.dir,
-      git: new Git(repo.dir),
-      policy: parsePolicy(policyYaml(policyExtra), '.github/oracle-gate.yml'),
+      git,
+      policy,
       mergeBase,
       head,
       today: TODAY,

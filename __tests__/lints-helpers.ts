@@ -3,7 +3,8 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { GateContext } from '../src/context.js'
+import { runFacts, type GateContext } from '../src/context.js'
+import { EMPTY_LEDGER } from '../src/ledger/index.js'
 import { Git } from '../src/git/git.js'
 import { runLints } from '../src/lints/index.js'
 import { parsePolicy } from '../src/policy/load.js'
@@ -33,7 +34,9 @@ export async function lintScenario(s: Scenario): Promise<{ reasons: Reason[]; lo
     const policy = parsePolicy(policyYaml(s.policy ?? ''), '.github/oracle-gate.yml')
     const git = new Git(repo.dir)
     const log = memoryLogger()
+    const facts = runFacts(git, policy)
     const ctx: GateContext = {
+      ...facts,
       repoDir: repo.dir,
       git,
       policy,
@@ -41,11 +44,17 @@ export async function lintScenario(s: Scenario): Promise<{ reasons: Reason[]; lo
       head,
       today: '2026-11-30',
       log,
-      writeSet: await buildWriteSet(git, base, head, policy, null),
+      writeSet: await buildWriteSet(git, base, head, policy, null, facts),
       childEnv: {},
       tempDir
     }
-    return { reasons: await runLints(ctx), log: log.lines }
+    // The lints that read source (skip-marker and ungoverned-test have their own tests).
+    const reasons = await runLints(ctx, EMPTY_LEDGER, [
+      'judge-import',
+      'literal-overlap',
+      'oracle-reach'
+    ])
+    return { reasons, log: log.lines }
   } finally {
     repo.cleanup()
     rmSync(tempDir, { recursive: true, force: true })

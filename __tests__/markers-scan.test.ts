@@ -1,9 +1,10 @@
 // The pure scanner: which added lines introduce a suppression, and which test it silences.
 import { describe, expect, it } from 'vitest'
-import { langOf, maskCode, type Lang } from '../src/ledger/mask.js'
-import { suppressionsIn, timeoutsIn } from '../src/ledger/markers.js'
-import { mayHoldMarker, scanFile } from '../src/ledger/scan.js'
-import { judge } from '../src/ledger/skip.js'
+import { familyOf as langOf, type Family as Lang } from '../src/lang.js'
+import { judge } from '../src/lints/skip-marker/index.js'
+import { suppressionsIn, timeoutsIn } from '../src/lints/skip-marker/markers.js'
+import { maskCode } from '../src/lints/skip-marker/mask.js'
+import { mayHoldMarker, scanFile } from '../src/lints/skip-marker/scan.js'
 import { ledgerFromText } from '../src/ledger/index.js'
 
 /** Lines of `head` that are not in `base` (by content): a stand-in for the diff's added lines. */

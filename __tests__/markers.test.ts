@@ -1,11 +1,14 @@
 // skip-marker end to end over a real git repository: added lines from the diff, test files
 // of the write set, coverage by live ledger rows, lint modes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { GateContext } from '../src/context.js'
+import { runFacts, type GateContext } from '../src/context.js'
 import { Git } from '../src/git/git.js'
-import { checkSkipMarkers, ledgerFromText, type LedgerState } from '../src/ledger/index.js'
+import { ledgerFromText, type LedgerState } from '../src/ledger/index.js'
+import { runLints } from '../src/lints/index.js'
 import { parsePolicy } from '../src/policy/load.js'
-import type { ChangeStatus, WriteSetRow } from '../src/types.js'
+import type { ChangeStatus } from '../src/types.js'
+import { classifyChange } from '../src/writeset/classify.js'
+import type { ClassifiedRow } from '../src/writeset/index.js'
 import { compilePlanes } from '../src/writeset/planes.js'
 import { memoryLogger } from './helpers/logger.js'
 import { policyYaml, TestRepo } from './helpers/repo.js'
@@ -55,11 +58,15 @@ function ledgerYaml(rows: Array<{ id: string; test: string; expires_on: string }
     .join('')}`
 }
 
-describe('checkSkipMarkers', () => {
+/** The skip-marker lint alone, through the lints' registry (its mode decides its level). */
+const skipMarkers = (ctx: GateContext, ledger: LedgerState) =>
+  runLints(ctx, ledger, ['skip-marker'])
+
+describe('skip-marker lint', () => {
   const repo = new TestRepo()
   let base = ''
   let head = ''
-  let writeSet: WriteSetRow[] = []
+  let writeSet: ClassifiedRow[] = []
 
   beforeAll(() => {
     repo.write(BASE_FILES)
@@ -79,14 +86,16 @@ describe('checkSkipMarkers', () => {
       .split('\n')
       .map(line => {
         const [status, path] = line.split('\t') as [string, string]
+        const change = { path, status: statuses[status[0]!] ?? 'modified' }
         return {
-          path,
-          status: statuses[status[0]!] ?? 'modified',
+          ...change,
           plane: planes.planeOf(path),
-          action: 'continue'
+          action: 'continue',
+          classification: classifyChange(change, { planes, ungovernedTest: 'off' })
         }
       })
     return {
+      ...runFacts(new Git(repo.dir), policy),
       repoDir: repo.dir,
       git: new Git(repo.dir),
       policy,
@@ -103,13 +112,13 @@ describe('checkSkipMarkers', () => {
   const ledger = (rows: Array<{ id: string; test: string; expires_on: string }>): LedgerState =>
     ledgerFromText(ledgerYaml(rows), 'oracle/flake_ledger.yml', TODAY, 30)
 
-  const summary = (reasons: Awaited<ReturnType<typeof checkSkipMarkers>>): string[] =>
+  const summary = (reasons: Awaited<ReturnType<typeof skipMarkers>>): string[] =>
     reasons
       .map(r => `${r.path}:${r.line} ${/ to \S+::(.+?) and /.exec(r.message)?.[1] ?? r.message}`)
       .sort()
 
   it('fires once per added marker in each language, on test files of any plane, with path and line', async () => {
-    const reasons = await checkSkipMarkers(ctx(), ledger([]))
+    const reasons = await skipMarkers(ctx(), ledger([]))
     expect(summary(reasons)).toEqual(EXPECTED)
     for (const r of reasons) {
       expect(r).toMatchObject({ rule: 'skip-marker', level: 'failure' })
@@ -128,7 +137,7 @@ describe('checkSkipMarkers', () => {
       { id: 'F-3', test: 'cart/cart_test.go::TestTotal', expires_on: '2026-03-09' }
     ])
     expect(covered.live.size).toBe(2)
-    const reasons = await checkSkipMarkers(ctx(), covered)
+    const reasons = await skipMarkers(ctx(), covered)
     expect(summary(reasons)).toEqual([
       'cart/cart_test.go:6 TestTotal',
       'drafts/check.py:2 check',
@@ -139,8 +148,8 @@ describe('checkSkipMarkers', () => {
   })
 
   it('honours lints.skip-marker: off and warn', async () => {
-    expect(await checkSkipMarkers(ctx('lints:\n  skip-marker: off\n'), ledger([]))).toEqual([])
-    const warned = await checkSkipMarkers(ctx('lints:\n  skip-marker: warn\n'), ledger([]))
+    expect(await skipMarkers(ctx('lints:\n  skip-marker: off\n'), ledger([]))).toEqual([])
+    const warned = await skipMarkers(ctx('lints:\n  skip-marker: warn\n'), ledger([]))
     expect(summary(warned)).toEqual(EXPECTED)
     expect(new Set(warned.map(r => r.level))).toEqual(new Set(['warning']))
   })
@@ -160,9 +169,9 @@ describe('checkSkipMarkers', () => {
       'drafts/check.py': HEAD_FILES['drafts/check.py'] + '\ndef check_more():\n    return 2\n'
     })
     const unchanged = repo.commit('more tests, markers untouched')
-    expect(
-      await checkSkipMarkers({ ...ctx(), mergeBase: head, head: unchanged }, ledger([]))
-    ).toEqual([])
+    expect(await skipMarkers({ ...ctx(), mergeBase: head, head: unchanged }, ledger([]))).toEqual(
+      []
+    )
     // Back to the base files, minus the base's own marker (restoring it would add it): every
     // marker removed.
     repo.write({
@@ -171,7 +180,7 @@ describe('checkSkipMarkers', () => {
     })
     const removed = repo.commit('markers removed')
     expect(
-      await checkSkipMarkers({ ...ctx(), mergeBase: unchanged, head: removed }, ledger([]))
+      await skipMarkers({ ...ctx(), mergeBase: unchanged, head: removed }, ledger([]))
     ).toEqual([])
     repo.checkout(head)
   })
@@ -184,7 +193,7 @@ describe('checkSkipMarkers', () => {
     })
     const only = repo.commit('focus')
     const c = { ...ctx(), head: only }
-    const reasons = await checkSkipMarkers(
+    const reasons = await skipMarkers(
       c,
       ledger([{ id: 'F-2', test: 'web/cart.test.ts::adds', expires_on: '2026-03-20' }])
     )

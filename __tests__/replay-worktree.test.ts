@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { GateContext } from '../src/context.js'
+import { runFacts, type GateContext } from '../src/context.js'
 import { Git } from '../src/git/git.js'
 import { parsePolicy } from '../src/policy/load.js'
 import { shellQuote, substitute } from '../src/replay/run.js'
@@ -38,10 +38,13 @@ function context(): { ctx: GateContext; repo: TestRepo } {
   })
   repo.remove('pytest.ini')
   const head = repo.commit('head')
+  const git = new Git(repo.dir)
+  const policy = parsePolicy(policyYaml(), '.github/oracle-gate.yml')
   const ctx: GateContext = {
+    ...runFacts(git, policy),
     repoDir: repo.dir,
-    git: new Git(repo.dir),
-    policy: parsePolicy(policyYaml(), '.github/oracle-gate.yml'),
+    git,
+    policy,
     mergeBase,
     head,
     today: '2026-06-01',

@@ -59,8 +59,10 @@ async function runRecipe(
   const ctx = contextFor(repo, recipe(name), { mergeBase: sha, head: sha })
   cleanups.push(() => rmSync(ctx.tempDir, { recursive: true, force: true }))
   const wt = addWorktree(repo, sha, parent.dir, 'base')
+  let links: readonly string[] = []
   try {
     const outcome = await prepareWorktree(ctx, 'base', wt, join(parent.dir, 'setup.log'))
+    links = outcome.links ?? []
     const junit = join(parent.dir, 'report.xml')
     const command = rewrite(ctx.policy.suite.command).replaceAll('{junit}', junit)
     const env = { ...ctx.childEnv, ORACLE_GATE_JUNIT: junit }
@@ -76,7 +78,7 @@ async function runRecipe(
       : `(no report; exit ${run.exitCode})\n${run.tail}`
     return { outcome, xml }
   } finally {
-    await cleanupWorktree(wt)
+    await cleanupWorktree(links)
     removeWorktree(repo, wt)
   }
 }

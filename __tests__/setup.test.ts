@@ -89,7 +89,7 @@ describe('prepareWorktree: reuse', () => {
       expect(s.ctx.log.lines).toContainEqual(
         expect.stringContaining(`${side}: reused node_modules`)
       )
-      await cleanupWorktree(wt)
+      await cleanupWorktree(outcome.links ?? [])
     }
     expect(s.ran()).toEqual([])
   })
@@ -311,9 +311,9 @@ describe('cleanupWorktree', () => {
       const wt = s.worktree(s.base, `wt-${remover}`)
       const out = await prepareWorktree(s.ctx, 'base', wt, s.log)
       expect(out.links).toEqual([join(wt, 'node_modules')])
-      expect(await cleanupWorktree(wt)).toEqual([join(wt, 'node_modules')])
+      expect(await cleanupWorktree(out.links ?? [])).toEqual([join(wt, 'node_modules')])
       expect(existsSync(join(wt, 'node_modules'))).toBe(false)
-      expect(await cleanupWorktree(wt)).toEqual([]) // idempotent
+      expect(await cleanupWorktree(out.links ?? [])).toEqual([]) // idempotent
       if (remover === 'git') removeWorktree(s.repo, wt)
       else rmSync(wt, { recursive: true, force: true })
       expect(existsSync(wt)).toBe(false)
@@ -327,14 +327,14 @@ describe('cleanupWorktree', () => {
     const s = scenario()
     const real = join(s.repo.dir, 'node_modules/dep/index.js')
     const a = s.worktree(s.base, 'a')
-    await prepareWorktree(s.ctx, 'base', a, s.log)
+    const linksA = (await prepareWorktree(s.ctx, 'base', a, s.log)).links ?? []
     removeWorktree(s.repo, a)
     const b = s.worktree(s.base, 'b')
-    await prepareWorktree(s.ctx, 'base', b, s.log)
+    const linksB = (await prepareWorktree(s.ctx, 'base', b, s.log)).links ?? []
     rmSync(b, { recursive: true, force: true })
     expect(readFileSync(real, 'utf8')).toContain('42')
-    await cleanupWorktree(a)
-    await cleanupWorktree(b)
+    await cleanupWorktree(linksA)
+    await cleanupWorktree(linksB)
   })
 
   it('removing the worktree removes what setup created there, symlinks included', async () => {
@@ -345,8 +345,9 @@ describe('cleanupWorktree', () => {
       suite: `  setup: mkdir -p node_modules/.bin && ln -s ${outside.dir} node_modules/linked && touch node_modules/.bin/tool\n`
     })
     const wt = s.worktree(s.base, 'base')
-    expect((await prepareWorktree(s.ctx, 'base', wt, s.log)).ok).toBe(true)
-    await cleanupWorktree(wt)
+    const out = await prepareWorktree(s.ctx, 'base', wt, s.log)
+    expect(out.ok).toBe(true)
+    await cleanupWorktree(out.links ?? [])
     removeWorktree(s.repo, wt)
     expect(existsSync(wt)).toBe(false)
     expect(

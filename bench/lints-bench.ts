@@ -6,12 +6,14 @@ import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import type { GateContext } from '../src/context.js'
+import { runFacts, type GateContext } from '../src/context.js'
 import { Git } from '../src/git/git.js'
 import { parsePolicy } from '../src/policy/load.js'
-import type { Logger, Reason, WriteSetRow } from '../src/types.js'
-import { compilePlanes } from '../src/writeset/planes.js'
+import { EMPTY_LEDGER } from '../src/ledger/index.js'
 import { runLints } from '../src/lints/index.js'
+import type { Logger, Reason } from '../src/types.js'
+import { classifyChange } from '../src/writeset/classify.js'
+import type { ClassifiedRow } from '../src/writeset/index.js'
 
 export interface LintBenchResult {
   files: number
@@ -85,12 +87,18 @@ export async function benchmarkLints(
     if (packed) git('gc', '-q')
 
     const policy = parsePolicy(POLICY, '.github/oracle-gate.yml')
-    const planes = compilePlanes(policy)
-    const writeSet: WriteSetRow[] = paths.map(path => ({
+    const repoGit = new Git(dir)
+    const facts = runFacts(repoGit, policy)
+    const { planes } = facts
+    const writeSet: ClassifiedRow[] = paths.map(path => ({
       path,
       status: 'modified',
       plane: planes.planeOf(path),
-      action: 'continue'
+      action: 'continue',
+      classification: classifyChange(
+        { path, status: 'modified' },
+        { planes, ungovernedTest: policy.lints['ungoverned-test'] }
+      )
     }))
     const lines: string[] = []
     const log: Logger = {
@@ -101,8 +109,9 @@ export async function benchmarkLints(
     const tempDir = join(dir, '.tmp')
     mkdirSync(tempDir)
     const ctx: GateContext = {
+      ...facts,
       repoDir: dir,
-      git: new Git(dir),
+      git: repoGit,
       policy,
       mergeBase,
       head,
@@ -114,7 +123,7 @@ export async function benchmarkLints(
     }
     const started = performance.now()
     const cpu = process.cpuUsage()
-    const reasons: Reason[] = await runLints(ctx)
+    const reasons: Reason[] = await runLints(ctx, EMPTY_LEDGER, ['judge-import', 'literal-overlap'])
     const lint_ms = Math.round(performance.now() - started)
     const used = process.cpuUsage(cpu)
     const lint_cpu_ms = Math.round((used.user + used.system) / 1000)

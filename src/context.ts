@@ -1,9 +1,29 @@
 import type { Git } from './git/git.js'
+import type { InstrumentView } from './instrument/view.js'
 import type { Policy } from './policy/types.js'
-import type { Logger, WriteSetRow } from './types.js'
+import type { Logger } from './types.js'
+import type { ClassifiedRow } from './writeset/index.js'
+import { TreeCache } from './writeset/index.js'
+import { compilePlanes, type PlaneMatcher } from './writeset/planes.js'
+
+/**
+ * Facts of one run that several stages need, computed once: the policy's planes compiled
+ * once, each revision's tree listed at most once. Built by the pipeline right after the
+ * policy is read, before the write set.
+ */
+export interface RunFacts {
+  /** The policy's planes, compiled once per run. */
+  planes: PlaneMatcher
+  /** `git ls-tree -r` of each revision, listed on first use and shared by every stage. */
+  trees: TreeCache
+}
+
+export function runFacts(git: Git, policy: Policy): RunFacts {
+  return { planes: compilePlanes(policy), trees: new TreeCache(git) }
+}
 
 /** What every stage after policy loading may read. Built once by the pipeline. */
-export interface GateContext {
+export interface GateContext extends RunFacts {
   /** Root of the repository checkout the gate runs in. */
   repoDir: string
   git: Git
@@ -16,10 +36,15 @@ export interface GateContext {
   /** YYYY-MM-DD, UTC. */
   today: string
   log: Logger
-  /** Classified write set (merge base → head). */
-  writeSet: readonly WriteSetRow[]
+  /** Write set (merge base → head), each row with the classification that placed it. */
+  writeSet: readonly ClassifiedRow[]
   /** Environment for children (suite, setup, seeds): credentials already removed. */
   childEnv: NodeJS.ProcessEnv
   /** Private temp directory of this run, removed when the run ends. */
   tempDir: string
+  /**
+   * The instrument stage's view of both trees, set by the pipeline once that stage has
+   * run; the replay builds its overlay from it.
+   */
+  instrument?: InstrumentView
 }

@@ -5,22 +5,25 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { GateContext } from './context.js'
+import { runFacts, type GateContext } from './context.js'
 import { GateError, errorMessage } from './errors.js'
 import { childEnv } from './exec/env.js'
 import { isCalendarDate } from './ledger/dates.js'
 import { Git } from './git/git.js'
 import { checkInstrument, instrumentTouched } from './instrument/index.js'
-import { checkSkipMarkers, loadLedger } from './ledger/index.js'
+import { loadLedger } from './ledger/index.js'
 import { assertLintableSizes } from './lints/blobs.js'
 import { runLints } from './lints/index.js'
 import { DEFAULT_POLICY_PATH, parsePolicy } from './policy/load.js'
 import type { Policy } from './policy/types.js'
+import { readJudgingPolicy } from './policy/union.js'
 import { replay } from './replay/index.js'
 import type { Change, Logger, Reason, Scorecard } from './types.js'
+import { approvedInstrument } from './verdict/approval-stage.js'
+import type { ApprovalSource } from './verdict/approval.js'
 import { emptyScorecard, finalize } from './verdict/scorecard.js'
 import { VERSION } from './version.js'
-import { buildWriteSet } from './writeset/index.js'
+import { buildWriteSet, publicRow } from './writeset/index.js'
 
 export interface CheckOptions {
   repoDir: string
@@ -46,6 +49,11 @@ export interface CheckOptions {
    * artifact of a run that executed the patch; everything before replay is re-derived here).
    */
   replay?: typeof replay
+  /**
+   * The action's reviews of the PR, read when the instrument was touched and the base's
+   * policy names instrument_approvers (src/verdict/approval.ts). The CLI has none.
+   */
+  approval?: ApprovalSource
 }
 
 export function utcToday(now: Date = new Date()): string {
@@ -97,20 +105,29 @@ async function pipeline(options: CheckOptions, card: Scorecard, tempDir: string)
   card.base_ref = baseTip
   if (options.head !== undefined) card.head_ref = options.head
 
-  const policy = await time('policy (from the merge base)', () =>
-    readPolicy(git, mergeBase, card.policy_path, log)
+  const { policy, notice } = await time('policy (from the merge base)', () =>
+    readJudgingPolicy(
+      git,
+      { mergeBase, baseTip },
+      card.policy_path,
+      () => readPolicy(git, mergeBase, card.policy_path, log),
+      log
+    )
   )
+  card.reasons.push(notice)
   card.campaign = { ...policy.campaign }
+  const facts = runFacts(git, policy)
 
   const writeSet = await time('write set', async () => {
     const api = options.changes ? await options.changes(mergeBase, head) : null
-    const rows = await buildWriteSet(git, mergeBase, head, policy, api)
+    const rows = await buildWriteSet(git, mergeBase, head, policy, api, facts)
     log.info(`${rows.length} path(s) written${api ? ' (from the API list)' : ' (from git)'}`)
     return rows
   })
-  card.write_set = writeSet
+  card.write_set = writeSet.map(publicRow)
 
   const ctx: GateContext = {
+    ...facts,
     repoDir: options.repoDir,
     git,
     policy,
@@ -123,19 +140,25 @@ async function pipeline(options: CheckOptions, card: Scorecard, tempDir: string)
     tempDir
   }
 
-  const instrument = await time('instrument', () => checkInstrument(ctx))
-  card.oracle = instrument.oracle
+  const checked = await time('instrument', () => checkInstrument(ctx))
+  card.oracle = checked.oracle
+  const instrument = {
+    ...checked,
+    reasons: await approvedInstrument(checked.reasons, policy, head, options.approval, log)
+  }
   card.reasons.push(...instrument.reasons)
 
   const ledger = await time('ledger', () => loadLedger(ctx))
   card.reasons.push(...ledger.reasons)
   card.freeze_debt = ledger.freeze_debt
 
-  const governance = await time('lints', async () => {
-    await assertLintableSizes(ctx.git, ctx.head, ctx.writeSet)
-    return [...(await checkSkipMarkers(ctx, ledger)), ...(await runLints(ctx))]
-  })
-  card.reasons.push(...governance)
+  card.reasons.push(
+    ...(await time('lints', async () => {
+      // Before any lint reads a byte: a file too large to read is an error naming the limit.
+      await assertLintableSizes(ctx.git, ctx.head, ctx.writeSet)
+      return runLints(ctx, ledger)
+    }))
+  )
 
   // A patch that touched the instrument is not scored: unscored is not passed, and running
   // a suite whose instrument the patch rewrote would only produce a number to argue with.
@@ -144,7 +167,8 @@ async function pipeline(options: CheckOptions, card: Scorecard, tempDir: string)
     return
   }
 
-  const result = await time('replay', () => (options.replay ?? replay)(ctx, ledger))
+  const replayCtx: GateContext = { ...ctx, instrument: instrument.view }
+  const result = await time('replay', () => (options.replay ?? replay)(replayCtx, ledger))
   card.reasons.push(...result.reasons)
   card.votes = result.votes
   card.transitions = result.transitions

@@ -6,8 +6,11 @@ import { VERSION } from './version.js'
 
 process.stdout.write(`oracle-gate ${VERSION}\n`)
 try {
-  const { run } = await import('./action/main.js')
-  await run()
+  const [{ run }, { readEnvironment }] = await Promise.all([
+    import('./action/main.js'),
+    import('./action/environment.js')
+  ])
+  await run(readEnvironment())
 } catch (error) {
   const message = error instanceof Error ? error.message : String(error)
   // The workflow command core.setFailed would write, without needing the toolkit loaded.

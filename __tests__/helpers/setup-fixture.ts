@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { GateContext } from '../../src/context.js'
+import { runFacts, type GateContext } from '../../src/context.js'
 import { childEnv } from '../../src/exec/env.js'
 import { Git } from '../../src/git/git.js'
 import { parsePolicy } from '../../src/policy/load.js'
@@ -24,10 +24,13 @@ export function contextFor(
   options: { mergeBase: string; head: string; env?: NodeJS.ProcessEnv }
 ): GateContext & { log: ReturnType<typeof memoryLogger> } {
   const tempDir = mkdtempSync(join(tmpdir(), 'og-setup-ctx-'))
+  const git = new Git(repo.dir)
+  const policy = parsePolicy(policyText, '.github/oracle-gate.yml')
   return {
+    ...runFacts(git, policy),
     repoDir: repo.dir,
-    git: new Git(repo.dir),
-    policy: parsePolicy(policyText, '.github/oracle-gate.yml'),
+    git,
+    policy,
     mergeBase: options.mergeBase,
     head: options.head,
     today: '2026-01-01',

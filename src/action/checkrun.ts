@@ -15,6 +15,7 @@ import type { GitHubClient, RepoRef } from '../github/octokit.js'
 import { createClient, httpStatus, parseRepo } from '../github/octokit.js'
 import { renderMarkdown, title } from '../report/markdown.js'
 import type { Logger, Scorecard } from '../types.js'
+import type { GitHubAccess } from './environment.js'
 import { conclusion } from '../verdict/verdict.js'
 
 export type Posting =
@@ -137,17 +138,19 @@ async function skipPosted(
  * once so branch protection sees the gate pending. Both modes (judge, report) start here.
  */
 export async function openSession(
-  options: { token: string; checkName: string; detailsUrl?: string | undefined },
+  options: { token: string; checkName: string; github: GitHubAccess },
   headSha: string,
   session: { headSha?: string; check?: { target: CheckRunTarget; posting: Posting } },
   log: Logger
 ): Promise<{ client: GitHubClient; repo: RepoRef }> {
   session.headSha = headSha
-  const repo = parseRepo(process.env.GITHUB_REPOSITORY)
+  const { github } = options
+  const repo = parseRepo(github.repository)
   const client = createClient({
     token: options.token,
     log,
-    ...(process.env.GITHUB_API_URL ? { baseUrl: process.env.GITHUB_API_URL } : {})
+    timing: github.timing,
+    ...(github.apiUrl ? { baseUrl: github.apiUrl } : {})
   })
   const target: CheckRunTarget = {
     client,
@@ -155,7 +158,7 @@ export async function openSession(
     name: options.checkName,
     headSha,
     log,
-    ...(options.detailsUrl ? { detailsUrl: options.detailsUrl } : {})
+    ...(github.detailsUrl ? { detailsUrl: github.detailsUrl } : {})
   }
   session.check = { target, posting: await openCheckRun(target) }
   return { client, repo }

@@ -10,13 +10,18 @@ export interface Wanted {
   headSha: string
   /** For a fork's head: refs/pull/N/head lives in the base repository. */
   pullNumber?: number
+  /**
+   * Refs that hold the commits when the server refuses to send them by id: a merge queue's
+   * gh-readonly-queue/… branch (the group's commit) and its base branch.
+   */
+  refs?: readonly string[]
 }
 
 /** Depths tried, in order, before giving up on a shallow clone and unshallowing it. */
 const DEEPEN_STEPS = [50, 500, 5000]
 
 export async function ensureCommits(git: Git, wanted: Wanted, log: Logger): Promise<void> {
-  const shallow = (await git.run(['rev-parse', '--is-shallow-repository'])).trim() === 'true'
+  const shallow = await git.isShallow()
   const missing = []
   for (const sha of [wanted.baseSha, wanted.headSha])
     if (!(await git.hasCommit(sha))) missing.push(sha)
@@ -24,21 +29,21 @@ export async function ensureCommits(git: Git, wanted: Wanted, log: Logger): Prom
     log.info(
       `the checkout lacks ${missing.map(s => s.slice(0, 12)).join(' and ')}: fetching ${missing.length === 1 ? 'it' : 'them'} from origin`
     )
-    await fetchShas(git, missing, shallow ? DEEPEN_STEPS[0] : undefined, wanted.pullNumber)
+    await fetchShas(git, missing, shallow ? DEEPEN_STEPS[0] : undefined, fallbackRefspecs(wanted))
   }
   if (await hasMergeBase(git, wanted)) return
-  if (!(await isShallow(git))) {
+  if (!(await git.isShallow())) {
     throw new GateError(
       `${wanted.baseSha.slice(0, 12)} and ${wanted.headSha.slice(0, 12)} have no common ancestor: unrelated histories`
     )
   }
   for (const depth of DEEPEN_STEPS) {
     log.info(`shallow clone: no merge base of base and head yet; deepening by ${depth} commits`)
-    await fetch(git, ['--deepen', String(depth), 'origin', wanted.baseSha, wanted.headSha])
+    await git.fetch({ deepen: depth, refspecs: [wanted.baseSha, wanted.headSha] })
     if (await hasMergeBase(git, wanted)) return
   }
   log.info('shallow clone: still no merge base; fetching the full history (--unshallow)')
-  await fetch(git, ['--unshallow', 'origin', wanted.baseSha, wanted.headSha])
+  await git.fetch({ unshallow: true, refspecs: [wanted.baseSha, wanted.headSha] })
   if (!(await hasMergeBase(git, wanted))) {
     throw new GateError(
       `${wanted.baseSha.slice(0, 12)} and ${wanted.headSha.slice(0, 12)} have no common ancestor even with the full history`
@@ -46,39 +51,41 @@ export async function ensureCommits(git: Git, wanted: Wanted, log: Logger): Prom
   }
 }
 
+/** refs/pull/N/head and the event's refs, each into a ref of its own under origin/oracle-gate/. */
+export function fallbackRefspecs(wanted: Wanted): string[] {
+  const specs: string[] = []
+  if (wanted.pullNumber !== undefined)
+    specs.push(
+      `+refs/pull/${wanted.pullNumber}/head:refs/remotes/origin/oracle-gate/pull-${wanted.pullNumber}`
+    )
+  for (const ref of wanted.refs ?? []) {
+    const full = ref.startsWith('refs/') ? ref : `refs/heads/${ref}`
+    // Only plain ref names: a hostile payload must not smuggle options or refspec syntax.
+    if (!/^refs\/[A-Za-z0-9._/-]+$/.test(full) || full.includes('..')) continue
+    specs.push(`+${full}:refs/remotes/origin/oracle-gate/${full.slice('refs/'.length)}`)
+  }
+  return specs
+}
+
 async function fetchShas(
   git: Git,
   shas: string[],
   depth: number | undefined,
-  pullNumber: number | undefined
+  refspecs: readonly string[]
 ): Promise<void> {
-  const depthArgs = depth === undefined ? [] : ['--depth', String(depth)]
-  const byId = await git.exec([
-    'fetch',
-    '--no-tags',
-    '--no-recurse-submodules',
-    ...depthArgs,
-    'origin',
-    ...shas
-  ])
-  if (byId.code === 0 && (await allPresent(git, shas))) return
-  // Some servers refuse unadvertised shas; a fork PR's head is advertised as refs/pull/N/head.
-  if (pullNumber !== undefined) {
-    await fetch(git, [
-      ...depthArgs,
-      'origin',
-      `+refs/pull/${pullNumber}/head:refs/remotes/origin/oracle-gate/pull-${pullNumber}`
-    ])
+  const depthSpec = depth === undefined ? {} : { depth }
+  const byId = await git.tryFetch({ ...depthSpec, refspecs: shas })
+  if (byId === null && (await allPresent(git, shas))) return
+  // Some servers refuse unadvertised shas; a fork PR's head is advertised as refs/pull/N/head,
+  // a merge group's commit as its gh-readonly-queue/… branch.
+  if (refspecs.length > 0) {
+    await git.fetch({ ...depthSpec, refspecs: [...refspecs] })
     if (await allPresent(git, shas)) return
   }
-  if (byId.code !== 0) throw git.failure(['fetch', 'origin', ...shas], byId)
+  if (byId !== null) throw byId
   throw new GateError(
     `fetched from origin but ${shas.map(s => s.slice(0, 12)).join(', ')} is still missing`
   )
-}
-
-async function fetch(git: Git, args: string[]): Promise<void> {
-  await git.run(['fetch', '--no-tags', '--no-recurse-submodules', ...args])
 }
 
 async function allPresent(git: Git, shas: string[]): Promise<boolean> {
@@ -86,11 +93,6 @@ async function allPresent(git: Git, shas: string[]): Promise<boolean> {
   return true
 }
 
-async function isShallow(git: Git): Promise<boolean> {
-  return (await git.run(['rev-parse', '--is-shallow-repository'])).trim() === 'true'
-}
-
 async function hasMergeBase(git: Git, wanted: Wanted): Promise<boolean> {
-  const result = await git.exec(['merge-base', wanted.baseSha, wanted.headSha])
-  return result.code === 0
+  return git.hasMergeBase(wanted.baseSha, wanted.headSha)
 }

@@ -1,14 +1,12 @@
 // The action's inputs and the little state a run carries between opening the check run
 // and completing it.
-import * as core from '@actions/core'
 import { resolve } from 'node:path'
 import type { CheckRunTarget, Posting } from './checkrun.js'
+import { commentMode } from './comment.js'
+import type { CommentMode } from './comment.js'
 import { GateError } from '../errors.js'
 import { utcToday } from '../gate.js'
 import { DEFAULT_POLICY_PATH } from '../policy/load.js'
-
-// The log writer that makes head text safe for the runner (src/action/log.ts).
-export { actionsLogger } from './log.js'
 
 export interface Inputs {
   token: string
@@ -19,34 +17,34 @@ export interface Inputs {
   mode: 'judge' | 'report'
   /** Report mode: the downloaded artifact (scorecard.json, or the folder holding it). */
   scorecard: string
+  /** The sticky PR comment: never (default), on-failure, always. */
+  comment: CommentMode
 }
 
 /** What the run has opened so far, so that a failure can still complete the check run. */
 export interface Session {
   headSha?: string
+  /** The PR the run judged or reports on (none for a merge queue's group). */
+  pullNumber?: number
   check?: { target: CheckRunTarget; posting: Posting }
 }
 
-export function readInputs(): Inputs {
-  const workspace = process.env.GITHUB_WORKSPACE ?? process.cwd()
-  const mode = core.getInput('mode') || 'judge'
+/** The inputs from their raw values (`input(name)` as core.getInput gives them). */
+export function readInputs(input: (name: string) => string, workspace: string): Inputs {
+  const mode = input('mode') || 'judge'
   if (mode !== 'judge' && mode !== 'report') {
     throw new GateError(`input mode must be "judge" or "report", got "${mode}"`, {
       rule: 'config-invalid'
     })
   }
   return {
-    token: core.getInput('token'),
-    policyPath: core.getInput('policy') || DEFAULT_POLICY_PATH,
-    checkName: core.getInput('check-name') || 'oracle-gate',
-    today: core.getInput('today') || utcToday(),
-    workdir: resolve(workspace, core.getInput('working-directory') || '.'),
+    token: input('token'),
+    policyPath: input('policy') || DEFAULT_POLICY_PATH,
+    checkName: input('check-name') || 'oracle-gate',
+    today: input('today') || utcToday(),
+    workdir: resolve(workspace, input('working-directory') || '.'),
     mode,
-    scorecard: core.getInput('scorecard') ? resolve(workspace, core.getInput('scorecard')) : ''
+    scorecard: input('scorecard') ? resolve(workspace, input('scorecard')) : '',
+    comment: commentMode(input('comment'))
   }
-}
-
-export function detailsUrl(): string | undefined {
-  const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_RUN_ID: runId } = process.env
-  return server && repo && runId ? `${server}/${repo}/actions/runs/${runId}` : undefined
 }

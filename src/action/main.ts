@@ -1,66 +1,69 @@
 // The action's run(): inputs → event → (check run pending) → judge → publish. Every path
 // ends in a card: a failure anywhere is the verdict `error`, which never passes.
-import * as core from '@actions/core'
 import { readFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { check, reasonFromError, utcToday } from '../gate.js'
+import { check, reasonFromError } from '../gate.js'
 import { GateError, errorMessage } from '../errors.js'
 import { Git } from '../git/git.js'
 import { parseEvent } from '../github/event.js'
 import type { NothingToJudge, PullRequestTarget } from '../github/event.js'
 import { apiChanges } from '../github/files.js'
-import { DEFAULT_POLICY_PATH } from '../policy/load.js'
+import { readApprovalFacts } from '../github/reviews.js'
 import type { Scorecard } from '../types.js'
 import { emptyScorecard, finalize } from '../verdict/scorecard.js'
 import { VERSION } from '../version.js'
 import { finishCheckRun, openSession } from './checkrun.js'
+import { postComment } from './comment.js'
 import { ensureCommits } from './fetch.js'
-import { actionsLogger, detailsUrl, readInputs } from './inputs.js'
-import { safeNotice, safeSetFailed, safeWarning } from './log.js'
+import { toolkitLogger } from './environment.js'
+import type { RunnerEnvironment } from './environment.js'
 import type { Inputs, Session } from './inputs.js'
 import { annotateStep, setOutputs, writeCardFiles, writeJobSummary } from './publish.js'
+import { judgeGroup } from './queue.js'
 import { report } from './report.js'
 
-export async function run(): Promise<void> {
-  const token = core.getInput('token')
-  if (token) core.setSecret(token)
+/** The runner environment is read once by the caller (src/index.ts: readEnvironment()). */
+export async function run(environment: RunnerEnvironment): Promise<void> {
+  for (const secret of environment.secrets) environment.toolkit.setSecret(secret)
   const session: Session = {}
-  const today = core.getInput('today') || utcToday()
-  const policyPath = core.getInput('policy') || DEFAULT_POLICY_PATH
   let card: Scorecard
   try {
-    const inputs = readInputs()
-    card = await decide(inputs, session)
+    if (environment.inputs instanceof GateError) throw environment.inputs
+    card = await decide(environment, environment.inputs, session)
   } catch (error) {
-    card = finalize(emptyScorecard({ version: VERSION, today, policyPath }), [
+    card = finalize(emptyScorecard({ version: VERSION, ...environment.fallback }), [
       reasonFromError(error)
     ])
     if (session.headSha) card.head = session.headSha
   }
-  await finish(card, session)
+  await finish(environment, card, session)
 }
 
-async function decide(inputs: Inputs, session: Session): Promise<Scorecard> {
+async function decide(
+  environment: RunnerEnvironment,
+  inputs: Inputs,
+  session: Session
+): Promise<Scorecard> {
   // The event's name first: without one there is no GitHub event at all, whatever the path.
-  const name = process.env.GITHUB_EVENT_NAME
-  const event = parseEvent(name, name ? await readPayload() : undefined)
-  if (inputs.mode === 'report') return report(event, inputs, session, actionsLogger)
+  const { name, path } = environment.event
+  const event = parseEvent(name, name ? await readPayload(path) : undefined)
+  if (inputs.mode === 'report') return report(environment, event, inputs, session)
   switch (event.kind) {
     case 'nothing':
-      return nothingToJudge(event, inputs)
+      return nothingToJudge(environment, event, inputs)
     case 'workflow_run':
       throw new GateError(
         'a workflow_run event is only handled with mode: report (see docs/github.md, "forks")',
         { rule: 'config-invalid' }
       )
     case 'pull_request':
-      return judge(event, inputs, session)
+      return judge(environment, event, inputs, session)
+    case 'merge_group':
+      return judgeGroup(environment, event, inputs, session)
   }
 }
 
-async function readPayload(): Promise<unknown> {
-  const path = process.env.GITHUB_EVENT_PATH
+async function readPayload(path: string | undefined): Promise<unknown> {
   if (!path)
     throw new GateError('GITHUB_EVENT_PATH is not set: no event payload to read', {
       rule: 'config-invalid'
@@ -76,13 +79,15 @@ async function readPayload(): Promise<unknown> {
 }
 
 async function judge(
+  environment: RunnerEnvironment,
   event: PullRequestTarget,
   inputs: Inputs,
   session: Session
 ): Promise<Scorecard> {
-  const log = actionsLogger
+  const log = toolkitLogger(environment.toolkit)
+  session.pullNumber = event.number
   const { client, repo } = await openSession(
-    { token: inputs.token, checkName: inputs.checkName, detailsUrl: detailsUrl() },
+    { token: inputs.token, checkName: inputs.checkName, github: environment.github },
     event.headSha,
     session,
     log
@@ -97,7 +102,7 @@ async function judge(
       log
     )
   )
-  return check({
+  const card = await check({
     repoDir: inputs.workdir,
     base: event.baseSha,
     head: event.headSha,
@@ -105,32 +110,45 @@ async function judge(
     today: inputs.today,
     log,
     secrets: inputs.token ? [inputs.token] : [],
+    env: environment.env,
     changes: () =>
       apiChanges(
         client,
         repo,
         { number: event.number, baseSha: event.baseSha, headSha: event.headSha },
         log
-      )
+      ),
+    // Read at judge time, never from the payload: a re-run replays the payload unchanged.
+    approval: approvers => readApprovalFacts(client, repo, event.number, approvers, log)
   })
+  return { ...card, pull_requests: [event.number] }
 }
 
 /** push / workflow_dispatch: no PR, so no verdict can be earned; the card says no-vote. */
-function nothingToJudge(event: NothingToJudge, inputs: Inputs): Scorecard {
-  safeNotice(event.message, { title: 'oracle-gate: nothing to judge' })
+function nothingToJudge(
+  environment: RunnerEnvironment,
+  event: NothingToJudge,
+  inputs: Inputs
+): Scorecard {
+  environment.toolkit.notice(event.message, { title: 'oracle-gate: nothing to judge' })
   return finalize(
     emptyScorecard({ version: VERSION, today: inputs.today, policyPath: inputs.policyPath }),
     [{ rule: 'empty-vote', message: event.message, level: 'failure' }]
   )
 }
 
-async function finish(card: Scorecard, session: Session): Promise<void> {
-  const dir = join(process.env.RUNNER_TEMP || tmpdir(), 'oracle-gate')
+async function finish(
+  environment: RunnerEnvironment,
+  card: Scorecard,
+  session: Session
+): Promise<void> {
+  const { toolkit } = environment
+  const dir = join(environment.paths.runnerTemp, 'oracle-gate')
   let scorecardPath = join(dir, 'scorecard.json')
   try {
-    scorecardPath = (await writeCardFiles(card, dir, process.env.GITHUB_EVENT_PATH)).scorecard
+    scorecardPath = (await writeCardFiles(toolkit, card, dir, environment.event.path)).scorecard
   } catch (error) {
-    safeWarning(`could not write the scorecard to ${dir}: ${errorMessage(error)}`)
+    toolkit.warning(`could not write the scorecard to ${dir}: ${errorMessage(error)}`)
   }
   let problem: string | null = null
   let refused = false
@@ -144,23 +162,53 @@ async function finish(card: Scorecard, session: Session): Promise<void> {
       ? `The check run could not be posted (${problem}): this token is read-only. The verdict below stands; see docs/github.md for the workflow_run report mode.`
       : `The check run could not be posted (${problem}); branch protection bound to it stays pending.`
     : null
-  setOutputs(card, scorecardPath)
+  setOutputs(toolkit, card, scorecardPath)
+  await commentOnPull(environment, card, session, problem === null)
   try {
-    await writeJobSummary(card, note, scorecardPath)
+    await writeJobSummary(environment, card, note, scorecardPath)
   } catch (error) {
-    safeWarning(`could not write the job summary: ${errorMessage(error)}`)
+    toolkit.warning(`could not write the job summary: ${errorMessage(error)}`)
   }
   // Without a check run the step is the only place the reasons show up in the PR.
-  if (problem || !session.check) annotateStep(card)
+  if (problem || !session.check) annotateStep(toolkit, card)
   const unposted =
     problem && !refused
       ? `the check run "${session.check?.target.name}" could not be posted: ${problem}`
       : ''
   if (!card.merge) {
     const first = card.reasons[0] ? ` (${card.reasons[0].rule}: ${card.reasons[0].message})` : ''
-    safeSetFailed(`oracle-gate verdict: ${card.verdict}${first}${unposted ? `; ${unposted}` : ''}`)
+    toolkit.setFailed(
+      `oracle-gate verdict: ${card.verdict}${first}${unposted ? `; ${unposted}` : ''}`
+    )
   } else if (unposted) {
     // Fail closed: a merge nobody can see on the commit must not look like a green step.
-    safeSetFailed(`oracle-gate verdict: merge, but ${unposted}`)
+    toolkit.setFailed(`oracle-gate verdict: merge, but ${unposted}`)
   }
+}
+
+/** The sticky PR comment, when asked for and there is a PR (never for a queue's group). */
+async function commentOnPull(
+  environment: RunnerEnvironment,
+  card: Scorecard,
+  session: Session,
+  posted: boolean
+): Promise<void> {
+  const inputs = environment.inputs
+  const check = session.check
+  if (inputs instanceof GateError || inputs.comment === 'never') return
+  if (!check || session.pullNumber === undefined) return
+  const { client, repo, name } = check.target
+  const server = environment.github.serverUrl ?? 'https://github.com'
+  const checkRunUrl =
+    posted && check.posting.kind === 'open'
+      ? `${server}/${repo.owner}/${repo.repo}/runs/${check.posting.id}`
+      : undefined
+  await postComment(inputs.comment, card, {
+    client,
+    repo,
+    number: session.pullNumber,
+    checkName: name,
+    log: toolkitLogger(environment.toolkit),
+    ...(checkRunUrl ? { checkRunUrl } : {})
+  })
 }

@@ -1,13 +1,13 @@
 // Everything the step itself reports: the scorecard file (for upload as an artifact), the
 // outputs, the job summary, and, when no check run carries the verdict, the step's own
 // ::error annotations. The step fails unless the verdict is merge.
-import * as core from '@actions/core'
+import type { AnnotationProperties } from '@actions/core'
 import { copyFile, mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { errorMessage } from '../errors.js'
 import { renderMarkdown } from '../report/markdown.js'
 import type { Reason, Scorecard } from '../types.js'
-import { safeError, safeWarning } from './log.js'
+import type { RunnerEnvironment, Toolkit } from './environment.js'
 import { logText, mdText } from '../report/sanitize.js'
 
 /** GitHub shows at most 10 error annotations per step; core.setFailed uses one of them. */
@@ -24,6 +24,7 @@ export interface CardFiles {
 
 /** Writes scorecard.json (and a copy of the event payload, which report mode reads) to dir. */
 export async function writeCardFiles(
+  toolkit: Toolkit,
   card: Scorecard,
   dir: string,
   eventPath: string | undefined
@@ -38,34 +39,37 @@ export async function writeCardFiles(
       await copyFile(eventPath, event)
       files.event = event
     } catch (error) {
-      safeWarning(`could not copy the event payload next to the scorecard: ${errorMessage(error)}`)
+      toolkit.warning(
+        `could not copy the event payload next to the scorecard: ${errorMessage(error)}`
+      )
     }
   }
   return files
 }
 
-export function setOutputs(card: Scorecard, scorecardPath: string): void {
-  core.setOutput('verdict', card.verdict)
-  core.setOutput('merge', card.merge ? 'true' : 'false')
-  core.setOutput(
+export function setOutputs(toolkit: Toolkit, card: Scorecard, scorecardPath: string): void {
+  toolkit.setOutput('verdict', card.verdict)
+  toolkit.setOutput('merge', card.merge ? 'true' : 'false')
+  toolkit.setOutput(
     'oracle-hits',
     String(card.seeds.oracle_hits + card.transitions.fail_to_pass.length)
   )
-  core.setOutput('scorecard', scorecardPath)
+  toolkit.setOutput('scorecard', scorecardPath)
 }
 
 export async function writeJobSummary(
+  environment: Pick<RunnerEnvironment, 'paths' | 'toolkit'>,
   card: Scorecard,
   note: string | null,
   scorecardPath: string
 ): Promise<void> {
-  if (!process.env.GITHUB_STEP_SUMMARY) return
+  if (!environment.paths.stepSummary) return
   const prefix = note ? `> [!WARNING]\n> ${mdText(note, { cell: false })}\n\n` : ''
   const markdown = renderMarkdown(card, {
     maxChars: JOB_SUMMARY_MAX_CHARS - prefix.length,
     fullCardHint: `\`${scorecardPath}\` on the runner`
   })
-  await core.summary.addRaw(prefix + markdown).write()
+  await environment.toolkit.writeSummary(prefix + markdown)
 }
 
 /** The reasons worth a step annotation, most important first (the card is already sorted). */
@@ -80,13 +84,13 @@ export function stepAnnotations(reasons: readonly Reason[]): {
 }
 
 /** ::error / ::warning lines: the only annotations a read-only token can still make. */
-export function annotateStep(card: Scorecard): void {
+export function annotateStep(toolkit: Toolkit, card: Scorecard): void {
   const { errors, warnings } = stepAnnotations(card.reasons)
-  const props = (r: Reason): core.AnnotationProperties => ({
+  const props = (r: Reason): AnnotationProperties => ({
     title: `oracle-gate: ${r.rule}`,
     ...(r.path ? { file: logText(r.path) } : {}),
     ...(r.path && r.line ? { startLine: r.line } : {})
   })
-  for (const r of errors) safeError(r.message, props(r))
-  for (const r of warnings) safeWarning(r.message, props(r))
+  for (const r of errors) toolkit.error(r.message, props(r))
+  for (const r of warnings) toolkit.warning(r.message, props(r))
 }

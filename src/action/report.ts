@@ -11,19 +11,22 @@ import { pullRequestFrom } from '../github/event.js'
 import type { GateEvent, WorkflowRunTarget } from '../github/event.js'
 import { apiChanges } from '../github/files.js'
 import { getPull } from '../github/pulls.js'
-import type { Logger, Scorecard } from '../types.js'
+import { readApprovalFacts } from '../github/reviews.js'
+import type { Scorecard } from '../types.js'
 import { readArtifact, replayFromArtifact } from './artifact.js'
 import { openSession } from './checkrun.js'
 import { ensureCommits } from './fetch.js'
-import { detailsUrl } from './inputs.js'
+import { toolkitLogger } from './environment.js'
+import type { RunnerEnvironment } from './environment.js'
 import type { Inputs, Session } from './inputs.js'
 
 export async function report(
+  environment: RunnerEnvironment,
   event: GateEvent,
   inputs: Inputs,
-  session: Session,
-  log: Logger
+  session: Session
 ): Promise<Scorecard> {
+  const log = toolkitLogger(environment.toolkit)
   if (event.kind !== 'workflow_run') {
     throw new GateError(
       `mode: report runs on workflow_run events, not ${event.event} (see docs/github.md, "forks")`,
@@ -33,7 +36,7 @@ export async function report(
   // The commit comes from GitHub's own payload, so even a forged artifact can only ever
   // put a verdict on the commit that was actually tested.
   const { client, repo } = await openSession(
-    { token: inputs.token, checkName: inputs.checkName, detailsUrl: detailsUrl() },
+    { token: inputs.token, checkName: inputs.checkName, github: environment.github },
     event.headSha,
     session,
     log
@@ -41,6 +44,7 @@ export async function report(
 
   const artifact = await readArtifact(inputs.scorecard)
   const number = pullNumber(event, artifact.event)
+  session.pullNumber = number
   const pull = await getPull(client, repo, number)
   // A forged PR number must not lend another PR's base (and policy) to this commit.
   if (pull.headSha !== event.headSha) {
@@ -63,7 +67,7 @@ export async function report(
       log
     )
   )
-  return check({
+  const card = await check({
     repoDir: inputs.workdir,
     base: pull.baseSha,
     head: event.headSha,
@@ -71,10 +75,13 @@ export async function report(
     today: inputs.today,
     log,
     secrets: inputs.token ? [inputs.token] : [],
+    env: environment.env,
     changes: () =>
       apiChanges(client, repo, { number, baseSha: pull.baseSha, headSha: event.headSha }, log),
-    replay: replayFromArtifact(artifact)
+    replay: replayFromArtifact(artifact),
+    approval: approvers => readApprovalFacts(client, repo, number, approvers, log)
   })
+  return { ...card, pull_requests: [number] }
 }
 
 /** The PR number: GitHub's list when it has one, else the artifact's event file. */

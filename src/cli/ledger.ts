@@ -31,7 +31,7 @@ Common options:
   --today DATE      YYYY-MM-DD (default: the UTC date)
   --max-days N      longest first_seen → expires_on window (default: the policy's, else 30)
 
-add     appends a row: CAUSE is one of order, time, net, rng, shared; --first-seen
+add     appends a row: CAUSE is one of order, time, net, rng, shared, env; --first-seen
         defaults to today, --expires to today + 14 days, --max-runs to 3, --id to the
         next flake-N. Writes JSON or YAML (by extension) keeping the file's layout.
         Refuses (exit 2) a row or ledger that would not validate.

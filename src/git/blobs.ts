@@ -21,10 +21,7 @@ export async function readBlobs(
     if (request.includes('\n'))
       throw new GateError(`cannot read ${JSON.stringify(request)}: path contains a newline`)
   }
-  const args = ['cat-file', '--batch']
-  const out = await git.exec(args, unique.join('\n') + '\n')
-  if (out.code !== 0) throw git.failure(args, out)
-  const buf = out.stdout
+  const buf = await git.catFileBatch(unique)
   let pos = 0
   for (const request of unique) {
     const eol = buf.indexOf(0x0a, pos)

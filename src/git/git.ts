@@ -1,5 +1,9 @@
-// The one way the gate talks to git. Every failure says which git command failed, in
-// which directory, and what git printed, because "git failed" is useless in a CI log.
+// The one way the gate talks to git (as actions/checkout's git-command-manager): every
+// command line the gate runs is a named method here, and every one runs with the same
+// hardened configuration, so that nothing in the user's or the runner's git configuration
+// (or a .git/config a setup step wrote) runs code or changes what git reports. Every failure
+// says which git command failed, in which directory, and what git printed, because "git
+// failed" is useless in a CI log.
 import { execFile } from 'node:child_process'
 import { GateError } from '../errors.js'
 
@@ -14,52 +18,94 @@ export interface TreeEntry {
   type: 'blob' | 'tree' | 'commit'
   sha: string
   path: string
+  /** Blob size in bytes, when listed with `{ sizes: true }` (ls-tree -l). */
+  size?: number
+}
+
+/** A fetch from origin; the refspecs are commit shas or `+src:dst` refspecs. */
+export interface FetchSpec {
+  refspecs: readonly string[]
+  depth?: number
+  deepen?: number
+  unshallow?: boolean
 }
 
 const MAX_BUFFER = 1024 * 1024 * 1024
 
+/**
+ * Command-line configuration, which wins over every configuration file. Hooks, the
+ * fsmonitor, pagers, colours and output-format switches a user may have set are turned
+ * off or back to git's defaults, so parsing never depends on them; safe.directory keeps an
+ * Actions checkout owned by another user (container jobs) readable, which the global
+ * config ignored below would otherwise have allowed.
+ */
+export const HARDENED_CONFIG: readonly string[] = [
+  'core.hooksPath=/dev/null',
+  'core.fsmonitor=false',
+  'core.untrackedCache=false',
+  'core.sparseCheckout=false',
+  'core.autocrlf=false',
+  'core.quotePath=true',
+  'core.pager=cat',
+  'color.ui=false',
+  'safe.directory=*',
+  'diff.noprefix=false',
+  'diff.mnemonicPrefix=false',
+  'diff.relative=false',
+  'diff.srcPrefix=a/',
+  'diff.dstPrefix=b/',
+  'grep.lineNumber=false',
+  'grep.column=false',
+  'grep.fullName=false',
+  'grep.fallbackToNoIndex=false',
+  'submodule.recurse=false',
+  'gc.auto=0',
+  'maintenance.auto=false'
+]
+
+/** Inherited GIT_* variables that only choose how to reach a remote; every other is dropped. */
+const KEPT_GIT_VARIABLE =
+  /^GIT_(SSH|SSH_COMMAND|SSH_VARIANT|SSL_[A-Z_]+|HTTP_[A-Z_]+|PROXY_[A-Z_]+|TRACE[A-Z0-9_]*|CURL_VERBOSE)$/
+
+/**
+ * The environment of every git child: system and global configuration ignored (the
+ * repository's own config still holds the remote and the checkout's credentials), no
+ * replace refs, no prompts, no pager, the C locale for stable messages, and none of the
+ * GIT_* variables that would move the repository, the index or the meaning of pathspecs.
+ */
+export function hardenedGitEnv(inherited: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {}
+  for (const [key, value] of Object.entries(inherited)) {
+    if (!key.startsWith('GIT_') || KEPT_GIT_VARIABLE.test(key)) env[key] = value
+  }
+  return {
+    ...env,
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_NO_REPLACE_OBJECTS: '1',
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_OPTIONAL_LOCKS: '0',
+    GIT_PAGER: 'cat',
+    LC_ALL: 'C'
+  }
+}
+
+/** The arguments before the subcommand: no pager, then the hardened configuration. */
+export function hardenedArgs(): string[] {
+  return ['--no-pager', ...HARDENED_CONFIG.flatMap(setting => ['-c', setting])]
+}
+
+interface ExecOptions {
+  input?: string | Buffer
+  /** Another directory of the same repository (a worktree); default the Git's own. */
+  cwd?: string
+}
+
 export class Git {
   constructor(readonly cwd: string) {}
 
-  /** Runs git; resolves with the exit code instead of throwing (callers decide). */
-  exec(args: string[], input?: string | Buffer): Promise<GitResult> {
-    return new Promise((resolve, reject) => {
-      const child = execFile(
-        'git',
-        args,
-        {
-          cwd: this.cwd,
-          encoding: 'buffer',
-          maxBuffer: MAX_BUFFER,
-          // No prompts in CI, stable messages to parse, no pager.
-          env: { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C', GIT_PAGER: 'cat' }
-        },
-        (error, stdout, stderr) => {
-          const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0
-          if (error && typeof error.code !== 'number') {
-            reject(
-              new GateError(`git ${args.join(' ')} could not run in ${this.cwd}: ${error.message}`)
-            )
-            return
-          }
-          resolve({ stdout, stderr: stderr.toString('utf8'), code })
-        }
-      )
-      if (input !== undefined) child.stdin?.end(input)
-    })
-  }
-
-  /** Runs git and returns stdout as text; throws a GateError naming the command on failure. */
-  async run(args: string[], input?: string | Buffer): Promise<string> {
-    const result = await this.exec(args, input)
-    if (result.code !== 0) throw this.failure(args, result)
-    return result.stdout.toString('utf8')
-  }
-
-  failure(args: string[], result: GitResult): GateError {
-    const detail = result.stderr.trim().split('\n').slice(-3).join(' / ') || `exit ${result.code}`
-    return new GateError(`git ${args.join(' ')} failed in ${this.cwd}: ${detail}`)
-  }
+  // -------------------------------------------------------------------------------------
+  // Commits and refs
 
   /** Resolves a ref to a full commit sha. */
   async resolveCommit(ref: string): Promise<string> {
@@ -69,7 +115,7 @@ export class Git {
         `cannot resolve "${ref}" to a commit in ${this.cwd} (is it fetched? a shallow clone may lack it)`
       )
     }
-    return result.stdout.toString('utf8').trim()
+    return text(result).trim()
   }
 
   async hasCommit(sha: string): Promise<boolean> {
@@ -78,14 +124,45 @@ export class Git {
   }
 
   async mergeBase(a: string, b: string): Promise<string> {
-    const result = await this.exec(['merge-base', a, b])
+    const args = ['merge-base', a, b]
+    const result = await this.exec(args)
     if (result.code === 1)
       throw new GateError(
         `${a} and ${b} have no common ancestor (unrelated histories or a shallow clone)`
       )
-    if (result.code !== 0) throw this.failure(['merge-base', a, b], result)
-    return result.stdout.toString('utf8').trim()
+    if (result.code !== 0) throw this.failure(args, result)
+    return text(result).trim()
   }
+
+  /** Whether the two commits have a merge base (false also when one is missing). */
+  async hasMergeBase(a: string, b: string): Promise<boolean> {
+    return (await this.exec(['merge-base', a, b])).code === 0
+  }
+
+  /** The parents of a commit, in order (a merge queue's group commit: base tip, PR head). */
+  async parents(sha: string): Promise<string[]> {
+    const line = await this.run(['rev-list', '--parents', '-n', '1', sha, '--'])
+    return line.trim().split(/\s+/).slice(1)
+  }
+
+  async isShallow(): Promise<boolean> {
+    return (await this.run(['rev-parse', '--is-shallow-repository'])).trim() === 'true'
+  }
+
+  /** Fetches from origin without tags or submodules; resolves with why it failed, or null. */
+  async tryFetch(spec: FetchSpec): Promise<GateError | null> {
+    const args = fetchArgs(spec)
+    const result = await this.exec(args)
+    return result.code === 0 ? null : this.failure(args, result)
+  }
+
+  async fetch(spec: FetchSpec): Promise<void> {
+    const problem = await this.tryFetch(spec)
+    if (problem) throw problem
+  }
+
+  // -------------------------------------------------------------------------------------
+  // Objects and trees
 
   /** File bytes at a revision, or null when the path does not exist there. */
   async showFile(rev: string, path: string): Promise<Buffer | null> {
@@ -105,31 +182,240 @@ export class Git {
   /** Object id of a path (tree or blob) at a revision, or null when absent. */
   async objectId(rev: string, path: string): Promise<string | null> {
     const result = await this.exec(['rev-parse', '--verify', '--quiet', `${rev}:${path}`])
-    return result.code === 0 ? result.stdout.toString('utf8').trim() : null
+    return result.code === 0 ? text(result).trim() : null
   }
 
-  /** Recursive listing of a revision's tree (optionally restricted to paths). */
-  async lsTree(rev: string, paths: string[] = []): Promise<TreeEntry[]> {
+  /**
+   * Recursive listing of a revision's tree, optionally restricted to paths (taken
+   * literally: a file named `*.py` is that file, not a glob).
+   */
+  async lsTree(
+    rev: string,
+    paths: readonly string[] = [],
+    options: { sizes?: boolean } = {}
+  ): Promise<TreeEntry[]> {
     const out = await this.run([
+      ...(paths.length ? ['--literal-pathspecs'] : []),
       'ls-tree',
       '-r',
       '-z',
+      ...(options.sizes ? ['-l'] : []),
       '--full-tree',
       rev,
       ...(paths.length ? ['--', ...paths] : [])
     ])
-    const entries: TreeEntry[] = []
-    for (const record of out.split('\0')) {
-      if (record === '') continue
-      const tab = record.indexOf('\t')
-      const [mode, type, sha] = record.slice(0, tab).split(' ')
-      entries.push({
-        mode: mode ?? '',
-        type: (type ?? 'blob') as TreeEntry['type'],
-        sha: sha ?? '',
-        path: record.slice(tab + 1)
-      })
-    }
-    return entries
+    return parseLsTree(out)
   }
+
+  /** `git cat-file --batch` over the newline-separated requests; the raw answer. */
+  async catFileBatch(requests: readonly string[]): Promise<Buffer> {
+    const args = ['cat-file', '--batch']
+    const out = await this.exec(args, { input: requests.join('\n') + '\n' })
+    if (out.code !== 0) throw this.failure(args, out)
+    return out.stdout
+  }
+
+  // -------------------------------------------------------------------------------------
+  // Diffs and searches (no external diff, no textconv: the bytes as committed)
+
+  /** `git diff --raw -z` between two commits: every change, renames detected. */
+  async diffRaw(from: string, to: string): Promise<string> {
+    // --no-relative and the explicit submodule setting keep a user's git config from
+    // changing what is listed.
+    return this.run([
+      'diff',
+      '--raw',
+      '-z',
+      '--no-abbrev',
+      '-M',
+      '--no-ext-diff',
+      '--no-textconv',
+      '--no-relative',
+      '--ignore-submodules=none',
+      from,
+      to,
+      '--'
+    ])
+  }
+
+  /** `git diff -U0` of added, modified, renamed, copied and retyped files (paths literal). */
+  async diffZeroContext(from: string, to: string, paths?: readonly string[]): Promise<string> {
+    const args = [
+      'diff',
+      '--no-color',
+      '--no-ext-diff',
+      '--no-textconv',
+      '--no-relative',
+      '-U0',
+      '-M',
+      '--diff-filter=AMRCT',
+      from,
+      to
+    ]
+    return this.run(paths === undefined ? args : ['--literal-pathspecs', ...args, '--', ...paths])
+  }
+
+  /**
+   * Files of `rev` (among `paths`, when given, taken literally) that hold any of the fixed
+   * strings in `patternsFile`, one a line; binary files are skipped. Paths as git prints
+   * them: `rev:path`.
+   */
+  async grepFiles(
+    rev: string,
+    patternsFile: string,
+    options: { ignoreCase?: boolean; paths?: readonly string[] } = {}
+  ): Promise<string[]> {
+    const args = [
+      ...(options.paths ? ['--literal-pathspecs'] : []),
+      'grep',
+      '--no-color',
+      '--no-textconv',
+      '-l',
+      '-z',
+      '-F',
+      '-I',
+      ...(options.ignoreCase ? ['-i'] : []),
+      '-f',
+      patternsFile,
+      rev,
+      '--',
+      ...(options.paths ?? [])
+    ]
+    const result = await this.exec(args)
+    if (result.code === 1) return []
+    if (result.code !== 0) throw this.failure(args, result)
+    return text(result)
+      .split('\0')
+      .filter(p => p !== '')
+  }
+
+  /**
+   * Lines of `rev` that hold any of the fixed strings in `patternsFile`, as git prints them
+   * with -z: `rev:path\0line`, newline-separated. Empty when nothing matches.
+   */
+  async grepLines(rev: string, patternsFile: string): Promise<string> {
+    const args = ['grep', '--no-color', '--no-textconv', '-F', '-I', '-z', '-f', patternsFile, rev]
+    const result = await this.exec(args)
+    if (result.code === 1) return ''
+    if (result.code !== 0) throw this.failure(args, result)
+    return text(result)
+  }
+
+  // -------------------------------------------------------------------------------------
+  // The checkout and its worktrees
+
+  /** Paths tracked in the checkout at or below `path` (taken literally), or why git refused. */
+  async trackedPaths(path: string): Promise<{ paths: string[] } | { refused: string }> {
+    const listed = await this.exec(['--literal-pathspecs', 'ls-files', '-z', '--', path])
+    if (listed.code !== 0) return { refused: listed.stderr.trim().split('\n')[0] ?? '' }
+    return {
+      paths: text(listed)
+        .split('\0')
+        .filter(p => p !== '')
+    }
+  }
+
+  /** A detached worktree of `rev` at `dir`. */
+  async addWorktree(dir: string, rev: string): Promise<void> {
+    await this.run(['worktree', 'add', '--detach', '--force', '--quiet', dir, rev])
+  }
+
+  /** Removes a worktree and its bookkeeping; never throws (cleanup). */
+  async removeWorktree(dir: string): Promise<void> {
+    await this.exec(['worktree', 'remove', '--force', '--force', dir]).catch(() => undefined)
+  }
+
+  /** Forgets worktrees whose directories are gone; never throws (cleanup). */
+  async pruneWorktrees(): Promise<void> {
+    await this.exec(['worktree', 'prune']).catch(() => undefined)
+  }
+
+  /** Checks out `paths` (taken literally) of `rev` into the worktree at `worktree`. */
+  async checkoutPaths(worktree: string, rev: string, paths: readonly string[]): Promise<void> {
+    await this.run(['--literal-pathspecs', 'checkout', rev, '--', ...paths], { cwd: worktree })
+  }
+
+  /** Files in the index of the worktree at `worktree`. */
+  async indexFiles(worktree: string): Promise<string[]> {
+    const out = await this.run(['ls-files', '-z', '--cached'], { cwd: worktree })
+    return out.split('\0').filter(f => f !== '')
+  }
+
+  // -------------------------------------------------------------------------------------
+  // Running git
+
+  /** Runs git hardened; resolves with the exit code instead of throwing (callers decide). */
+  private exec(args: string[], options: ExecOptions = {}): Promise<GitResult> {
+    const cwd = options.cwd ?? this.cwd
+    return new Promise((resolve, reject) => {
+      const child = execFile(
+        'git',
+        [...hardenedArgs(), ...args],
+        {
+          cwd,
+          encoding: 'buffer',
+          maxBuffer: MAX_BUFFER,
+          env: hardenedGitEnv(process.env)
+        },
+        (error, stdout, stderr) => {
+          const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0
+          if (error && typeof error.code !== 'number') {
+            reject(new GateError(`git ${args.join(' ')} could not run in ${cwd}: ${error.message}`))
+            return
+          }
+          resolve({ stdout, stderr: stderr.toString('utf8'), code })
+        }
+      )
+      if (options.input !== undefined) child.stdin?.end(options.input)
+    })
+  }
+
+  /** Runs git and returns stdout as text; throws a GateError naming the command on failure. */
+  private async run(args: string[], options: ExecOptions = {}): Promise<string> {
+    const result = await this.exec(args, options)
+    if (result.code !== 0) throw this.failure(args, result, options.cwd)
+    return text(result)
+  }
+
+  private failure(args: string[], result: GitResult, cwd: string = this.cwd): GateError {
+    const detail = result.stderr.trim().split('\n').slice(-3).join(' / ') || `exit ${result.code}`
+    return new GateError(`git ${args.join(' ')} failed in ${cwd}: ${detail}`)
+  }
+}
+
+function text(result: GitResult): string {
+  return result.stdout.toString('utf8')
+}
+
+function fetchArgs(spec: FetchSpec): string[] {
+  return [
+    'fetch',
+    '--no-tags',
+    '--no-recurse-submodules',
+    ...(spec.depth === undefined ? [] : ['--depth', String(spec.depth)]),
+    ...(spec.deepen === undefined ? [] : ['--deepen', String(spec.deepen)]),
+    ...(spec.unshallow ? ['--unshallow'] : []),
+    'origin',
+    ...spec.refspecs
+  ]
+}
+
+/** `git ls-tree -r -z` records → entries. */
+function parseLsTree(out: string): TreeEntry[] {
+  const entries: TreeEntry[] = []
+  for (const record of out.split('\0')) {
+    if (record === '') continue
+    const tab = record.indexOf('\t')
+    // With -l a size column follows, padded with spaces ('-' for trees and commits).
+    const [mode, type, sha, size] = record.slice(0, tab).split(/ +/)
+    const entry: TreeEntry = {
+      mode: mode ?? '',
+      type: (type ?? 'blob') as TreeEntry['type'],
+      sha: sha ?? '',
+      path: record.slice(tab + 1)
+    }
+    if (size !== undefined && /^\d+$/.test(size)) entry.size = Number(size)
+    entries.push(entry)
+  }
+  return entries
 }

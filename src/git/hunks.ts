@@ -14,13 +14,9 @@ export async function addedLines(
 ): Promise<AddedLines> {
   const result: AddedLines = new Map()
   if (paths !== undefined && paths.length === 0) return result
-  const args = ['diff', '--no-color', '--no-ext-diff', '-U0', '-M', '--diff-filter=AMRCT', from, to]
   // Long path lists go through stdin-less pathspec files would need git 2.25+; chunk instead.
   const chunks = paths === undefined ? [undefined] : chunk(paths, 500)
-  for (const part of chunks) {
-    const out = await git.run(part === undefined ? args : [...args, '--', ...part])
-    parseUnifiedDiff(out, result)
-  }
+  for (const part of chunks) parseUnifiedDiff(await git.diffZeroContext(from, to, part), result)
   return result
 }
 

@@ -2,6 +2,7 @@
 // retries, throttling and the API address are decided in one place.
 import { retry } from '@octokit/plugin-retry'
 import { throttling } from '@octokit/plugin-throttling'
+import type { ThrottlingOptions } from '@octokit/plugin-throttling'
 import { Octokit } from '@octokit/rest'
 import { GateError } from '../errors.js'
 import type { Logger } from '../types.js'
@@ -21,7 +22,26 @@ export interface ClientOptions {
   log: Logger
   /** Retries of a 5xx / rate-limited request before it becomes a gate error. */
   retries?: number
+  timing?: ClientTiming
 }
+
+/** How long the client waits when GitHub asks it to; the defaults are GitHub's. */
+export interface ClientTiming {
+  /** Milliseconds per second of a requested wait (retry backoff, Retry-After); 1000. */
+  msPerSecond?: number
+  /** Spacing of write requests (GitHub asks for about a second between them); true. */
+  spaceWrites?: boolean
+}
+
+type WriteGroup = NonNullable<Exclude<ThrottlingOptions, { enabled: false }>['write']>
+/**
+ * A limiter that runs each job at once, for the plugin's write and notification groups when
+ * writes are not spaced. The plugin only ever calls `.key(id).schedule(options, job)` on
+ * them; a real Bottleneck group would need the bottleneck package as a dependency.
+ */
+const UNSPACED = {
+  key: () => ({ schedule: <T>(_options: unknown, job: () => Promise<T>) => job() })
+} as unknown as WriteGroup
 
 const GateOctokit = Octokit.plugin(retry, throttling)
 
@@ -31,6 +51,9 @@ const MAX_RATE_LIMIT_WAIT_SEC = 120
 export function createClient(options: ClientOptions): GitHubClient {
   const { log } = options
   const retries = options.retries ?? 3
+  const msPerSecond = options.timing?.msPerSecond ?? 1000
+  const unspaced =
+    options.timing?.spaceWrites === false ? { write: UNSPACED, notifications: UNSPACED } : {}
   const onLimit =
     (kind: string) =>
     (
@@ -49,8 +72,10 @@ export function createClient(options: ClientOptions): GitHubClient {
     auth: options.token,
     ...(options.baseUrl ? { baseUrl: options.baseUrl.replace(/\/+$/, '') } : {}),
     userAgent: 'oracle-gate',
-    retry: { retries },
+    retry: { retries, retryAfterBaseValue: msPerSecond },
     throttle: {
+      retryAfterBaseValue: msPerSecond,
+      ...unspaced,
       onRateLimit: onLimit('rate limit'),
       onSecondaryRateLimit: onLimit('secondary rate limit')
     },

@@ -1,12 +1,12 @@
 // Instrument integrity: before any test runs, did the patch touch what measures it?
 // Rules: protected-path (write set), oracle-digest (trees), fixture-digest (manifest from
-// the merge base), runner-tampered (runner table), ungoverned-test (test-like files on no
-// plane). All trust-relevant input is read at the merge base; the head only supplies the
-// things being judged.
+// the merge base), runner-tampered (runner table). All trust-relevant input is read at the
+// merge base; the head only supplies the things being judged. (ungoverned-test, the other
+// rule the write-set classifier decides, is a lint: src/lints/ungoverned-test.ts.)
 import type { GateContext } from '../context.js'
+import { GateError } from '../errors.js'
 import type { OracleDigest, Reason } from '../types.js'
-import { classifyChange, type ClassifierContext } from '../writeset/classify.js'
-import { instrumentDirs, symlinkMap } from '../writeset/index.js'
+import type { ClassifiedRow } from '../writeset/index.js'
 import { digestDifferences, instrumentDigest } from './digest.js'
 import { checkFixtures } from './fixtures.js'
 import { computeOverlay } from './overlay.js'
@@ -18,6 +18,8 @@ export { RUNNER_TABLE, compileRunnerMatcher } from './runner.js'
 export interface InstrumentResult {
   reasons: Reason[]
   oracle: OracleDigest
+  /** Both trees as this stage saw them: the replay's overlay is computed from the same. */
+  view: InstrumentView
 }
 
 const INSTRUMENT_RULES = new Set([
@@ -29,9 +31,7 @@ const INSTRUMENT_RULES = new Set([
 
 export async function checkInstrument(ctx: GateContext): Promise<InstrumentResult> {
   const view = await instrumentView(ctx)
-  const reasons: Reason[] = []
-  const write = await writeSetReasons(ctx, view)
-  reasons.push(...write.filter(r => r.rule === 'protected-path'))
+  const reasons: Reason[] = protectedPathReasons(ctx.writeSet)
 
   const base = instrumentDigest(view.base.values(), view.isInstrument)
   const head = instrumentDigest(view.head.values(), view.isInstrument)
@@ -59,37 +59,19 @@ export async function checkInstrument(ctx: GateContext): Promise<InstrumentResul
     )
   }
   reasons.push(...runnerReasons(await runnerChanges(ctx.git, view)))
-  reasons.push(...write.filter(r => r.rule === 'ungoverned-test'))
-  return { reasons, oracle }
+  return { reasons, oracle, view }
 }
 
-/** protected-path and ungoverned-test reasons: the classifier's verdict on each row. */
-async function writeSetReasons(ctx: GateContext, view: InstrumentView): Promise<Reason[]> {
-  const cctx: ClassifierContext = {
-    planes: view.planes,
-    ungovernedTest: ctx.policy.lints['ungoverned-test']
-  }
-  if (view.linkedInstrument !== undefined) cctx.linkedInstrument = view.linkedInstrument
-  if (ctx.writeSet.some(r => r.new_kind === 'symlink')) {
-    cctx.links = await symlinkMap(ctx.git, view.head)
-    cctx.containsInstrument = instrumentDirs(view.planes, [view.base, view.head])
-  }
-  const mode = ctx.policy.lints['ungoverned-test']
-  const reasons: Reason[] = []
-  for (const row of ctx.writeSet) {
-    const c = classifyChange(row, cctx)
-    if (c.rule === 'protected-path' && c.action === 'reject') {
-      reasons.push({ rule: 'protected-path', level: 'failure', path: row.path, message: c.message })
-    } else if (c.rule === 'ungoverned-test' && mode !== 'off') {
-      reasons.push({
-        rule: 'ungoverned-test',
-        level: mode === 'error' ? 'failure' : 'warning',
-        path: row.path,
-        message: c.message
-      })
-    }
-  }
-  return reasons
+/** protected-path reasons: the classifier's verdict on each row of the write set. */
+function protectedPathReasons(writeSet: readonly ClassifiedRow[]): Reason[] {
+  return writeSet
+    .filter(r => r.classification.rule === 'protected-path' && r.action === 'reject')
+    .map(r => ({
+      rule: 'protected-path',
+      level: 'failure',
+      path: r.path,
+      message: r.classification.message
+    }))
 }
 
 /**
@@ -101,9 +83,11 @@ async function writeSetReasons(ctx: GateContext, view: InstrumentView): Promise<
  * entry differs are listed (the rest is already the base's).
  */
 export async function instrumentOverlay(
-  ctx: GateContext
+  ctx: Pick<GateContext, 'git' | 'instrument'>
 ): Promise<{ restore: string[]; remove: string[] }> {
-  const view = await instrumentView(ctx)
+  const view = ctx.instrument
+  // Fail closed: without the instrument stage's view the head would run unrestored.
+  if (view === undefined) throw new GateError('the replay ran before the instrument stage')
   return computeOverlay(view, await runnerChanges(ctx.git, view))
 }
 

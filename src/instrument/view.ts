@@ -3,12 +3,20 @@
 // manifest, and the paths whose tree entry differs between merge base and head. Everything
 // here comes from git objects, not from the write set, so a write set that missed a path
 // (an API list, say) cannot hide an instrument change from these checks.
-import type { TreeEntry } from '../git/git.js'
-import type { GateContext } from '../context.js'
-import { linkedInstrument } from '../writeset/index.js'
-import { compilePlanes, type PlaneMatcher } from '../writeset/planes.js'
+import type { Git, TreeEntry } from '../git/git.js'
+import type { Policy } from '../policy/types.js'
+import { linkedInstrument, type TreeCache } from '../writeset/index.js'
+import type { PlaneMatcher } from '../writeset/planes.js'
+import { readBlobs } from '../git/blobs.js'
 import { readManifest, type FixtureEntry } from './fixtures.js'
-import { compileRunnerMatcher, type RunnerMatcher } from './runner.js'
+import {
+  collectedRoots,
+  loadingConfigFiles,
+  moduleIndex,
+  pythonPathOf,
+  setupFilesOf
+} from './loading.js'
+import { compileRunnerMatcher, type RunnerInputs, type RunnerMatcher } from './runner.js'
 
 export interface InstrumentView {
   base: Map<string, TreeEntry>
@@ -24,32 +32,27 @@ export interface InstrumentView {
   linkedInstrument?: (path: string) => string | undefined
 }
 
-type ViewContext = Pick<GateContext, 'git' | 'policy' | 'mergeBase' | 'head'>
-
-// checkInstrument and instrumentOverlay (called later by the replay) see the same context:
-// the view is built once per context, not once per caller (two ls-trees of the whole repo).
-const views = new WeakMap<ViewContext, Promise<InstrumentView>>()
-
-export function instrumentView(ctx: ViewContext): Promise<InstrumentView> {
-  let view = views.get(ctx)
-  if (view === undefined) {
-    view = buildView(ctx)
-    views.set(ctx, view)
-  }
-  return view
+/** What the view is built from: the run's commits and its shared facts (planes, trees). */
+export interface ViewContext {
+  git: Git
+  policy: Policy
+  mergeBase: string
+  head: string
+  planes: PlaneMatcher
+  trees: TreeCache
 }
 
-async function buildView(ctx: ViewContext): Promise<InstrumentView> {
-  const [baseList, headList, fixtures] = await Promise.all([
-    ctx.git.lsTree(ctx.mergeBase),
-    ctx.git.lsTree(ctx.head),
+/** Built once per run by the instrument stage, which returns it for the replay's overlay. */
+export async function instrumentView(ctx: ViewContext): Promise<InstrumentView> {
+  const [base, head, fixtures] = await Promise.all([
+    ctx.trees.get(ctx.mergeBase),
+    ctx.trees.get(ctx.head),
     readManifest(ctx.git, ctx.mergeBase, ctx.policy.fixtures)
   ])
-  const base = new Map(baseList.map(e => [e.path, e]))
-  const head = new Map(headList.map(e => [e.path, e]))
-  const planes = compilePlanes(ctx.policy)
-  const voting = baseList.filter(e => planes.planeOf(e.path) === 'voting').map(e => e.path)
-  const runner = compileRunnerMatcher(ctx.policy, voting)
+  const { planes } = ctx
+  const voting = [...base.values()]
+    .filter(e => planes.planeOf(e.path) === 'voting')
+    .map(e => e.path)
   const changed: string[] = []
   for (const [path, b] of base) {
     const h = head.get(path)
@@ -63,6 +66,11 @@ async function buildView(ctx: ViewContext): Promise<InstrumentView> {
     const plane = planes.planeOf(path)
     return plane === 'protected' || plane === 'voting' || linked?.(path) !== undefined
   }
+  const runner = compileRunnerMatcher(
+    ctx.policy,
+    voting,
+    await runnerInputs(ctx, base, voting, p => isInstrument(p) || fixturePaths.has(p))
+  )
   const view: InstrumentView = {
     base,
     head,
@@ -75,4 +83,48 @@ async function buildView(ctx: ViewContext): Promise<InstrumentView> {
   }
   if (linked !== undefined) view.linkedInstrument = linked
   return view
+}
+
+/**
+ * What the merge base adds to the runner table: the directories its suite command
+ * collects, the setup files its jest/vitest configuration names, its sys.path (pythonpath
+ * of its pytest configuration) and modules, and a test for .gitattributes patterns over
+ * its instrument, fixture and runner files. Read from the merge base only (one cat-file).
+ */
+async function runnerInputs(
+  ctx: ViewContext,
+  base: ReadonlyMap<string, TreeEntry>,
+  voting: readonly string[],
+  watchedPath: (path: string) => boolean
+): Promise<RunnerInputs> {
+  const files = [...base.keys()]
+  const fileSet = new Set(files)
+  const ancestors = new Set([''])
+  for (const v of voting) {
+    const parts = v.split('/')
+    for (let i = 1; i < parts.length; i++) ancestors.add(parts.slice(0, i).join('/'))
+  }
+  const configs = loadingConfigFiles(files, ancestors)
+  const blobs = await readBlobs(
+    ctx.git,
+    configs.map(c => base.get(c)?.sha).filter((s): s is string => s !== undefined)
+  )
+  const setupFiles = new Map<string, string>()
+  const pythonPath: string[] = []
+  for (const config of configs) {
+    const text = blobs.get(base.get(config)?.sha ?? '')?.toString('utf8')
+    if (text === undefined) continue
+    for (const f of setupFilesOf(config, text, fileSet)) setupFiles.set(f, config)
+    pythonPath.push(...pythonPathOf(config, text))
+  }
+  const commands = [ctx.policy.suite.command, ctx.policy.suite.rerun_command ?? '']
+  const collected = collectedRoots(commands, files)
+  const basic = compileRunnerMatcher(ctx.policy, voting, { collected, setupFiles })
+  const watched = files.filter(f => watchedPath(f) || basic.entryFor(f) !== null)
+  return {
+    collected,
+    setupFiles,
+    modules: moduleIndex(files, pythonPath, collected),
+    watched: pattern => watched.some(f => pattern.test(f))
+  }
 }

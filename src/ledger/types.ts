@@ -1,6 +1,6 @@
 import type { FreezeDebt, Reason } from '../types.js'
 
-export type FlakeCause = 'order' | 'time' | 'net' | 'rng' | 'shared'
+export type FlakeCause = 'order' | 'time' | 'net' | 'rng' | 'shared' | 'env'
 
 export interface LedgerRow {
   id: string

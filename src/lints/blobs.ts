@@ -4,9 +4,8 @@
 import { readBlobs as readObjects } from '../git/blobs.js'
 import type { Git } from '../git/git.js'
 import { GateError } from '../errors.js'
-import { langOf } from '../ledger/mask.js'
 import type { WriteSetRow } from '../types.js'
-import { languageOf } from './parsers.js'
+import { languageOf } from '../lang.js'
 
 /** Paths per ls-tree call: keeps the command line well under any OS limit. */
 const PATHS_PER_CALL = 2000
@@ -43,8 +42,8 @@ export async function readBlobs(
 }
 
 /**
- * The size check alone, for every written file in a language the lints or the skip-marker
- * scan read, before any of them reads a byte (the skip-marker scan diffs and masks whole
+ * The size check alone, for every written file in a source language (the ones the lints,
+ * the skip-marker scan and the reach lint read), before any of them reads a byte (the skip-marker scan diffs and masks whole
  * files: an 80 MB test file took 700 MB there before the lints ever saw it).
  */
 export async function assertLintableSizes(
@@ -53,10 +52,7 @@ export async function assertLintableSizes(
   rows: readonly WriteSetRow[]
 ): Promise<void> {
   const paths = rows
-    .filter(
-      r =>
-        r.status !== 'deleted' && (languageOf(r.path) !== undefined || langOf(r.path) !== undefined)
-    )
+    .filter(r => r.status !== 'deleted' && languageOf(r.path) !== undefined)
     .map(r => r.path)
   for (const [path, { size }] of await listBlobs(git, rev, paths)) tooLarge(path, size, rev)
 }
@@ -70,24 +66,10 @@ async function listBlobs(
   const listed = new Map<string, { sha: string; size: number }>()
   for (let i = 0; i < paths.length; i += PATHS_PER_CALL) {
     const chunk = paths.slice(i, i + PATHS_PER_CALL)
-    // --literal-pathspecs: a file named `*.py` is that file, not a glob.
-    const listing = await git.run([
-      '--literal-pathspecs',
-      'ls-tree',
-      '-r',
-      '-z',
-      '-l',
-      '--full-tree',
-      rev,
-      '--',
-      ...chunk
-    ])
-    for (const record of listing.split('\0')) {
-      const tab = record.indexOf('\t')
-      if (tab < 0) continue
-      const [mode, type, sha, size] = record.slice(0, tab).split(/ +/)
+    // Paths are taken literally: a file named `*.py` is that file, not a glob.
+    for (const { mode, type, sha, path, size } of await git.lsTree(rev, chunk, { sizes: true })) {
       if (type === 'blob' && (mode === '100644' || mode === '100755') && sha)
-        listed.set(record.slice(tab + 1), { sha, size: Number(size) })
+        listed.set(path, { sha, size: size ?? 0 })
     }
   }
   return listed

@@ -2,9 +2,8 @@
 // test plane (voting, drafts, in_diff). Production files: the rest of the `source` plane,
 // in a language the lints parse. Protected non-test files are neither (the instrument
 // stage owns them).
-import type { Policy } from '../policy/types.js'
-import type { WriteSetRow } from '../types.js'
-import { compilePlanes, type PlaneMatcher } from '../writeset/planes.js'
+import type { Plane, WriteSetRow } from '../types.js'
+import type { PlaneMatcher } from '../writeset/planes.js'
 import { languageOf } from './parsers.js'
 
 export type Role = 'test' | 'production' | 'none'
@@ -16,19 +15,27 @@ export interface LintFiles {
   roleOf(path: string): Role
 }
 
-const TEST_PLANES = new Set(['voting', 'drafts', 'in_diff'])
+const TEST_PLANES: ReadonlySet<Plane> = new Set<Plane>(['voting', 'drafts', 'in_diff'])
 
-export function roleFunction(matcher: PlaneMatcher): (path: string) => Role {
+/** The one "is this a test file" of every lint: test-like by name, or on a test plane. */
+export function isTestFile(
+  planes: PlaneMatcher,
+  path: string,
+  plane: Plane = planes.planeOf(path)
+): boolean {
+  return TEST_PLANES.has(plane) || planes.isTestLike(path)
+}
+
+function roleFunction(planes: PlaneMatcher): (path: string) => Role {
   return path => {
-    if (matcher.isTestLike(path)) return 'test'
-    const plane = matcher.planeOf(path)
-    if (TEST_PLANES.has(plane)) return 'test'
+    const plane = planes.planeOf(path)
+    if (isTestFile(planes, path, plane)) return 'test'
     return plane === 'source' ? 'production' : 'none'
   }
 }
 
-export function lintFiles(policy: Policy, writeSet: readonly WriteSetRow[]): LintFiles {
-  const roleOf = roleFunction(compilePlanes(policy))
+export function lintFiles(planes: PlaneMatcher, writeSet: readonly WriteSetRow[]): LintFiles {
+  const roleOf = roleFunction(planes)
   const tests: WriteSetRow[] = []
   const production: WriteSetRow[] = []
   for (const row of writeSet) {

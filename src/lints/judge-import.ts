@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { basePath, type LintFiles } from './files.js'
 import { judgeHits, judgeList, prefilterStrings, type JudgeHit, type JudgeList } from './judges.js'
 import { languageOf } from './parsers.js'
+import type { LintInput } from './registry.js'
 import type { SourceFacts } from './source.js'
 
 /** Reasons per file, and unchanged base files warned about, before a summary takes over. */
@@ -22,9 +23,7 @@ const ADVICE =
   'set by lints.judge_modules (and lints.judge_modules_replace).'
 
 export async function judgeImport(
-  ctx: GateContext,
-  files: LintFiles,
-  facts: SourceFacts,
+  { ctx, files, facts }: LintInput,
   level: Level
 ): Promise<Reason[]> {
   const list = judgeList(ctx.policy.lints)
@@ -79,7 +78,7 @@ export async function judgeImport(
 
 /**
  * Warnings about test files the patch leaves alone that already hold a judge at the merge
- * base. The base tree is listed once; a fixed-string git grep over its untouched test files
+ * base. The base tree is the run's listing (shared with the other stages); a fixed-string git grep over its untouched test files
  * (only those: a monorepo's sources can be gigabytes) picks the candidates so the whole
  * suite is not parsed on every run; the parser then decides, as for the patch's own files.
  */
@@ -94,7 +93,7 @@ async function unchangedBaseTests(
     touched.add(row.path)
     if (row.previous_path !== undefined) touched.add(row.previous_path)
   }
-  const tests = (await ctx.git.lsTree(ctx.mergeBase))
+  const tests = [...(await ctx.trees.get(ctx.mergeBase)).values()]
     .filter(e => e.type === 'blob' && !touched.has(e.path))
     .map(e => e.path)
     .filter(p => languageOf(p) !== undefined && files.roleOf(p) === 'test')
@@ -149,25 +148,9 @@ async function grepFiles(
   const prefix = `${rev}:`
   const found: string[] = []
   for (let i = 0; i < paths.length; i += PATHS_PER_GREP) {
-    const args = [
-      '--literal-pathspecs',
-      'grep',
-      '--no-color',
-      '-l',
-      '-z',
-      '-F',
-      '-I',
-      '-i',
-      '-f',
-      patterns,
-      rev,
-      '--'
-    ]
-    const result = await git.exec([...args, ...paths.slice(i, i + PATHS_PER_GREP)])
-    if (result.code === 1) continue
-    if (result.code !== 0) throw git.failure(args, result)
-    for (const p of result.stdout.toString('utf8').split('\0')) {
-      if (p !== '') found.push(p.startsWith(prefix) ? p.slice(prefix.length) : p)
+    const part = paths.slice(i, i + PATHS_PER_GREP)
+    for (const p of await git.grepFiles(rev, patterns, { ignoreCase: true, paths: part })) {
+      found.push(p.startsWith(prefix) ? p.slice(prefix.length) : p)
     }
   }
   return found

@@ -19,6 +19,7 @@ import { basePath, type LintFiles, type Role } from './files.js'
 import { eligible, findOverlaps, valuesFoundIn, type Located, type Overlap } from './overlap.js'
 import { readBlobs } from './blobs.js'
 import { candidateIndex, mayHoldOverlap } from './prefilter.js'
+import type { LintInput } from './registry.js'
 import type { SourceFacts } from './source.js'
 
 /** Shared literals listed per test file; the rest are counted. */
@@ -31,9 +32,7 @@ export const LIST_CAP = 5
 const GREP_CAP = 100
 
 export async function literalOverlap(
-  ctx: GateContext,
-  files: LintFiles,
-  facts: SourceFacts,
+  { ctx, files, facts }: LintInput,
   level: Level
 ): Promise<Reason[]> {
   if (files.tests.length === 0 || files.production.length === 0) return []
@@ -218,13 +217,9 @@ async function foundInBase(
   if (searchable.length === 0) return found
   const patterns = join(tempDir, 'literal-overlap.patterns')
   await writeFile(patterns, searchable.join('\n') + '\n')
-  const args = ['grep', '--no-color', '-F', '-I', '-z', '-f', patterns, rev]
-  const result = await git.exec(args)
-  if (result.code === 1) return found
-  if (result.code !== 0) throw git.failure(args, result)
   const prefix = `${rev}:`
   const lines: string[] = []
-  for (const record of result.stdout.toString('utf8').split('\n')) {
+  for (const record of (await git.grepLines(rev, patterns)).split('\n')) {
     const nul = record.indexOf('\0')
     if (nul < 0) continue
     const path = record.slice(prefix.length, nul)

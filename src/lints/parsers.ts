@@ -8,8 +8,9 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Language, Parser } from 'web-tree-sitter'
 import { GateError } from '../errors.js'
+import { parsedLanguageOf, type ParsedLanguage } from '../lang.js'
 
-export type LanguageId = 'python' | 'javascript' | 'typescript' | 'tsx'
+export type LanguageId = ParsedLanguage
 
 /** package in node_modules and wasm file name of each grammar. */
 const GRAMMARS: Record<LanguageId, { pkg: string; file: string }> = {
@@ -19,27 +20,8 @@ const GRAMMARS: Record<LanguageId, { pkg: string; file: string }> = {
   tsx: { pkg: 'tree-sitter-typescript', file: 'tree-sitter-tsx.wasm' }
 }
 
-const EXTENSIONS: Record<string, LanguageId> = {
-  py: 'python',
-  pyi: 'python',
-  js: 'javascript',
-  jsx: 'javascript',
-  mjs: 'javascript',
-  cjs: 'javascript',
-  ts: 'typescript',
-  mts: 'typescript',
-  cts: 'typescript',
-  tsx: 'tsx'
-}
-
 /** The language a path is parsed as, or undefined when no grammar covers it. */
-export function languageOf(path: string): LanguageId | undefined {
-  const name = path.slice(path.lastIndexOf('/') + 1)
-  const dot = name.lastIndexOf('.')
-  if (dot <= 0) return undefined
-  // .d.ts files are declarations: no runtime literals worth comparing, still TypeScript.
-  return EXTENSIONS[name.slice(dot + 1).toLowerCase()]
-}
+export const languageOf = parsedLanguageOf
 
 let runtime: Promise<void> | undefined
 const parsers = new Map<LanguageId, Promise<Parser>>()

@@ -3,7 +3,9 @@
 // overlay from the merge base, two worktrees, one side run each, then pure scoring.
 import { emptyDiagnostics, emptySeeds, emptyTransitions, emptyVotes } from '../verdict/scorecard.js'
 import type { GateContext } from '../context.js'
-import { instrumentOverlay } from '../instrument/index.js'
+import { computeOverlay, type InstrumentOverlay } from '../instrument/overlay.js'
+import { runnerChanges } from '../instrument/tampering.js'
+import { instrumentView } from '../instrument/view.js'
 import type { LedgerState } from '../ledger/types.js'
 import type {
   FlakeRow,
@@ -15,11 +17,16 @@ import type {
   Transitions,
   Votes
 } from '../types.js'
-import { compilePlanes } from '../writeset/planes.js'
+import { GateError } from '../errors.js'
+import { canaryToken, planCanary, type CanaryPlanning } from './canary.js'
 import { compileClasses, type ClassOf } from './classes.js'
+import { checkFidelity, fidelitySpec, foldCollisions } from './fidelity.js'
+import { patchTestPlan, probeInDiff, runPatchTests, type PatchTestPlan } from './patch-tests.js'
+import { detectRunner } from './runners.js'
 import { loadCorpus, scoreSeeds, type Seed } from './seeds.js'
 import { runSide, type SideOutcome, type SideOptions } from './side.js'
 import { score, type Observation } from './transitions.js'
+import { judgeTripwires, unexplainedHit } from './tripwires.js'
 import { applyOverlay, withWorktrees } from './worktree.js'
 
 export interface ReplayOutcome {
@@ -33,56 +40,117 @@ export interface ReplayOutcome {
 }
 
 export async function replay(ctx: GateContext, ledger: LedgerState): Promise<ReplayOutcome> {
-  const planes = compilePlanes(ctx.policy)
+  const { planes } = ctx
+  const planeOf = (p: string): Plane => planes.planeOf(p)
   const classOf = compileClasses(ctx.policy.classes)
   // Read before anything runs, so a broken corpus fails fast and nothing the head did can
   // change it.
   const corpus: Seed[] | null = ctx.policy.seeds ? await loadCorpus(ctx, ctx.policy.seeds) : null
-  const overlay = await instrumentOverlay(ctx)
-
-  // In-diff test files the patch wrote: run against the base's code for non-discriminating.
-  const probe = ctx.writeSet
-    .filter(r => r.status !== 'deleted' && r.plane === 'in_diff')
-    .map(r => r.path)
+  const view = ctx.instrument ?? (await instrumentView(ctx))
+  const overlay = computeOverlay(view, await runnerChanges(ctx.git, view))
+  const tests = patchTestPlan(view, overlay)
+  const spec = await fidelitySpec(ctx.git, view, ctx.policy)
+  const collisions = foldCollisions(spec, view.base, view.head)
+  // The merge base's files: where the canary goes (the same on both sides, tripwires.ts)
+  // and the only files node:test titles map to for certain (ids.ts).
+  const baseFiles = [...view.base.keys()]
+  const canary = planCanary(detectRunner(ctx.policy.suite), baseFiles, planeOf, canaryToken())
 
   const rerunnable = (o: Observation): boolean =>
     o.file !== null &&
-    planes.planeOf(o.file) === 'voting' &&
+    planeOf(o.file) === 'voting' &&
     !ledger.live.has(o.id) &&
     classOf(o.id) !== 'judge'
 
-  const [base, head] = await withWorktrees(ctx, async wt => {
-    await applyOverlay(ctx, wt.head, overlay)
-    if (overlay.restore.length + overlay.remove.length > 0) {
-      ctx.log.info(
-        `head worktree: ${overlay.restore.length} instrument path(s) restored from the merge base, ${overlay.remove.length} removed`
-      )
+  const measured = await withWorktrees(ctx, async wt => {
+    await prepareHead(ctx, wt.head, overlay, tests)
+    const options = (side: 'base' | 'head'): SideOptions => {
+      const worktree = side === 'base' ? wt.base : wt.head
+      return {
+        side,
+        worktree,
+        rerunnable,
+        planeOf,
+        seeds: corpus,
+        prepared: side === 'base' ? 'checkout' : 'overlay',
+        fidelity: async moment => [
+          ...(moment === 'overlay' ? collisions : []),
+          ...(await checkFidelity(spec, worktree, { side, moment }))
+        ],
+        track: links => wt.track(worktree, links),
+        canary: canary.plan,
+        baseFiles
+      }
     }
-    const options = (side: 'base' | 'head'): SideOptions => ({
-      side,
-      worktree: side === 'base' ? wt.base : wt.head,
-      rerunnable,
-      planeOf: p => planes.planeOf(p),
-      seeds: corpus,
-      ...(side === 'base' ? { probe } : {})
-    })
-    if (!ctx.policy.suite.parallel)
-      return [await runSide(ctx, options('base')), await runSide(ctx, options('head'))] as const
-    // Both sides run to the end before the worktrees go, even when one of them throws.
-    const settled = await Promise.allSettled([
-      runSide(ctx, options('base')),
-      runSide(ctx, options('head'))
-    ])
-    const [b, h] = settled
-    if (b?.status === 'rejected') throw b.reason
-    if (h?.status === 'rejected') throw h.reason
-    return [
-      (b as PromiseFulfilledResult<SideOutcome>).value,
-      (h as PromiseFulfilledResult<SideOutcome>).value
-    ] as const
+    const [base, head] = await measureSides(ctx, options)
+    // The patch's own tests, only now that no side is left to run (docs/replay.md).
+    if (base.results === null || head.results === null) return { base, head }
+    const patchRun =
+      tests.headTests.length > 0 ? await runPatchTests(ctx, wt, tests, overlay, planes) : null
+    const probed = tests.probeTests.length > 0 ? await probeInDiff(ctx, wt, tests, planes) : null
+    return { base, head, patchRun, probed }
   })
+  const { base, head } = measured
+  if (head.results !== null && measured.patchRun) addDiagnostics(head.results, measured.patchRun)
+  if (measured.probed) base.inDiffOnBase = measured.probed
+  return combine(ctx, ledger, base, head, corpus, { planeOf, classOf, canary })
+}
 
-  return combine(ctx, ledger, base, head, corpus, { planeOf: p => planes.planeOf(p), classOf })
+/**
+ * The head worktree before anything of it runs: the base's instrument laid over it, then
+ * the patch's tests taken out (patch-tests.ts), in the worktree's own index.
+ */
+async function prepareHead(
+  ctx: GateContext,
+  dir: string,
+  overlay: InstrumentOverlay,
+  tests: PatchTestPlan
+): Promise<void> {
+  await applyOverlay(ctx, dir, overlay)
+  if (overlay.restore.length + overlay.remove.length > 0) {
+    ctx.log.info(
+      `head worktree: ${overlay.restore.length} instrument path(s) restored from the merge base, ${overlay.remove.length} removed`
+    )
+  }
+  await applyOverlay(ctx, dir, tests.strip)
+  const stripped = tests.strip.restore.length + tests.strip.remove.length
+  if (stripped > 0) {
+    ctx.log.info(
+      `head worktree: the vote runs without the patch's tests: ${tests.strip.remove.length} test-plane path(s) removed, ${tests.strip.restore.length} restored from the merge base`
+    )
+  }
+}
+
+/** Base then head, or both at once with suite.parallel (both run to the end either way). */
+async function measureSides(
+  ctx: GateContext,
+  options: (side: 'base' | 'head') => SideOptions
+): Promise<readonly [SideOutcome, SideOutcome]> {
+  if (!ctx.policy.suite.parallel)
+    return [await runSide(ctx, options('base')), await runSide(ctx, options('head'))] as const
+  const settled = await Promise.allSettled([
+    runSide(ctx, options('base')),
+    runSide(ctx, options('head'))
+  ])
+  const [b, h] = settled
+  if (b?.status === 'rejected') throw b.reason
+  if (h?.status === 'rejected') throw h.reason
+  return [
+    (b as PromiseFulfilledResult<SideOutcome>).value,
+    (h as PromiseFulfilledResult<SideOutcome>).value
+  ] as const
+}
+
+/**
+ * The patch's drafts and in-diff test outcomes join the head's results for scoring: they
+ * never vote (their plane decides), they fill diagnostics.drafts and the head half of
+ * non-discriminating. An id the vote already has is left as the vote saw it.
+ */
+function addDiagnostics(
+  results: Map<string, Observation>,
+  patchRun: ReadonlyMap<string, Observation>
+): void {
+  for (const [id, o] of patchRun) if (!results.has(id)) results.set(id, o)
 }
 
 function combine(
@@ -91,10 +159,22 @@ function combine(
   base: SideOutcome,
   head: SideOutcome,
   corpus: readonly Seed[] | null,
-  fns: { planeOf: (p: string) => Plane; classOf: ClassOf }
+  fns: { planeOf: (p: string) => Plane; classOf: ClassOf; canary: CanaryPlanning }
 ): ReplayOutcome {
   const reasons: Reason[] = []
-  for (const side of [base, head]) if (side.failure) reasons.push(side.failure)
+  for (const side of [base, head]) {
+    if (side.failure) reasons.push(side.failure)
+    reasons.push(...(side.tampered ?? []))
+  }
+  const trip = judgeTripwires({
+    base: base.records ?? [],
+    head: head.records ?? [],
+    canary: fns.canary,
+    policyPath: ctx.policy.path
+  })
+  if (trip.baseProblems.length > 0)
+    throw new GateError(trip.baseProblems.join('\n'), { path: ctx.policy.path })
+  reasons.push(...trip.reasons)
 
   const outcome: ReplayOutcome = {
     reasons,
@@ -117,7 +197,9 @@ function combine(
       classOf: fns.classOf,
       live: ledger.live,
       policyPath: ctx.policy.path,
-      written
+      written,
+      duplicates: { base: base.duplicates ?? [], head: head.duplicates ?? [] },
+      today: ctx.today
     }
     if (ledger.path !== undefined) input.ledgerPath = ledger.path
     if (base.inDiffOnBase) input.inDiffOnBase = base.inDiffOnBase
@@ -127,6 +209,13 @@ function combine(
     outcome.transitions = scored.transitions
     outcome.flakes = scored.flakes
     outcome.diagnostics = scored.diagnostics
+    const hit = unexplainedHit(
+      ctx.writeSet,
+      scored.transitions.fail_to_pass,
+      fns.planeOf,
+      ctx.policy.path
+    )
+    if (hit) reasons.push(hit)
   }
 
   const settings = ctx.policy.seeds

@@ -117,11 +117,10 @@ export async function linkObstacle(
   worktree: string,
   dir: string
 ): Promise<string | null> {
-  const listed = await git.exec(['ls-files', '-z', '--', dir])
+  const listed = await git.trackedPaths(dir)
   // git refuses a pathspec beyond a symlink; whatever it refuses is not provably untracked.
-  if (listed.code !== 0)
-    return `cannot tell whether ${dir} is tracked: ${listed.stderr.trim().split('\n')[0] ?? ''}`
-  if (listed.stdout.length > 0) {
+  if ('refused' in listed) return `cannot tell whether ${dir} is tracked: ${listed.refused}`
+  if (listed.paths.length > 0) {
     return `${dir} is tracked in the checkout; only ignored or untracked directories are reused (a tracked one would carry the checkout's files into the worktree)`
   }
   const source = await stat(join(checkoutDir, dir)).catch(() => null)

@@ -6,7 +6,8 @@
 // no isolation, because the suite is not sandboxed and the head's code can write anywhere
 // the runner user can (the checkout included) whether or not a link exists. What a link
 // must not do is survive the worktree or drag the checkout's directory down with it:
-// cleanupWorktree unlinks every link this module made before the worktree is removed.
+// prepareWorktree returns the links it made, and the owner of the worktree hands them to
+// cleanupWorktree before the worktree is removed (a value passed along, not a cache).
 import { lstat, symlink, unlink } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import type { GateContext } from '../context.js'
@@ -28,9 +29,6 @@ export interface SetupOutcome {
   /** Links created in the worktree (absolute paths); cleanupWorktree removes them. */
   links?: string[]
 }
-
-/** Links made per worktree (resolved path), so cleanup can remove them before the tree. */
-const linksByWorktree = new Map<string, string[]>()
 
 /**
  * Makes a fresh worktree ready for the suite (and the seeds command): reuses directories
@@ -90,6 +88,8 @@ export async function prepareWorktree(
 
   ctx.log.info(`${side}: running suite.setup (${why})`)
   const env = childEnv(ctx.childEnv, {
+    // See docs/replay.md (python_safe_path): no implicit cwd on sys.path for setup either.
+    ...(ctx.policy.suite.python_safe_path ? { PYTHONSAFEPATH: '1' } : {}),
     ...ctx.policy.suite.env,
     ORACLE_GATE_SIDE: side,
     ORACLE_GATE_WORKTREE: worktree,
@@ -128,28 +128,30 @@ async function linkAll(
   dirs: readonly string[]
 ): Promise<string[]> {
   const key = resolve(worktree)
-  const links = linksByWorktree.get(key) ?? []
-  linksByWorktree.set(key, links)
-  for (const dir of dirs) {
-    const at = join(key, dir)
-    // An absolute target: the worktree lives in a temp dir, far from the checkout.
-    await symlink(resolve(checkoutDir, dir), at, 'dir')
-    links.push(at)
+  const links: string[] = []
+  try {
+    for (const dir of dirs) {
+      const at = join(key, dir)
+      // An absolute target: the worktree lives in a temp dir, far from the checkout.
+      await symlink(resolve(checkoutDir, dir), at, 'dir')
+      links.push(at)
+    }
+  } catch (error) {
+    // Nobody else knows these links yet: undo them before reporting the failure.
+    await cleanupWorktree(links)
+    throw error
   }
-  return [...links]
+  return links
 }
 
 /**
- * Removes the links prepareWorktree made in `worktree`, so that removing the worktree
+ * Removes the links prepareWorktree made (its outcome's `links`), so that removing the worktree
  * afterwards cannot reach the checkout's directories whatever tool removes it (rm -rf,
  * fs.rm and `git worktree remove` do not follow links, but a copy-then-delete or a
  * careless walker would). Call it before removing the worktree; it is idempotent and
  * removes only symlinks, never what they point at. Returns the paths it unlinked.
  */
-export async function cleanupWorktree(worktree: string): Promise<string[]> {
-  const key = resolve(worktree)
-  const links = linksByWorktree.get(key) ?? []
-  linksByWorktree.delete(key)
+export async function cleanupWorktree(links: readonly string[]): Promise<string[]> {
   const removed: string[] = []
   for (const link of links) {
     const info = await lstat(link).catch(() => null)

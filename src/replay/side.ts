@@ -6,9 +6,14 @@ import { join } from 'node:path'
 import type { GateContext } from '../context.js'
 import { GateError } from '../errors.js'
 import type { Plane, Reason, SideRun } from '../types.js'
+import type { Moment } from './fidelity.js'
 import { worktreeIdContext, type IdContext } from './ids.js'
-import { observe, rerunFailures, rerunPlan } from './rerun.js'
-import { runSuite, sideEnv, type Side } from './run.js'
+import type { Report } from './junit.js'
+import type { CanaryPlan } from './canary.js'
+import { observe, rerunArgs, rerunFailures, rerunPlan } from './rerun.js'
+import { logHead, sideEnv, type Side } from './run.js'
+import { detectRunner } from './runners.js'
+import { RunWatch, type RunRecord } from './tripwires.js'
 import { runSeeds, type Seed } from './seeds.js'
 import { prepareWorktree } from './setup.js'
 import type { Observation } from './transitions.js'
@@ -21,10 +26,16 @@ export interface SideOutcome {
   results: Map<string, Observation> | null
   /** Why there are no results (a red vote), when there are none. */
   failure?: Reason
+  /** The instrument on disk was not the merge base's (oracle-digest), so no results. */
+  tampered?: Reason[]
   /** Seed answers, when a corpus is configured and setup succeeded. */
   seeds?: Map<string, boolean>
-  /** Base only: the head's in-diff tests run against the base's code (see probeInDiff). */
+  /** Base only: the head's in-diff tests run against the base's code (see patch-tests.ts). */
   inDiffOnBase?: Map<string, Observation>
+  /** What each run showed, for the tripwires (tripwires.ts). */
+  records?: readonly RunRecord[]
+  /** Ids that more than one test of the first run collapsed into. */
+  duplicates?: readonly string[]
 }
 
 export interface SideOptions {
@@ -34,102 +45,199 @@ export interface SideOptions {
   rerunnable: (o: Observation) => boolean
   planeOf: (path: string) => Plane
   seeds: readonly Seed[] | null
-  /** Base only: in-diff test files the patch wrote, to probe against the base's code. */
-  probe?: readonly string[]
+  /**
+   * Checkout fidelity of this worktree at a moment (fidelity.ts): the oracle-digest
+   * failures found, empty when the instrument on disk is the merge base's.
+   */
+  fidelity: (moment: Moment) => Promise<Reason[]>
+  /** The moment of the first check: 'checkout' (base) or 'overlay' (head). */
+  prepared: Moment
+  /** Receives the links setup made, so the worktree's removal unlinks them. */
+  track: (links: readonly string[]) => void
+  /** The canary for the first run (the same on both sides), or null when not armed. */
+  canary?: CanaryPlan | null
+  /** Files of the merge base: node:test titles found elsewhere map provisionally (ids.ts). */
+  baseFiles?: readonly string[]
 }
 
+/** Sets up, runs and reruns one side; see the sections below. */
 export async function runSide(ctx: GateContext, opts: SideOptions): Promise<SideOutcome> {
-  const { side, worktree } = opts
-  const suite = ctx.policy.suite
-  const logFile = join(ctx.tempDir, `${side}-suite.log`)
-  const run: SideRun = { side, exit_code: null, timed_out: false, duration_ms: 0, tests: 0 }
+  const run: SideRun = {
+    side: opts.side,
+    exit_code: null,
+    timed_out: false,
+    duration_ms: 0,
+    tests: 0
+  }
   const started = Date.now()
+  const watch = new RunWatch(opts.side, opts.canary ?? null)
+  const duplicates = new Set<string>()
   const finish = (outcome: Omit<SideOutcome, 'side' | 'run'>): SideOutcome => {
     run.duration_ms = Date.now() - started
-    return { side, run, ...outcome }
+    const trip = { records: watch.records, duplicates: [...duplicates].sort() }
+    return { side: opts.side, run, ...outcome, ...trip }
+  }
+  const logFile = join(ctx.tempDir, `${opts.side}-suite.log`)
+  // Every step that can write to the worktree is followed by a fidelity check; setup in
+  // particular never runs on a worktree that has not passed one.
+  const tampered = async (moment: Moment): Promise<SideOutcome | null> => {
+    const found = await opts.fidelity(moment)
+    if (found.length === 0) return null
+    ctx.log.warning(`${opts.side}: the instrument on disk changed (${moment}); no results`)
+    return finish({ results: null, tampered: found })
   }
 
+  const before = await tampered(opts.prepared)
+  if (before) return before
+  const notReady = await setupSide(ctx, opts, run)
+  if (notReady !== null) return finish({ results: null, failure: notReady })
+  const afterSetup = await tampered('setup')
+  if (afterSetup) return afterSetup
+
+  const first = await firstRun(ctx, opts, run, logFile, watch)
+  const afterRun = await tampered('run')
+  if (afterRun) return afterRun
+  const seeds = opts.seeds
+    ? await seedAnswers(ctx, opts.side, opts.worktree, opts.seeds)
+    : undefined
+  const afterSeeds = opts.seeds ? await tampered('run') : null
+  if (afterSeeds) return afterSeeds
+  const withSeeds = <T extends object>(o: T): T & { seeds?: Map<string, boolean> } =>
+    seeds ? { ...o, seeds } : o
+  if ('failure' in first) return finish(withSeeds({ results: null, failure: first.failure }))
+
+  const ids = lazyIds(ctx, opts)
+  const results = observe(first.report, await ids(), duplicates)
+  const rerunTampered = await rerunSide(ctx, opts, results, ids, logFile, watch)
+  if (rerunTampered.length > 0) return finish({ results: null, tampered: rerunTampered })
+  return finish(withSeeds({ results }))
+}
+
+/**
+ * Setup: null when the side is ready for the suite, else the red vote of a head whose
+ * setup failed. A base that cannot be set up throws (nothing can be measured).
+ */
+async function setupSide(
+  ctx: GateContext,
+  opts: SideOptions,
+  run: SideRun
+): Promise<Reason | null> {
+  const { side, worktree } = opts
   const setup = await prepareWorktree(ctx, side, worktree, join(ctx.tempDir, `${side}-setup.log`))
+  opts.track(setup.links ?? [])
   run.setup = setup.mode
   run.setup_reason = setup.reason
-  if (!setup.ok) {
-    const what = setup.timedOut ? 'timed out' : 'failed'
-    run.timed_out = setup.timedOut
-    if (setup.tail) run.log_tail = setup.tail
-    if (side === 'base') {
-      throw new GateError(
-        `setup ${what} on the base, so nothing can be measured:\n${setup.tail ?? ''}`,
-        { path: ctx.policy.path }
-      )
-    }
-    return finish({
-      results: null,
-      failure: failure('setup-failed', `setup ${what} on head:\n${setup.tail ?? ''}`, ctx)
-    })
+  if (setup.ok) return null
+  const what = setup.timedOut ? 'timed out' : 'failed'
+  run.timed_out = setup.timedOut
+  if (setup.tail) run.log_tail = setup.tail
+  if (side === 'base') {
+    throw new GateError(
+      `setup ${what} on the base, so nothing can be measured:\n${setup.tail ?? ''}`,
+      {
+        path: ctx.policy.path
+      }
+    )
   }
+  return failure('setup-failed', `setup ${what} on head:\n${setup.tail ?? ''}`, ctx)
+}
 
+/**
+ * The first (full) run of the suite: its report, or the red vote of a head that timed out
+ * or left no readable report. A base without a report throws.
+ */
+async function firstRun(
+  ctx: GateContext,
+  opts: SideOptions,
+  run: SideRun,
+  logFile: string,
+  watch: RunWatch
+): Promise<{ report: Report } | { failure: Reason }> {
+  const { side, worktree } = opts
+  const suite = ctx.policy.suite
   ctx.log.info(`${side}: running the suite`)
-  const first = await runSuite(ctx, { side, worktree, attempt: 0, command: suite.command, logFile })
+  // The first run carries the canary (tripwires.ts); its cases come back already removed.
+  const first = await watch.run(
+    ctx,
+    { side, worktree, attempt: 0, command: suite.command, logFile },
+    true
+  )
   run.exit_code = first.result.exitCode
   run.timed_out = first.result.timedOut
   run.log_tail = first.result.tail
-  const seeds = opts.seeds ? await seedAnswers(ctx, side, worktree, opts.seeds) : undefined
-  const withSeeds = <T extends object>(o: T): T & { seeds?: Map<string, boolean> } =>
-    seeds ? { ...o, seeds } : o
-
   if (first.result.timedOut) {
-    return finish(
-      withSeeds({
-        results: null,
-        failure: failure(
-          'suite-timeout',
-          `the suite timed out on ${side} after ${suite.timeout}s (a timed-out side is a red vote):\n${first.result.tail}`,
-          ctx
-        )
-      })
-    )
+    return {
+      failure: failure(
+        'suite-timeout',
+        `the suite timed out on ${side} after ${suite.timeout}s (a timed-out side is a red vote):\n${first.result.tail}`,
+        ctx
+      )
+    }
   }
   if (first.report === null) {
-    const message = `the suite left no readable report on ${side} (${first.reportError ?? 'unknown'}); output tail:\n${first.result.tail}`
+    if (first.result.head) run.log_head = first.result.head
+    const message = `the suite left no readable report on ${side} (${first.reportError ?? 'unknown'}); output head:\n${await logHead(logFile)}\n…\noutput tail:\n${first.result.tail}`
     if (side === 'base') throw new GateError(message, { path: ctx.policy.path })
-    return finish(
-      withSeeds({
-        results: null,
-        failure: failure('oracle-failed', `${message}\n(a missing report is not a pass)`, ctx)
-      })
-    )
+    return {
+      failure: failure('oracle-failed', `${message}\n(a missing report is not a pass)`, ctx)
+    }
   }
   run.tests = first.report.cases.length
+  return { report: first.report }
+}
 
+/** The id context of a side's worktree, built on first use (reruns may never need it). */
+function lazyIds(ctx: GateContext, opts: SideOptions): () => Promise<IdContext> {
   let ids: IdContext | null = null
-  const idContext = async (): Promise<IdContext> =>
+  return async () =>
     (ids ??= worktreeIdContext(
-      worktree,
-      await worktreeFiles(ctx, worktree),
+      opts.worktree,
+      await worktreeFiles(ctx, opts.worktree),
       opts.planeOf,
-      suite.report
+      ctx.policy.suite.report,
+      { literalFiles: opts.baseFiles, runner: detectRunner(ctx.policy.suite) }
     ))
-  const results = observe(first.report, await idContext())
+}
 
+/**
+ * Reruns of failing voting tests, merged into `results`. Each rerun is followed by a
+ * fidelity check; the first one that fails stops the reruns and is returned.
+ */
+async function rerunSide(
+  ctx: GateContext,
+  opts: SideOptions,
+  results: Map<string, Observation>,
+  ids: () => Promise<IdContext>,
+  logFile: string,
+  watch: RunWatch
+): Promise<Reason[]> {
+  const { side, worktree } = opts
+  const suite = ctx.policy.suite
   const plan = rerunPlan(suite)
+  let tampered: Reason[] = []
   const reruns = await rerunFailures({
     results,
     reruns: suite.reruns,
     plan,
     eligible: opts.rerunnable,
-    ids: idContext,
+    ids,
+    incidental: side === 'base',
     run: async (attempt, tests) => {
+      if (tampered.length > 0) return null
       ctx.log.info(
         `${side}: rerun ${attempt}${tests ? ` of ${tests.length} failing test(s)` : ' of the whole suite'}`
       )
-      const again = await runSuite(ctx, {
+      const again = await watch.run(ctx, {
         side,
         worktree,
         attempt,
         command: plan.command,
         tests: tests ?? [],
+        testArgs: tests ? rerunArgs(plan, tests) : [],
         logFile
       })
+      tampered = await opts.fidelity('run')
+      if (tampered.length > 0) return null
       if (again.report === null)
         ctx.log.warning(
           `${side}: rerun ${attempt} gave no report (${again.reportError ?? 'unknown'})`
@@ -138,58 +246,7 @@ export async function runSide(ctx: GateContext, opts: SideOptions): Promise<Side
     }
   })
   if (reruns > 0) ctx.log.info(`${side}: ${reruns} rerun(s)`)
-  const probed =
-    opts.probe && opts.probe.length > 0
-      ? await probeInDiff(ctx, worktree, opts.probe, opts.planeOf, logFile)
-      : null
-  return finish(withSeeds(probed ? { results, inDiffOnBase: probed } : { results }))
-}
-
-/**
- * Would the patch's own tests have failed without the patch? After the base has been
- * measured, the in-diff test files the patch wrote are copied into the base worktree and
- * the suite runs once more. Only in-diff results are read from this run (a notice at most),
- * so nothing the patch's tests do here can reach a vote.
- */
-async function probeInDiff(
-  ctx: GateContext,
-  worktree: string,
-  files: readonly string[],
-  planeOf: (path: string) => Plane,
-  logFile: string
-): Promise<Map<string, Observation> | null> {
-  ctx.log.info(
-    `base: probing ${files.length} in-diff test file(s) of the patch against the base's code`
-  )
-  await ctx.git.run([
-    '-C',
-    worktree,
-    'checkout',
-    ctx.head,
-    '--',
-    ...files.map(f => `:(literal)${f}`)
-  ])
-  const probe = await runSuite(ctx, {
-    side: 'base',
-    worktree,
-    attempt: 1000,
-    command: ctx.policy.suite.command,
-    logFile
-  })
-  if (probe.report === null) {
-    ctx.log.info(`base: the in-diff probe gave no report (${probe.reportError ?? 'unknown'})`)
-    return null
-  }
-  const ids = worktreeIdContext(
-    worktree,
-    await worktreeFiles(ctx, worktree),
-    planeOf,
-    ctx.policy.suite.report
-  )
-  const observed = observe(probe.report, ids)
-  for (const [id, o] of observed)
-    if (o.file === null || planeOf(o.file) !== 'in_diff') observed.delete(id)
-  return observed
+  return tampered
 }
 
 async function seedAnswers(

@@ -10,24 +10,39 @@ import { normalisePath } from '../writeset/planes.js'
 import { cleanupWorktree } from './setup.js'
 
 export interface Worktrees {
+  /** The merge base's worktree. */
   base: string
+  /** The head's worktree. */
   head: string
+  /**
+   * Adds one more detached worktree (a diagnostics run's own tree) under the run's temp
+   * dir; it is removed with the others.
+   */
+  add(name: string, rev: string): Promise<string>
+  /** Records links setup made in a worktree, so removal unlinks them first. */
+  track(dir: string, links: readonly string[]): void
 }
 
-/** Creates both worktrees, runs `fn`, and removes them in all cases. */
+/** Creates the base and head worktrees, runs `fn`, and removes every worktree in all cases. */
 export async function withWorktrees<T>(
   ctx: GateContext,
   fn: (wt: Worktrees) => Promise<T>
 ): Promise<T> {
-  const wt: Worktrees = { base: join(ctx.tempDir, 'wt-base'), head: join(ctx.tempDir, 'wt-head') }
-  const created: string[] = []
+  // Per run, never module-level: what each worktree holds, for its removal.
+  const created = new Map<string, string[]>()
+  const add = async (name: string, rev: string): Promise<string> => {
+    const dir = join(ctx.tempDir, `wt-${name}`)
+    if (created.has(dir)) throw new GateError(`worktree ${name} exists already`)
+    created.set(dir, [])
+    await createWorktree(ctx, dir, rev)
+    return dir
+  }
   try {
-    for (const [dir, rev] of [
-      [wt.base, ctx.mergeBase],
-      [wt.head, ctx.head]
-    ] as const) {
-      created.push(dir)
-      await ctx.git.run(['worktree', 'add', '--detach', '--force', '--quiet', dir, rev])
+    const wt: Worktrees = {
+      base: await add('base', ctx.mergeBase),
+      head: await add('head', ctx.head),
+      add,
+      track: (dir, links) => void created.get(dir)?.push(...links)
     }
     return await fn(wt)
   } finally {
@@ -35,14 +50,22 @@ export async function withWorktrees<T>(
   }
 }
 
-async function removeWorktrees(ctx: GateContext, dirs: readonly string[]): Promise<void> {
-  for (const dir of dirs) {
+/** The one place a worktree is created: detached, at `rev`, in `dir`. */
+async function createWorktree(ctx: GateContext, dir: string, rev: string): Promise<void> {
+  await ctx.git.addWorktree(dir, rev)
+}
+
+async function removeWorktrees(
+  ctx: GateContext,
+  created: ReadonlyMap<string, readonly string[]>
+): Promise<void> {
+  for (const [dir, links] of created) {
     // Links setup made into the checkout go first, so removal cannot reach through them.
-    await cleanupWorktree(dir).catch(() => undefined)
-    await ctx.git.exec(['worktree', 'remove', '--force', '--force', dir]).catch(() => undefined)
+    await cleanupWorktree(links).catch(() => undefined)
+    await ctx.git.removeWorktree(dir)
     await rm(dir, { recursive: true, force: true }).catch(() => undefined)
   }
-  await ctx.git.exec(['worktree', 'prune']).catch(() => undefined)
+  await ctx.git.pruneWorktrees()
 }
 
 /**
@@ -64,14 +87,7 @@ export async function applyOverlay(
     if ((await ctx.git.objectId(ctx.mergeBase, path)) !== null) present.push(path)
   }
   if (present.length === 0) return
-  await ctx.git.run([
-    '-C',
-    worktree,
-    'checkout',
-    ctx.mergeBase,
-    '--',
-    ...present.map(p => `:(literal)${p}`)
-  ])
+  await ctx.git.checkoutPaths(worktree, ctx.mergeBase, present)
 }
 
 function safePath(path: string): string {
@@ -84,6 +100,5 @@ function safePath(path: string): string {
 
 /** Files of a worktree (tracked and still present), for mapping report names to files. */
 export async function worktreeFiles(ctx: GateContext, worktree: string): Promise<string[]> {
-  const out = await ctx.git.run(['-C', worktree, 'ls-files', '-z', '--cached'])
-  return out.split('\0').filter(f => f !== '' && existsSync(join(worktree, f)))
+  return (await ctx.git.indexFiles(worktree)).filter(f => existsSync(join(worktree, f)))
 }

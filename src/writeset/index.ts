@@ -6,7 +6,7 @@ import type { Git, TreeEntry } from '../git/git.js'
 import type { Policy } from '../policy/types.js'
 import type { Change, WriteSetRow } from '../types.js'
 import { readBlobs } from '../git/blobs.js'
-import { classifyChange, type ClassifierContext } from './classify.js'
+import { classifyChange, type Classification, type ClassifierContext } from './classify.js'
 import { kindOfMode, parseRawDiff, sameType, type RawChange } from './diff.js'
 import { compilePlanes, normalisePath, type PlaneMatcher } from './planes.js'
 import { resolveSymlink } from './symlinks.js'
@@ -20,51 +20,60 @@ export {
 export { parseRawDiff } from './diff.js'
 export { resolveSymlink } from './symlinks.js'
 
+/** A write-set row with the classification that placed it: each change is classified once. */
+export interface ClassifiedRow extends WriteSetRow {
+  classification: Classification
+}
+
+/**
+ * @param facts the run's compiled planes and tree listings (a run passes its own, so the
+ *   trees listed here are not listed again by the stages after)
+ */
 export async function buildWriteSet(
   git: Git,
   mergeBase: string,
   head: string,
   policy: Policy,
-  api: Change[] | null
-): Promise<WriteSetRow[]> {
-  const trees = new TreeCache(git)
+  api: Change[] | null,
+  facts: { planes: PlaneMatcher; trees: TreeCache } = {
+    planes: compilePlanes(policy),
+    trees: new TreeCache(git)
+  }
+): Promise<ClassifiedRow[]> {
+  const { planes, trees } = facts
   const changes =
     api === null
       ? await gitChanges(git, mergeBase, head)
       : await fillFromTrees(api, await trees.get(mergeBase), await trees.get(head))
   await readLinkTargets(git, changes)
-  const planes = compilePlanes(policy)
   const ctx = await classifierContext(git, planes, policy, changes, trees, mergeBase, head)
   return changes
     .map(({ new_oid: _oid, ...change }) => toRow(change, ctx))
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
 }
 
-function toRow(change: Change, ctx: ClassifierContext): WriteSetRow {
-  const { plane, action } = classifyChange(change, ctx)
-  const row: WriteSetRow = { ...change, path: normalisePath(change.path), plane, action }
+function toRow(change: Change, ctx: ClassifierContext): ClassifiedRow {
+  const classification = classifyChange(change, ctx)
+  const { plane, action } = classification
+  const row: ClassifiedRow = {
+    ...change,
+    path: normalisePath(change.path),
+    plane,
+    action,
+    classification
+  }
   if (change.previous_path !== undefined) row.previous_path = normalisePath(change.previous_path)
   return row
 }
 
+/** The row as the scorecard publishes it (the classification's words become reasons). */
+export function publicRow({ classification: _c, ...row }: ClassifiedRow): WriteSetRow {
+  return row
+}
+
 async function gitChanges(git: Git, mergeBase: string, head: string): Promise<RawChange[]> {
-  // -M: renames judged on both names. --no-ext-diff/--no-textconv/--no-relative and the
-  // explicit submodule setting keep a user's git config from changing what is listed.
-  const out = await git.run([
-    'diff',
-    '--raw',
-    '-z',
-    '--no-abbrev',
-    '-M',
-    '--no-ext-diff',
-    '--no-textconv',
-    '--no-relative',
-    '--ignore-submodules=none',
-    mergeBase,
-    head,
-    '--'
-  ])
-  return parseRawDiff(out)
+  // Renames are detected, so they are judged on both names.
+  return parseRawDiff(await git.diffRaw(mergeBase, head))
 }
 
 /** Re-derives kinds and status of API changes from the trees, so both sources agree. */

@@ -2,7 +2,8 @@
 // lines introduce, each mapped to the test it silences. "Introduce" means new for that
 // test: a marker the base already had on the same test (a reformatted or moved line) is
 // not the patch's doing.
-import { maskCode, type Lang } from './mask.js'
+import type { Family as Lang } from '../../lang.js'
+import { maskCode } from './mask.js'
 import { suppressionsIn, timeoutsIn, TIMEOUT_DEFAULTS, type TimeoutHit } from './markers.js'
 import { unitFinder, type TestUnit } from './units.js'
 

@@ -1,26 +1,20 @@
-// The skip-marker rule: a patch may not silence a test in the test file; a flake is frozen
+// The skip-marker lint: a patch may not silence a test in the test file; a flake is frozen
 // in the ledger (read from the base), where it has an owner and an expiry. Only lines the
 // diff adds count, so a marker the base already had is not held against the patch.
-import type { GateContext } from '../context.js'
-import { addedLines } from '../git/hunks.js'
-import type { Level, Reason } from '../types.js'
-import { compilePlanes } from '../writeset/planes.js'
-import { langOf } from './mask.js'
+import { addedLines } from '../../git/hunks.js'
+import { familyOf } from '../../lang.js'
+import type { LedgerRow, LedgerState } from '../../ledger/types.js'
+import type { Level, Reason } from '../../types.js'
+import { isTestFile } from '../files.js'
+import type { LintInput } from '../registry.js'
 import { mayHoldMarker, scanFile, type Finding } from './scan.js'
-import type { LedgerRow, LedgerState } from './types.js'
 
-const TEST_PLANES = new Set(['voting', 'drafts', 'in_diff'])
-
-export async function checkSkipMarkers(ctx: GateContext, ledger: LedgerState): Promise<Reason[]> {
-  const mode = ctx.policy.lints['skip-marker']
-  if (mode === 'off') return []
-  const level: Level = mode === 'warn' ? 'warning' : 'failure'
-  const planes = compilePlanes(ctx.policy)
+export async function skipMarker({ ctx, ledger }: LintInput, level: Level): Promise<Reason[]> {
   const targets = ctx.writeSet.filter(
     row =>
       row.status !== 'deleted' &&
-      langOf(row.path) !== undefined &&
-      (planes.isTestLike(row.path) || TEST_PLANES.has(planes.planeOf(row.path)))
+      familyOf(row.path) !== undefined &&
+      isTestFile(ctx.planes, row.path)
   )
   if (targets.length === 0) return []
   const added = await addedLines(
@@ -32,7 +26,7 @@ export async function checkSkipMarkers(ctx: GateContext, ledger: LedgerState): P
   const reasons: Reason[] = []
   for (const row of targets) {
     const lines = added.get(row.path)
-    const lang = langOf(row.path)
+    const lang = familyOf(row.path)
     if (lines === undefined || lang === undefined || !mayHoldMarker(lines.values())) continue
     const headText = await ctx.git.showText(ctx.head, row.path)
     if (headText === null) continue

@@ -1,6 +1,6 @@
 // What counts as a suppression, per language, matched on masked code (comments and string
 // contents blanked, see mask.ts). Each pattern names the marker as a reader would write it.
-import type { Lang } from './mask.js'
+import type { Family as Lang } from '../../lang.js'
 
 export interface MarkerHit {
   /** The marker as written, e.g. `pytest.mark.skip`, `it.only`, `@Disabled`. */

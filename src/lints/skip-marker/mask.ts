@@ -3,18 +3,7 @@
 // inside a docstring or `it.skip` in a comment is not a suppression. A small lexer per
 // language family, not a parser: it only has to know where strings and comments end.
 
-export type Lang = 'python' | 'js' | 'go' | 'java'
-
-const EXTENSIONS: ReadonlyArray<[RegExp, Lang]> = [
-  [/\.pyi?$/i, 'python'],
-  [/\.(?:[cm]?[jt]s|[jt]sx)$/i, 'js'],
-  [/\.go$/i, 'go'],
-  [/\.(?:java|kts?)$/i, 'java']
-]
-
-export function langOf(path: string): Lang | undefined {
-  return EXTENSIONS.find(([re]) => re.test(path))?.[1]
-}
+import type { Family as Lang } from '../../lang.js'
 
 export function maskCode(text: string, lang: Lang): string {
   const out = text.split('')

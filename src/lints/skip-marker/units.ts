@@ -9,7 +9,7 @@
 //   Java    annotated or enclosing method: path::method
 // A marker on a group (a class, a describe(), module-level pytestmark, a top-level
 // jest.setTimeout) silences every test in it: the unit lists them as members.
-import type { Lang } from './mask.js'
+import type { Family as Lang } from '../../lang.js'
 
 export interface TestUnit {
   /** Canonical ids naming this unit; the first is the one messages suggest. */
