@@ -3,11 +3,14 @@
 // collapse into one warning. The bundled CLI and action get the same inputs end to end in
 // hostile-output.test.ts.
 import { describe, expect, it } from 'vitest'
+import { check } from '../src/gate.js'
 import { parseLedger } from '../src/ledger/parse.js'
 import { parsePolicy, PolicyError } from '../src/policy/load.js'
 import { compileClasses } from '../src/replay/classes.js'
 import { score, type Observation } from '../src/replay/transitions.js'
 import type { LedgerRow } from '../src/ledger/types.js'
+import { memoryLogger } from './helpers/logger.js'
+import { policyYaml, TestRepo } from './helpers/repo.js'
 
 /** Nine anchors, each nine aliases of the previous one: 9^9 nodes when expanded. */
 export function aliasBomb(prefix = ''): string {
@@ -136,5 +139,32 @@ describe('ledger-stale', () => {
     expect(stale[0]?.message).toMatch(/^500 ledger rows freeze tests that no longer exist/)
     expect(stale[0]?.message).toMatch(/FL-0 \(oracle\/properties\/test_v\.py::gone_0\)/)
     expect(stale[0]?.message).toMatch(/and 490 more; remove them$/)
+  })
+})
+
+describe('an unexpected failure', () => {
+  it('is an error that names the stage it happened in', async () => {
+    const repo = new TestRepo('og-stage-')
+    try {
+      repo.write({ '.github/oracle-gate.yml': policyYaml(), 'app/a.py': 'x = 1\n' })
+      repo.commit('base')
+      repo.branch('agent')
+      repo.write({ 'app/a.py': 'x = 2\n' })
+      repo.commit('agent')
+      const card = await check({
+        repoDir: repo.dir,
+        base: 'main',
+        head: 'agent',
+        today: '2026-06-01',
+        log: memoryLogger(),
+        replay: () => Promise.reject(new TypeError('boom'))
+      })
+      expect(card.verdict).toBe('error')
+      expect(card.reasons).toContainEqual(
+        expect.objectContaining({ rule: 'gate-error', message: 'internal error in "replay": boom' })
+      )
+    } finally {
+      repo.cleanup()
+    }
   })
 })

@@ -82,6 +82,10 @@ async function pipeline(options: CheckOptions, card: Scorecard, tempDir: string)
     const started = Date.now()
     try {
       return await log.group(name, fn)
+    } catch (error) {
+      // An unexpected failure still says where it happened (and so which input caused it).
+      if (error instanceof GateError) throw error
+      throw new GateError(`internal error in "${name}": ${errorMessage(error)}`, { cause: error })
     } finally {
       card.timings_ms[name] = Date.now() - started
     }
