@@ -104,6 +104,8 @@ describe('git commands run hardened', () => {
         'python3 -m pytest',
         `${python} -m pytest -p no:benchmark`
       ),
+      // The children run with PYTHONSAFEPATH=1: the project says where its code is.
+      'pytest.ini': '[pytest]\npythonpath = .\n',
       'README.md': 'The greeting is "shared-greeting-text".\n',
       'app/__init__.py': '',
       'app/calc.py': 'def absval(x):\n    return x\n',

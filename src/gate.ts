@@ -15,6 +15,7 @@ import { loadLedger } from './ledger/index.js'
 import { runLints } from './lints/index.js'
 import { DEFAULT_POLICY_PATH, parsePolicy } from './policy/load.js'
 import type { Policy } from './policy/types.js'
+import { readJudgingPolicy } from './policy/union.js'
 import { replay } from './replay/index.js'
 import type { Change, Logger, Reason, Scorecard } from './types.js'
 import { approvedInstrument } from './verdict/approval-stage.js'
@@ -103,9 +104,16 @@ async function pipeline(options: CheckOptions, card: Scorecard, tempDir: string)
   card.base_ref = baseTip
   if (options.head !== undefined) card.head_ref = options.head
 
-  const policy = await time('policy (from the merge base)', () =>
-    readPolicy(git, mergeBase, card.policy_path, log)
+  const { policy, notice } = await time('policy (from the merge base)', () =>
+    readJudgingPolicy(
+      git,
+      { mergeBase, baseTip },
+      card.policy_path,
+      () => readPolicy(git, mergeBase, card.policy_path, log),
+      log
+    )
   )
+  card.reasons.push(notice)
   card.campaign = { ...policy.campaign }
   const facts = runFacts(git, policy)
 

@@ -17,12 +17,16 @@ import type {
   Transitions,
   Votes
 } from '../types.js'
+import { GateError } from '../errors.js'
+import { canaryToken, planCanary, type CanaryPlanning } from './canary.js'
 import { compileClasses, type ClassOf } from './classes.js'
 import { checkFidelity, fidelitySpec, foldCollisions } from './fidelity.js'
 import { patchTestPlan, probeInDiff, runPatchTests, type PatchTestPlan } from './patch-tests.js'
+import { detectRunner } from './runners.js'
 import { loadCorpus, scoreSeeds, type Seed } from './seeds.js'
 import { runSide, type SideOutcome, type SideOptions } from './side.js'
 import { score, type Observation } from './transitions.js'
+import { judgeTripwires, unexplainedHit } from './tripwires.js'
 import { applyOverlay, withWorktrees } from './worktree.js'
 
 export interface ReplayOutcome {
@@ -47,6 +51,10 @@ export async function replay(ctx: GateContext, ledger: LedgerState): Promise<Rep
   const tests = patchTestPlan(view, overlay)
   const spec = await fidelitySpec(ctx.git, view, ctx.policy)
   const collisions = foldCollisions(spec, view.base, view.head)
+  // The merge base's files: where the canary goes (the same on both sides, tripwires.ts)
+  // and the only files node:test titles map to for certain (ids.ts).
+  const baseFiles = [...view.base.keys()]
+  const canary = planCanary(detectRunner(ctx.policy.suite), baseFiles, planeOf, canaryToken())
 
   const rerunnable = (o: Observation): boolean =>
     o.file !== null &&
@@ -69,7 +77,9 @@ export async function replay(ctx: GateContext, ledger: LedgerState): Promise<Rep
           ...(moment === 'overlay' ? collisions : []),
           ...(await checkFidelity(spec, worktree, { side, moment }))
         ],
-        track: links => wt.track(worktree, links)
+        track: links => wt.track(worktree, links),
+        canary: canary.plan,
+        baseFiles
       }
     }
     const [base, head] = await measureSides(ctx, options)
@@ -83,7 +93,7 @@ export async function replay(ctx: GateContext, ledger: LedgerState): Promise<Rep
   const { base, head } = measured
   if (head.results !== null && measured.patchRun) addDiagnostics(head.results, measured.patchRun)
   if (measured.probed) base.inDiffOnBase = measured.probed
-  return combine(ctx, ledger, base, head, corpus, { planeOf, classOf })
+  return combine(ctx, ledger, base, head, corpus, { planeOf, classOf, canary })
 }
 
 /**
@@ -149,13 +159,22 @@ function combine(
   base: SideOutcome,
   head: SideOutcome,
   corpus: readonly Seed[] | null,
-  fns: { planeOf: (p: string) => Plane; classOf: ClassOf }
+  fns: { planeOf: (p: string) => Plane; classOf: ClassOf; canary: CanaryPlanning }
 ): ReplayOutcome {
   const reasons: Reason[] = []
   for (const side of [base, head]) {
     if (side.failure) reasons.push(side.failure)
     reasons.push(...(side.tampered ?? []))
   }
+  const trip = judgeTripwires({
+    base: base.records ?? [],
+    head: head.records ?? [],
+    canary: fns.canary,
+    policyPath: ctx.policy.path
+  })
+  if (trip.baseProblems.length > 0)
+    throw new GateError(trip.baseProblems.join('\n'), { path: ctx.policy.path })
+  reasons.push(...trip.reasons)
 
   const outcome: ReplayOutcome = {
     reasons,
@@ -178,7 +197,9 @@ function combine(
       classOf: fns.classOf,
       live: ledger.live,
       policyPath: ctx.policy.path,
-      written
+      written,
+      duplicates: { base: base.duplicates ?? [], head: head.duplicates ?? [] },
+      today: ctx.today
     }
     if (ledger.path !== undefined) input.ledgerPath = ledger.path
     if (base.inDiffOnBase) input.inDiffOnBase = base.inDiffOnBase
@@ -188,6 +209,13 @@ function combine(
     outcome.transitions = scored.transitions
     outcome.flakes = scored.flakes
     outcome.diagnostics = scored.diagnostics
+    const hit = unexplainedHit(
+      ctx.writeSet,
+      scored.transitions.fail_to_pass,
+      fns.planeOf,
+      ctx.policy.path
+    )
+    if (hit) reasons.push(hit)
   }
 
   const settings = ctx.policy.seeds

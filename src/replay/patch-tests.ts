@@ -17,6 +17,7 @@ import type { PlaneMatcher } from '../writeset/planes.js'
 import { worktreeIdContext } from './ids.js'
 import { observe, rerunPlan } from './rerun.js'
 import { runSuite, shellQuote, type Side } from './run.js'
+import { detectRunner } from './runners.js'
 import { prepareWorktree } from './setup.js'
 import type { Observation } from './transitions.js'
 import { applyOverlay, worktreeFiles, type Worktrees } from './worktree.js'
@@ -180,7 +181,8 @@ async function diagnosticRun(
     dir,
     await worktreeFiles(ctx, dir),
     planeOf,
-    ctx.policy.suite.report
+    ctx.policy.suite.report,
+    { runner: detectRunner(ctx.policy.suite) }
   )
   const observed = observe(result.report, ids)
   for (const [id, o] of observed)

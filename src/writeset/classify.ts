@@ -4,7 +4,7 @@
 // caller supplies the head's symlinks and which directories hold instrument files.
 import type { LintMode } from '../policy/types.js'
 import type { Change, PathAction, Plane } from '../types.js'
-import { normalisePath, type PlaneMatcher } from './planes.js'
+import { normalisePath, suspiciousName, type PlaneMatcher } from './planes.js'
 import { resolveSymlink } from './symlinks.js'
 
 export interface ClassifierContext {
@@ -47,6 +47,8 @@ export interface PathFacts {
   /** For a symlink at head: where it resolves (null = outside the repository). */
   linkTarget?: string | null
   linkHitsInstrument: boolean
+  /** A written name holding control, invisible or compatibility characters. */
+  suspicious?: string
   plane: Plane
 }
 
@@ -103,6 +105,15 @@ export const CLASSIFICATION_TABLE: readonly TableRow[] = [
     message: f => `${f.path} deleted outside the instrument`
   },
   {
+    row: 'suspicious-name',
+    when: f => f.suspicious !== undefined,
+    plane: () => 'other',
+    action: reject,
+    rule: 'protected-path',
+    message: f =>
+      `the name ${printable(f.suspicious ?? '')} holds control, invisible, line-separator or compatibility characters, so it does not read as what it is; rename it to plain text`
+  },
+  {
     row: 'drafts-or-in-diff',
     when: f => f.plane === 'drafts' || f.plane === 'in_diff',
     action: () => 'continue',
@@ -123,6 +134,11 @@ export const CLASSIFICATION_TABLE: readonly TableRow[] = [
     message: f => `${f.path} is ${f.plane}`
   }
 ]
+
+/** A hostile name in a message: everything outside printable ASCII as \\u{hex}. */
+function printable(name: string): string {
+  return `"${name.replace(/[^\x20-\x7e]/gu, c => `\\u{${(c.codePointAt(0) ?? 0).toString(16)}}`)}"`
+}
 
 function instrumentMessage(f: PathFacts): string {
   const name = f.instrumentName ?? f.path
@@ -171,6 +187,8 @@ export function pathFacts(change: Change, ctx: ClassifierContext): PathFacts {
   if (previous !== undefined && change.status !== 'copied') {
     named.unshift([previous, ctx.planes.planeOf(previous)])
   }
+  const odd = named.find(([n]) => suspiciousName(n))
+  if (odd !== undefined) facts.suspicious = odd[0]
   const escaping = named.find(([n]) => n === '..' || n.startsWith('../') || n === '')
   if (escaping !== undefined) facts.escaping = escaping[0] === '' ? '(empty path)' : escaping[0]
   const instrument = named.find(([, p]) => p === 'protected' || p === 'voting')
