@@ -7,11 +7,14 @@ import { fallbackRefspecs } from '../src/action/fetch.js'
 import { GateError } from '../src/errors.js'
 import { COMMENT_MAX_CHARS, stickyMarker } from '../src/github/comments.js'
 import { parseEvent, queuedPullNumbers } from '../src/github/event.js'
+import { parsePolicy } from '../src/policy/load.js'
+import { unitePolicies } from '../src/policy/union.js'
 import type { Reason } from '../src/types.js'
 import { applyApproval, judgeApproval } from '../src/verdict/approval.js'
 import type { ApprovalFacts, ReviewFact } from '../src/verdict/approval.js'
 import { decide } from '../src/verdict/verdict.js'
 import { emptyScorecard, finalize } from '../src/verdict/scorecard.js'
+import { policyYaml } from './helpers/repo.js'
 
 const H = 'a'.repeat(40)
 const OLD = 'b'.repeat(40)
@@ -219,5 +222,15 @@ describe('the sticky comment', () => {
     expect(commentMode('')).toBe('never')
     expect(commentMode('on-failure')).toBe('on-failure')
     expect(() => commentMode('yes')).toThrow(/never", "on-failure" or "always"/)
+  })
+})
+
+describe('instrument_approvers across the merge base and the base tip', () => {
+  it('only approvers both policies name may approve (a permission is intersected, not united)', () => {
+    const at = (list: string) =>
+      parsePolicy(policyYaml(`instrument_approvers: [${list}]\n`), '.github/oracle-gate.yml')
+    const united = unitePolicies(at('alice, bob, acme/owners'), at('Alice, acme/owners, carol'))
+    expect(united.policy.instrument_approvers).toEqual(['alice', 'acme/owners'])
+    expect(unitePolicies(at('alice'), at('bob')).policy.instrument_approvers).toEqual([])
   })
 })
