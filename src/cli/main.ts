@@ -15,6 +15,7 @@ import { emptyScorecard, finalize } from '../verdict/scorecard.js'
 import { VERSION } from '../version.js'
 import { EXIT, type Io } from './io.js'
 import { stderrLogger } from './logger.js'
+import { runDoctor } from './doctor.js'
 import { runInit } from './init.js'
 import { runLedgerCommand } from './ledger.js'
 import { humanSummary } from './summary.js'
@@ -25,6 +26,7 @@ Usage:
   oracle-gate check --base REF [--head REF] [--repo DIR] [--policy PATH]
                     [--today YYYY-MM-DD] [--json FILE] [--markdown FILE] [--quiet]
   oracle-gate init [--repo DIR] [--policy PATH] [--force]
+  oracle-gate doctor [--ref REF] [--runs N] [--json FILE] [--markdown FILE]   (doctor --help)
   oracle-gate ledger add|check|list [options]   (oracle-gate ledger --help)
   oracle-gate --help | --version
 
@@ -64,6 +66,8 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
       return runInit(rest, io)
     case 'ledger':
       return runLedgerCommand(rest, io)
+    case 'doctor':
+      return runDoctor(rest, io)
     default:
       io.stderr.write(`oracle-gate: unknown command "${logText(command)}"\n\n${USAGE}`)
       return EXIT.error
