@@ -6,6 +6,7 @@ import { readFile, stat } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import type { GateContext } from '../context.js'
 import { GateError, errorMessage } from '../errors.js'
+import { isRecord as isObj } from '../json.js'
 import type { ReplayOutcome } from '../replay/index.js'
 import type { Reason, Scorecard } from '../types.js'
 import { RULE_VERDICT } from '../verdict/verdict.js'
@@ -61,9 +62,6 @@ async function readJson(path: string): Promise<unknown> {
     })
   }
 }
-
-const isObj = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v)
 
 /**
  * The artifact against the published scorecard schema (verdict/scorecard.schema.json), and

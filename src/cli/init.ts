@@ -31,7 +31,8 @@ export async function runInit(argv: string[], io: Io): Promise<number> {
   await writeFile(target, renderStarter(project))
   io.stderr.write(
     `wrote ${target} (detected: ${describeProject(project)})\n` +
-      'Review the suite command and setup, then commit it in a PR of its own: the gate reads the policy from the merge base.\n'
+      'Review the suite command and setup, then commit it in a PR of its own: the gate reads the policy from the merge base.\n' +
+      "The suite command should run the voting tests only; the patch's own tests run apart, as diagnostics.\n"
   )
   return EXIT.ok
 }

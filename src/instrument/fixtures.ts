@@ -9,6 +9,7 @@ import { GateError } from '../errors.js'
 import { formatIssue, schemaValidator } from '../schema.js'
 import manifestSchema from './fixtures.schema.json' with { type: 'json' }
 import type { Git } from '../git/git.js'
+import { shortSha } from '../json.js'
 import type { Reason } from '../types.js'
 import { readBlobs } from '../git/blobs.js'
 import { normalisePath } from '../writeset/planes.js'
@@ -64,7 +65,7 @@ export async function readManifest(
   const text = await git.showText(mergeBase, manifestPath)
   if (text === null) {
     throw new GateError(
-      `the policy names fixture manifest ${manifestPath}, which does not exist at the merge base ${mergeBase.slice(0, 12)}`,
+      `the policy names fixture manifest ${manifestPath}, which does not exist at the merge base ${shortSha(mergeBase)}`,
       {
         rule: 'config-invalid',
         path: manifestPath

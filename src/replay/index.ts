@@ -49,13 +49,22 @@ export async function replay(ctx: GateContext, ledger: LedgerState): Promise<Rep
   const corpus: Seed[] | null = ctx.policy.seeds ? await loadCorpus(ctx, ctx.policy.seeds) : null
   const view = ctx.instrument ?? (await instrumentView(ctx))
   const overlay = computeOverlay(view, await runnerChanges(ctx.git, view))
-  const tests = patchTestPlan(view, overlay)
+  const appended = ctx.writeSet
+    .filter(r => r.classification.row === 'voting-append')
+    .map(r => r.path)
+  const tests = patchTestPlan(view, overlay, appended)
   const spec = await fidelitySpec(ctx.git, view, ctx.policy)
   const collisions = foldCollisions(spec, view.base, view.head)
   // The merge base's files: where the canary goes (the same on both sides, tripwires.ts)
   // and the only files node:test titles map to for certain (ids.ts).
   const baseFiles = [...view.base.keys()]
-  const canary = planCanary(detectRunner(ctx.policy.suite), baseFiles, planeOf, canaryToken())
+  const canary = planCanary(
+    detectRunner(ctx.policy.suite),
+    baseFiles,
+    planeOf,
+    canaryToken(),
+    ctx.policy.suite.command
+  )
 
   const rerunnable = (o: Observation): boolean =>
     o.file !== null &&
@@ -100,9 +109,10 @@ export async function replay(ctx: GateContext, ledger: LedgerState): Promise<Rep
     return { base, head, patchRun, probed }
   })
   const { base, head } = measured
+  const added = addedTests(measured.patchRun, head.results, new Set(tests.appended))
   if (head.results !== null && measured.patchRun) addDiagnostics(head.results, measured.patchRun)
   if (measured.probed) base.inDiffOnBase = measured.probed
-  return combine(ctx, ledger, base, head, corpus, { planeOf, classOf, canary })
+  return combine(ctx, ledger, base, head, corpus, { planeOf, classOf, canary, added })
 }
 
 /**
@@ -155,6 +165,22 @@ async function measureSides(
 }
 
 /**
+ * The tests the patch added to voting files (voting_edits: append): ids of the patch-tests
+ * run in those files that the vote (the merge base's version of each file) did not have.
+ */
+function addedTests(
+  patchRun: ReadonlyMap<string, Observation> | null | undefined,
+  voted: ReadonlyMap<string, Observation> | null,
+  appended: ReadonlySet<string>
+): Set<string> {
+  const ids = new Set<string>()
+  if (!patchRun || appended.size === 0) return ids
+  for (const [id, o] of patchRun)
+    if (o.file !== null && appended.has(o.file) && !voted?.has(id)) ids.add(id)
+  return ids
+}
+
+/**
  * The patch's drafts and in-diff test outcomes join the head's results for scoring: they
  * never vote (their plane decides), they fill diagnostics.drafts and the head half of
  * non-discriminating. An id the vote already has is left as the vote saw it.
@@ -172,7 +198,12 @@ function combine(
   base: SideOutcome,
   head: SideOutcome,
   corpus: readonly Seed[] | null,
-  fns: { planeOf: (p: string) => Plane; classOf: ClassOf; canary: CanaryPlanning }
+  fns: {
+    planeOf: (p: string) => Plane
+    classOf: ClassOf
+    canary: CanaryPlanning
+    added: ReadonlySet<string>
+  }
 ): ReplayOutcome {
   const reasons: Reason[] = []
   for (const side of [base, head]) {
@@ -212,7 +243,8 @@ function combine(
       policyPath: ctx.policy.path,
       written,
       duplicates: { base: base.duplicates ?? [], head: head.duplicates ?? [] },
-      today: ctx.today
+      today: ctx.today,
+      added: fns.added
     }
     if (ledger.path !== undefined) input.ledgerPath = ledger.path
     if (base.inDiffOnBase) input.inDiffOnBase = base.inDiffOnBase

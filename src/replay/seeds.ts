@@ -4,6 +4,7 @@
 import type { GateContext } from '../context.js'
 import { GateError } from '../errors.js'
 import { runShell, type ShellResult } from '../exec/process.js'
+import { isRecord } from '../json.js'
 import type { SeedSettings } from '../policy/types.js'
 import type { Reason, SeedSummary } from '../types.js'
 import { formatIssue, schemaValidator } from '../schema.js'
@@ -193,8 +194,4 @@ export async function loadCorpus(ctx: GateContext, settings: SeedSettings): Prom
     })
   }
   return parseCorpus(text, settings.corpus)
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
