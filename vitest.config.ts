@@ -8,8 +8,10 @@ import { defineConfig } from 'vitest/config'
  */
 const UNIT = [
   'action-docs',
+  'action-log',
   'action-units',
   'approval',
+  'card-glance',
   'docs',
   'env',
   'fixture-manifest',
@@ -25,10 +27,12 @@ const UNIT = [
   'lints-extract',
   'lints-judge',
   'lints-overlap',
+  'lints-overlap-regex',
   'lints-prefilter',
   'markdown',
   'markers',
   'markers-scan',
+  'markers-tree',
   'paths-hostile',
   'policy',
   'policy-union',
