@@ -1,4 +1,4 @@
-// End to end, the BUNDLED action (dist/index.js) as teams run it (issue 17): a merge queue's
+// End to end, the action's run() (in process, helpers/action-run.ts) as teams run it (issue 17): a merge queue's
 // merge_group run, a person's instrument change approved (or not) through PR reviews read
 // from the API, the sticky PR comment, and the card of every verdict within GitHub's limits.
 // The fake GitHub validates every request against GitHub's OpenAPI request schemas.
@@ -9,7 +9,9 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Scorecard } from '../src/types.js'
-import { FakeGitHub, runBundledAction } from './helpers/fake-github.js'
+import { validateScorecard } from '../src/verdict/scorecard-schema.js'
+import { runActionInProcess } from './helpers/action-run.js'
+import { FakeGitHub } from './helpers/fake-github.js'
 import type { ActionRun, FakeGitHubOptions, FakePull, FakeReview } from './helpers/fake-github.js'
 import { pythonWithPytest } from './helpers/python.js'
 import { TestRepo } from './helpers/repo.js'
@@ -155,7 +157,9 @@ async function run(
   payload: unknown,
   inputs: Record<string, string> = {}
 ): Promise<ActionRun> {
-  const r = await runBundledAction({
+  // run() in this process with millisecond API waits (helpers/action-run.ts); the bundle
+  // itself is smoke-tested in action-e2e.test.ts.
+  const r = await runActionInProcess({
     entry: ENTRY,
     workspace,
     eventName,
@@ -168,8 +172,12 @@ async function run(
   return r
 }
 
-const card = (r: ActionRun): Scorecard =>
-  JSON.parse(readFileSync(r.outputs.scorecard ?? '', 'utf8')) as Scorecard
+/** The card the run wrote; every one of them must match the published schema. */
+function card(r: ActionRun): Scorecard {
+  const json: unknown = JSON.parse(readFileSync(r.outputs.scorecard ?? '', 'utf8'))
+  expect(validateScorecard(json)).toEqual([])
+  return json as Scorecard
+}
 
 describe('merge_group', () => {
   /** The queue's commit: main's tip merged with the PR head, on gh-readonly-queue/main/pr-N-<sha>. */

@@ -1,6 +1,7 @@
 // The scorecard as Markdown, rendered from data: used for the job summary, the check run's
 // summary and the CLI's --markdown. Sections are dropped from the end (with a pointer to
 // the full JSON card) rather than cut mid-table when the text must fit a limit.
+import { shortSha } from '../json.js'
 import type { Reason, Scorecard, Verdict } from '../types.js'
 import { mdCellCode, mdCode, mdFence, mdText } from './sanitize.js'
 
@@ -89,7 +90,7 @@ function header(card: Scorecard): string {
     '',
     `**${MEANING[card.verdict]}.** ${title(card).replace(/^[^:]+: /, '')}.`,
     '',
-    `${subject(card)}base ${mdCode(short(card.base))} · head ${mdCode(short(card.head))} · today ${mdText(card.today, { cell: false })} · policy ${mdCode(card.policy_path)} · oracle ${card.oracle.unchanged ? 'unchanged' : card.oracle.base_digest ? '**changed**' : 'not measured'}`
+    `${subject(card)}base ${mdCode(shortSha(card.base))} · head ${mdCode(shortSha(card.head))} · today ${mdText(card.today, { cell: false })} · policy ${mdCode(card.policy_path)} · oracle ${card.oracle.unchanged ? 'unchanged' : card.oracle.base_digest ? '**changed**' : 'not measured'}`
   ]
   if (card.campaign)
     lines.push(
@@ -264,8 +265,4 @@ function subject(card: Scorecard): string {
   const prs = (card.pull_requests ?? []).map(n => `#${n}`).join(', ')
   if (card.event === 'merge_group') return `merge queue group for ${prs || 'unnamed PRs'} · `
   return prs ? `PR ${prs} · ` : ''
-}
-
-function short(sha: string): string {
-  return sha ? sha.slice(0, 12) : '?'
 }
