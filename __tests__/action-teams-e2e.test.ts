@@ -407,6 +407,80 @@ describe("people's instrument changes (instrument_approvers)", () => {
   })
 })
 
+describe('approvals in the fork pattern (read-only pull_request run, then report mode)', () => {
+  it('the fork run reads the reviews and replays; report mode re-reads them and posts merge', async () => {
+    const o = origin(APPROVERS, { 'app/calc.py': CALC_FIXED })
+    const head = pushPull(o, { 'oracle/properties/test_zero.py': NEW_ORACLE })
+    const pull = (): FakePull => ({
+      number: 1,
+      baseSha: o.base,
+      headSha: head,
+      headRepo: 'contributor/widget',
+      files: apiFiles(o, head),
+      author: { login: 'carol', type: 'User' },
+      reviews: [{ login: 'alice', state: 'APPROVED', commit_id: head }]
+    })
+    // Part 1: read-only token (no check runs, no comments), reviews still readable.
+    const fork = await fake({ pulls: [pull()], refuseCheckRuns: true })
+    const payload = prPayload(o, head, 'submitted')
+    const first = await run(
+      fork,
+      shallowClone(o, 'refs/pull/1/merge'),
+      'pull_request_review',
+      payload,
+      {
+        comment: 'always'
+      }
+    )
+    expect(first.outputs.verdict).toBe('merge')
+    expect(card(first).runs.map(x => x.side)).toEqual(['base', 'head'])
+    expect(first.stdout).toMatch(/could not post the PR comment on #1 .*pull-requests: write/)
+    expect(fork.comments).toEqual([])
+    expect(fork.invalid).toEqual([])
+
+    // Part 2: report mode from a checkout of the base repository, with the artifact.
+    const base = mkdtempSync(join(tmpdir(), 'og-base-'))
+    cleanups.push(() => rmSync(base, { recursive: true, force: true }))
+    execFileSync('git', ['clone', '-q', `file://${o.repo.dir}`, base], { stdio: 'pipe' })
+    const reporter = await fake({ pulls: [pull()] })
+    const workflowRun = {
+      action: 'completed',
+      workflow_run: {
+        id: 77,
+        event: 'pull_request_review',
+        head_sha: head,
+        head_repository: { full_name: 'contributor/widget' },
+        pull_requests: [],
+        conclusion: 'success'
+      }
+    }
+    const second = await run(reporter, base, 'workflow_run', workflowRun, {
+      mode: 'report',
+      scorecard: dirname(first.outputs.scorecard ?? '')
+    })
+    expect(second.outputs.verdict).toBe('merge')
+    expect(card(second).reasons.find(x => x.rule === 'instrument-approval')?.message).toMatch(
+      /^instrument change approved by @alice at /
+    )
+    expect(reporter.calls(REVIEWS)).toHaveLength(1)
+    expect(reporter.checkRuns).toEqual([
+      expect.objectContaining({ head_sha: head, conclusion: 'success' })
+    ])
+
+    // The approval is dismissed before the report runs: report mode re-reads it, policy.
+    const dismissed = await fake({
+      pulls: [{ ...pull(), reviews: [{ login: 'alice', state: 'DISMISSED', commit_id: head }] }]
+    })
+    const third = await run(dismissed, base, 'workflow_run', workflowRun, {
+      mode: 'report',
+      scorecard: dirname(first.outputs.scorecard ?? '')
+    })
+    expect(third.outputs.verdict).toBe('policy')
+    expect(reporter.invalid).toEqual([])
+    expect(dismissed.invalid).toEqual([])
+  }, 120_000)
+})
+
 describe('the sticky PR comment', () => {
   it('is created once and then updated in place; a person quoting the marker is left alone', async () => {
     const o = origin()

@@ -16,6 +16,7 @@ import { Git } from './git/git.js'
 import { checkInstrument, instrumentTouched, type InstrumentResult } from './instrument/index.js'
 import { shortSha } from './json.js'
 import { loadLedger } from './ledger/index.js'
+import { assertLintableSizes } from './lints/blobs.js'
 import { runLints } from './lints/index.js'
 import { DEFAULT_POLICY_PATH, parsePolicy } from './policy/load.js'
 import type { Policy } from './policy/types.js'
@@ -125,6 +126,10 @@ function stageTimer(
     const started = Date.now()
     try {
       return await log.group(name, fn)
+    } catch (error) {
+      // An unexpected failure still says where it happened (and so which input caused it).
+      if (error instanceof GateError) throw error
+      throw new GateError(`internal error in "${name}": ${errorMessage(error)}`, { cause: error })
     } finally {
       card.timings_ms[name] = Date.now() - started
     }
@@ -220,6 +225,8 @@ async function ledgerStage(ctx: GateContext, card: Scorecard): Promise<LedgerSta
 }
 
 async function lintsStage(ctx: GateContext, ledger: LedgerState, card: Scorecard): Promise<void> {
+  // Before any lint reads a byte: a file too large to read is an error naming the limit.
+  await assertLintableSizes(ctx.git, ctx.head, ctx.writeSet)
   card.reasons.push(...(await runLints(ctx, ledger)))
 }
 
