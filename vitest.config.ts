@@ -10,6 +10,7 @@ const UNIT = [
   'action-docs',
   'action-log',
   'action-units',
+  'append-only',
   'approval',
   'card-glance',
   'docs',
