@@ -119,6 +119,7 @@ const JS_ATTACKS: Array<[ReachCategory, string]> = [
   ['framework', "const j = require('@jest/globals')"],
   ['framework', "const t = await import('node:test')"],
   ['framework', "import chai from 'chai'"],
+  ['framework', "import fc from 'fast-check'"],
   ['framework', "export * from 'jest-circus'"],
   ['framework', 'expect.extend({ toBe: () => ({ pass: true }) })'],
   ['framework', 'const e = globalThis.expect'],
