@@ -14,7 +14,7 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v" || argv[0]
 `);
 } else {
   try {
-    const { main } = await import("./chunks/main-IQZ52BWK.js");
+    const { main } = await import("./chunks/main-P7FJUMFZ.js");
     process.exitCode = await main(argv);
   } catch (error) {
     process.stderr.write(

@@ -8,8 +8,8 @@ process.stdout.write(`oracle-gate ${VERSION}
 `);
 try {
   const [{ run }, { readEnvironment }] = await Promise.all([
-    import("./chunks/main-XMFWUNXZ.js"),
-    import("./chunks/environment-QA4TXIC6.js")
+    import("./chunks/main-5VZ7EYLL.js"),
+    import("./chunks/environment-YBVTYEZU.js")
   ]);
   await run(readEnvironment());
 } catch (error) {

@@ -18,6 +18,8 @@ export interface TreeEntry {
   type: 'blob' | 'tree' | 'commit'
   sha: string
   path: string
+  /** Blob size in bytes, when listed with `{ sizes: true }` (ls-tree -l). */
+  size?: number
 }
 
 /** A fetch from origin; the refspecs are commit shas or `+src:dst` refspecs. */
@@ -137,6 +139,12 @@ export class Git {
     return (await this.exec(['merge-base', a, b])).code === 0
   }
 
+  /** The parents of a commit, in order (a merge queue's group commit: base tip, PR head). */
+  async parents(sha: string): Promise<string[]> {
+    const line = await this.run(['rev-list', '--parents', '-n', '1', sha, '--'])
+    return line.trim().split(/\s+/).slice(1)
+  }
+
   async isShallow(): Promise<boolean> {
     return (await this.run(['rev-parse', '--is-shallow-repository'])).trim() === 'true'
   }
@@ -181,12 +189,17 @@ export class Git {
    * Recursive listing of a revision's tree, optionally restricted to paths (taken
    * literally: a file named `*.py` is that file, not a glob).
    */
-  async lsTree(rev: string, paths: readonly string[] = []): Promise<TreeEntry[]> {
+  async lsTree(
+    rev: string,
+    paths: readonly string[] = [],
+    options: { sizes?: boolean } = {}
+  ): Promise<TreeEntry[]> {
     const out = await this.run([
       ...(paths.length ? ['--literal-pathspecs'] : []),
       'ls-tree',
       '-r',
       '-z',
+      ...(options.sizes ? ['-l'] : []),
       '--full-tree',
       rev,
       ...(paths.length ? ['--', ...paths] : [])
@@ -233,6 +246,12 @@ export class Git {
       '--no-ext-diff',
       '--no-textconv',
       '--no-relative',
+      // --text: a file git calls binary (a NUL byte, a `-diff` or `binary` attribute) still
+      // shows its added lines; fixed prefixes: diff.noprefix or diff.mnemonicPrefix in the
+      // user's config cannot change the names the parser reads.
+      '--text',
+      '--src-prefix=a/',
+      '--dst-prefix=b/',
       '-U0',
       '-M',
       '--diff-filter=AMRCT',
@@ -290,6 +309,11 @@ export class Git {
 
   // -------------------------------------------------------------------------------------
   // The checkout and its worktrees
+
+  /** The repository's common git directory (shared by its worktrees), absolute. */
+  async commonDir(): Promise<string> {
+    return (await this.run(['rev-parse', '--path-format=absolute', '--git-common-dir'])).trim()
+  }
 
   /** Paths tracked in the checkout at or below `path` (taken literally), or why git refused. */
   async trackedPaths(path: string): Promise<{ paths: string[] } | { refused: string }> {
@@ -393,13 +417,16 @@ function parseLsTree(out: string): TreeEntry[] {
   for (const record of out.split('\0')) {
     if (record === '') continue
     const tab = record.indexOf('\t')
-    const [mode, type, sha] = record.slice(0, tab).split(' ')
-    entries.push({
+    // With -l a size column follows, padded with spaces ('-' for trees and commits).
+    const [mode, type, sha, size] = record.slice(0, tab).split(/ +/)
+    const entry: TreeEntry = {
       mode: mode ?? '',
       type: (type ?? 'blob') as TreeEntry['type'],
       sha: sha ?? '',
       path: record.slice(tab + 1)
-    })
+    }
+    if (size !== undefined && /^\d+$/.test(size)) entry.size = Number(size)
+    entries.push(entry)
   }
   return entries
 }

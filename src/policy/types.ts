@@ -5,13 +5,7 @@ export type LintMode = 'off' | 'warn' | 'error'
 
 /** The categories of oracle-reach (src/lints/reach/types.ts holds the same list). */
 export type ReachCategory =
-  | 'framework'
-  | 'markers'
-  | 'introspection'
-  | 'process'
-  | 'instrument'
-  | 'comparison'
-  | 'echo'
+  'framework' | 'markers' | 'introspection' | 'process' | 'instrument' | 'comparison' | 'echo'
 
 /** One entry of lints.reach_allow: files (a glob) that may do what the categories name. */
 export interface ReachAllow {
@@ -54,6 +48,8 @@ export interface Policy {
   /** Path of the policy file inside the repository (always protected). */
   path: string
   protected: readonly string[]
+  /** Logins and org/team slugs whose approval of the head sha lets an instrument change merge. */
+  instrument_approvers: readonly string[]
   case_insensitive: boolean
   voting_edits: 'none' | 'append'
   planes: { voting: readonly string[]; drafts: readonly string[]; in_diff: readonly string[] }

@@ -175,6 +175,7 @@ async function firstRun(
     }
   }
   if (first.report === null) {
+    if (first.result.head) run.log_head = first.result.head
     const message = `the suite left no readable report on ${side} (${first.reportError ?? 'unknown'}); output head:\n${await logHead(logFile)}\n…\noutput tail:\n${first.result.tail}`
     if (side === 'base') throw new GateError(message, { path: ctx.policy.path })
     return {
