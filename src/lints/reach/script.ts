@@ -24,6 +24,7 @@ import {
   descendants,
   finding,
   isMarkerName,
+  markMainOnly,
   moduleMatches,
   namesRunner,
   pathMatches,
@@ -40,7 +41,13 @@ interface Scope {
   declared: Set<string>
 }
 
+const JS_MAIN_GUARD = /^(require\.main\s*===?\s*module|module\s*===?\s*require\.main)$/
+
 export function detectScript(root: Node, ctx: DetectContext): Finding[] {
+  return markMainOnly(root, scriptFindings(root, ctx), c => JS_MAIN_GUARD.test(c))
+}
+
+function scriptFindings(root: Node, ctx: DetectContext): Finding[] {
   const scope = scriptScope(root)
   const out: Finding[] = []
   for (const node of descendants(root, ctx.within)) {
