@@ -109,7 +109,10 @@ export async function oracleReach(input: LintInput, level: Level): Promise<Reaso
   for (const p of parsed) p.findings.push(...echoFindings(p.constructs, cases))
 
   const allowed = allowList(ctx.policy.lints.reach_allow, ctx.policy.case_insensitive)
-  const isEntry = entryPoints(await ctx.git.showText(ctx.mergeBase, 'package.json'))
+  const isEntry = entryPoints(
+    await ctx.git.showText(ctx.mergeBase, 'package.json'),
+    await ctx.git.showText(ctx.mergeBase, 'pyproject.toml')
+  )
   const reasons: Reason[] = []
   let waived = 0
   for (const p of parsed) {
