@@ -169,7 +169,12 @@ function resolveCall(node: Node, bindings: Bindings): string | undefined {
 }
 
 function isImportCall(callee: string | undefined): boolean {
-  return callee === '__import__' || callee === 'importlib.import_module'
+  return (
+    callee === '__import__' ||
+    callee === 'builtins.__import__' ||
+    callee === 'importlib.__import__' ||
+    callee === 'importlib.import_module'
+  )
 }
 
 function argumentsOf(call: Node): Node[] {

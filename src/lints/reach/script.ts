@@ -229,7 +229,9 @@ export function resolveScript(node: Node, scope: Scope): string | undefined {
 /** The module of `require('m')` or `import('m')` with a constant argument. */
 function requiredModule(call: Node): string | undefined {
   const fn = call.childForFieldName('function')
-  if (!fn || (fn.type !== 'import' && fn.text !== 'require')) return undefined
+  // `require`, `module.require`, and what createRequire() made (`const req = createRequire(…)`
+  // is usually called `require` or `*Require`; other names are not followed).
+  if (!fn || (fn.type !== 'import' && !/(^|\.)require$|Require$/.test(fn.text))) return undefined
   const arg = call.childForFieldName('arguments')?.namedChildren[0]
   return arg ? scriptStringValue(arg) : undefined
 }
