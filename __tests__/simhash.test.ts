@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import { canonicalJson } from '../src/json.js'
 import {
-  canonicalJson,
   hamming64,
   keepDistinct,
   payloadDistance,

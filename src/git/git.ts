@@ -246,6 +246,12 @@ export class Git {
       '--no-ext-diff',
       '--no-textconv',
       '--no-relative',
+      // --text: a file git calls binary (a NUL byte, a `-diff` or `binary` attribute) still
+      // shows its added lines; fixed prefixes: diff.noprefix or diff.mnemonicPrefix in the
+      // user's config cannot change the names the parser reads.
+      '--text',
+      '--src-prefix=a/',
+      '--dst-prefix=b/',
       '-U0',
       '-M',
       '--diff-filter=AMRCT',
@@ -303,6 +309,11 @@ export class Git {
 
   // -------------------------------------------------------------------------------------
   // The checkout and its worktrees
+
+  /** The repository's common git directory (shared by its worktrees), absolute. */
+  async commonDir(): Promise<string> {
+    return (await this.run(['rev-parse', '--path-format=absolute', '--git-common-dir'])).trim()
+  }
 
   /** Paths tracked in the checkout at or below `path` (taken literally), or why git refused. */
   async trackedPaths(path: string): Promise<{ paths: string[] } | { refused: string }> {

@@ -24,7 +24,25 @@ export async function addedLines(
 export function parseUnifiedDiff(diff: string, into: AddedLines = new Map()): AddedLines {
   let current: Map<number, string> | undefined
   let line = 0
+  // Lines still due in the current hunk (its header counts them): inside a hunk, an added
+  // line that reads `++ x` is `+++ x` in the diff and must not be taken for a file header.
+  let oldLeft = 0
+  let newLeft = 0
   for (const raw of diff.split('\n')) {
+    if (oldLeft > 0 || newLeft > 0) {
+      if (raw.startsWith('+')) {
+        current?.set(line, raw.slice(1))
+        line += 1
+        newLeft -= 1
+      } else if (raw.startsWith('-')) {
+        oldLeft -= 1
+      } else if (raw.startsWith(' ')) {
+        line += 1
+        oldLeft -= 1
+        newLeft -= 1
+      }
+      continue
+    }
     if (raw.startsWith('diff --git ')) {
       current = undefined
       continue
@@ -34,23 +52,18 @@ export function parseUnifiedDiff(diff: string, into: AddedLines = new Map()): Ad
       if (target === '/dev/null') {
         current = undefined
       } else {
-        const path = unquote(target).replace(/^b\//, '')
+        // git ends the name with a tab when it holds a space (for patch(1)).
+        const path = unquote(target.replace(/\t$/, '')).replace(/^b\//, '')
         current = into.get(path) ?? new Map()
         into.set(path, current)
       }
       continue
     }
     if (raw.startsWith('@@')) {
-      const match = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(raw)
-      line = match ? Number(match[1]) : 0
-      continue
-    }
-    if (current === undefined) continue
-    if (raw.startsWith('+')) {
-      current.set(line, raw.slice(1))
-      line += 1
-    } else if (raw.startsWith(' ')) {
-      line += 1
+      const match = /^@@ -\d+(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/.exec(raw)
+      line = match ? Number(match[2]) : 0
+      oldLeft = match ? Number(match[1] ?? 1) : 0
+      newLeft = match ? Number(match[3] ?? 1) : 0
     }
   }
   return into

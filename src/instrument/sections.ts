@@ -4,6 +4,7 @@
 // canonical text of that part (null when the file is absent), so "changed" is a plain
 // comparison of the base's extract with the head's. No full TOML parser: the extractor
 // only has to find statements, and it errs towards reporting a change.
+import { canonicalJson } from '../json.js'
 
 /** Lines of INI sections whose name satisfies `wanted` (comments and blank lines dropped). */
 export function iniSections(
@@ -236,17 +237,6 @@ export function packageTestFields(text: string | null): string | null {
   return canonicalJson(picked)
 }
 
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) =>
-      a < b ? -1 : a > b ? 1 : 0
-    )
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`
-  }
-  return JSON.stringify(value) ?? 'undefined'
-}
-
 /**
  * go.mod directives that change how `go test` behaves without touching a test file: the
  * `go` and `toolchain` versions (language semantics, loop variables, vet checks run by
@@ -435,6 +425,14 @@ export function attributePattern(dir: string, pattern: string): RegExp {
     } else if (body.startsWith('/**', i) && i + 3 === body.length) {
       source += '/.*'
       i += 2
+    } else if (c === '[' && body.indexOf(']', i + 2) > 0) {
+      const end = body.indexOf(']', i + 2)
+      const inner = body
+        .slice(i + 1, end)
+        .replace(/^!/, '^')
+        .replace(/\\/g, '\\\\')
+      source += `[${inner}]`
+      i = end
     } else if (c === '*') source += '[^/]*'
     else if (c === '?') source += '[^/]'
     else if (c === '\\' && i + 1 < body.length) source += escapeRe(body[++i] ?? '')

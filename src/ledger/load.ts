@@ -2,6 +2,7 @@
 // (never the head: a patch may not grant itself a freeze), validate it and judge it
 // against today.
 import type { GateContext } from '../context.js'
+import { shortSha } from '../json.js'
 import type { Reason } from '../types.js'
 import { normalisePath } from '../writeset/planes.js'
 import { judgeRows } from './expiry.js'
@@ -18,7 +19,7 @@ export async function loadLedger(ctx: GateContext): Promise<LedgerState> {
       rule: 'ledger-invalid',
       level: 'failure',
       path: file,
-      message: `ledger ${file} (named by the policy) does not exist at the merge base ${ctx.mergeBase.slice(0, 12)}; add it (oracle-gate ledger add, or {version: 1, entries: []}) in a PR of its own, or remove "ledger:" from the policy`
+      message: `ledger ${file} (named by the policy) does not exist at the merge base ${shortSha(ctx.mergeBase)}; add it (oracle-gate ledger add, or {version: 1, entries: []}) in a PR of its own, or remove "ledger:" from the policy`
     }
     return {
       path: file,

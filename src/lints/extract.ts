@@ -25,6 +25,12 @@ export interface ModuleRef {
 export interface FileFacts {
   literals: Literal[]
   imports: ModuleRef[]
+  /**
+   * JS/TS regular expression literals, as the text they match when it is literal (`/bad
+   * input\./` is `bad input.`): a test that checks a message with `toThrow(/…/)` repeats it
+   * as surely as one that quotes it. literal-overlap counts them on the test side.
+   */
+  patterns: Literal[]
 }
 
 /** Python calls whose first string argument names a module. */
@@ -66,6 +72,7 @@ const SCRIPT_QUERY = `
 (import_statement) @import
 (export_statement source: (string) @export_source)
 (call_expression function: (_) @callee arguments: (arguments . [(string) (template_string)] @call_arg))
+(regex pattern: (regex_pattern) @regex)
 `
 
 /** TypeScript only: `declare module 'name'` names a module, it is not a value. */
@@ -116,7 +123,7 @@ function hits(matches: QueryMatch[]): Hit[] {
 
 function pythonFacts(matches: QueryMatch[]): FileFacts {
   const captures = hits(matches)
-  const facts: FileFacts = { literals: [], imports: [] }
+  const facts: FileFacts = { literals: [], imports: [], patterns: [] }
   // Strings that are not values: bare string statements (docstrings, strings used as
   // comments), parts of a concatenation (taken as a whole), module names in import calls.
   const skip = new Set<number>()
@@ -216,7 +223,7 @@ function unbrace(text: string): string {
 
 function scriptFacts(matches: QueryMatch[]): FileFacts {
   const captures = hits(matches)
-  const facts: FileFacts = { literals: [], imports: [] }
+  const facts: FileFacts = { literals: [], imports: [], patterns: [] }
   const skip = new Set<number>()
   const npm = (module: string, at: Node): void =>
     void facts.imports.push({ module, ecosystem: 'npm', line: line(at) })
@@ -247,9 +254,53 @@ function scriptFacts(matches: QueryMatch[]): FileFacts {
       if (value !== '') facts.literals.push({ value, line: line(node) })
     } else if (name === 'template') {
       facts.literals.push(...templateLiterals(node))
+    } else if (name === 'regex') {
+      facts.patterns.push(...regexRuns(node))
     }
   }
   return facts
+}
+
+/**
+ * The literal runs of a regular expression: text between metacharacters, with escaped
+ * punctuation (`\.`, `\(`) taken as itself. A class, a group's syntax or an escape such as
+ * `\d` ends a run; quantifiers take the character before them out of it.
+ */
+export function regexRuns(node: Node): Literal[] {
+  const source = node.text
+  const runs: Literal[] = []
+  let value = ''
+  const flush = (): void => {
+    if (value !== '') runs.push({ value, line: line(node) })
+    value = ''
+  }
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i] as string
+    if (c === '\\') {
+      const next = source[i + 1] ?? ''
+      i++
+      if (/[^A-Za-z0-9]/.test(next)) value += next
+      else flush()
+    } else if ('*+?{'.includes(c)) {
+      // `ab*`: the b is optional, so the run is `a`.
+      value = value.slice(0, -1)
+      flush()
+      if (c === '{') while (i < source.length && source[i] !== '}') i++
+    } else if ('^$.|()['.includes(c)) {
+      flush()
+      if (c === '[') {
+        while (i < source.length && source[i] !== ']') i += source[i] === '\\' ? 2 : 1
+      } else if (c === '(' && source[i + 1] === '?') {
+        // (?:…), (?=…), (?<name>…): the group's syntax is not text.
+        i++
+        if (source[i + 1] === '<' && /[A-Za-z]/.test(source[i + 2] ?? '')) {
+          while (i < source.length && source[i] !== '>') i++
+        } else i++
+      }
+    } else value += c
+  }
+  flush()
+  return runs
 }
 
 function templateLiterals(node: Node): Literal[] {

@@ -8,8 +8,6 @@ import { lintFiles } from './files.js'
 import { LINTS, levelOf, type LintInput, type LintKey } from './registry.js'
 import { SourceFacts } from './source.js'
 
-export { LINTS, levelOf, type Lint, type LintInput, type LintKey } from './registry.js'
-
 /**
  * Runs the lints that are on (all of them, or those in `only`), in table order.
  * @param ledger the ledger as loaded from the merge base

@@ -2,6 +2,7 @@
 // test files the patch adds or changes, as they are at head. What a test already did at
 // the merge base is the base's problem, not the patch's: reported as a warning.
 import type { GateContext } from '../context.js'
+import { byCodeUnit } from '../json.js'
 import type { Git } from '../git/git.js'
 import type { Level, Reason } from '../types.js'
 import { writeFile } from 'node:fs/promises'
@@ -172,5 +173,5 @@ function hitKey(hit: JudgeHit): string {
 }
 
 function byPath<T>([a]: [string, T], [b]: [string, T]): number {
-  return a < b ? -1 : a > b ? 1 : 0
+  return byCodeUnit(a, b)
 }

@@ -6,7 +6,7 @@ import type { Policy } from '../policy/types.js'
 import type { Literal, ModuleRef } from './extract.js'
 
 /** Python modules (a trailing `*` matches any module name with that prefix). */
-export const DEFAULT_PYTHON_JUDGES: readonly string[] = [
+const DEFAULT_PYTHON_JUDGES: readonly string[] = [
   'openai',
   'anthropic',
   'google.generativeai',
@@ -22,7 +22,7 @@ export const DEFAULT_PYTHON_JUDGES: readonly string[] = [
 ]
 
 /** npm packages (`@scope/*` matches the whole scope). */
-export const DEFAULT_NPM_JUDGES: readonly string[] = [
+const DEFAULT_NPM_JUDGES: readonly string[] = [
   'openai',
   '@anthropic-ai/sdk',
   '@google/generative-ai',

@@ -11,6 +11,7 @@
 // "In a test the patch adds or changes" means: a literal of a changed test file at head
 // that the merge-base version of that test file did not already hold.
 import type { GateContext } from '../context.js'
+import { byCodeUnit } from '../json.js'
 import type { Git } from '../git/git.js'
 import type { Level, Reason } from '../types.js'
 import { writeFile } from 'node:fs/promises'
@@ -19,11 +20,12 @@ import { basePath, type LintFiles, type Role } from './files.js'
 import { eligible, findOverlaps, valuesFoundIn, type Located, type Overlap } from './overlap.js'
 import { readBlobs } from './blobs.js'
 import { candidateIndex, mayHoldOverlap } from './prefilter.js'
+import type { FileFacts, Literal } from './extract.js'
 import type { LintInput } from './registry.js'
 import type { SourceFacts } from './source.js'
 
 /** Shared literals listed per test file; the rest are counted. */
-export const LIST_CAP = 5
+const LIST_CAP = 5
 /**
  * Candidate literals searched in the whole merge base. git grep tries its fixed strings
  * one by one (3,000 of them over 5,000 files take seconds), so past this many the rest
@@ -38,12 +40,10 @@ export async function literalOverlap(
   if (files.tests.length === 0 || files.production.length === 0) return []
   const min = ctx.policy.lints.literal_min_length
   const allow = new Set(ctx.policy.lints.literal_allow)
-  const located = (
-    map: Map<string, { literals: { value: string; line: number }[] }>
-  ): Located[] => {
+  const located = (map: Map<string, FileFacts>, role: 'test' | 'production'): Located[] => {
     const out: Located[] = []
     for (const [path, f] of map) {
-      for (const l of f.literals)
+      for (const l of valuesOf(f, role))
         if (eligible(l.value, min, allow)) out.push({ value: l.value, path, line: l.line })
     }
     return out
@@ -57,7 +57,8 @@ export async function literalOverlap(
       ctx.head,
       files.tests.map(r => r.path),
       'test'
-    )
+    ),
+    'test'
   )
   if (testLiterals.length === 0) return []
   const baseOfPath = new Map<string, string>()
@@ -85,7 +86,8 @@ export async function literalOverlap(
         const base = old === undefined ? undefined : changedBase.get(old)
         return mayHoldOverlap(text, language === 'python', index, base)
       }
-    )
+    ),
+    'production'
   )
   let overlaps = findOverlaps(productionLiterals, testLiterals, min)
   if (overlaps.length === 0) return []
@@ -129,6 +131,11 @@ export async function literalOverlap(
   )
   overlaps = overlaps.filter(o => !inBase.has(o.production.value))
   return toReasons(overlaps, level, min)
+}
+
+/** A file's literal values; a test's regular expressions count too (see FileFacts.patterns). */
+function valuesOf(facts: FileFacts, role: 'test' | 'production'): Literal[] {
+  return role === 'test' ? [...facts.literals, ...facts.patterns] : facts.literals
 }
 
 function productionValues(overlaps: Overlap[]): string[] {
@@ -186,13 +193,21 @@ async function dropBaseValues(
     baseOf.set(row.path, old)
     wanted.set(old, [...(wanted.get(old) ?? []), ...values])
   }
-  const base = await facts.at(mergeBase, [...wanted.keys()], role, (path, language, text) =>
-    mayHoldOverlap(text, language === 'python', candidateIndex(wanted.get(path) ?? [], min))
+  // A test's regular expressions are not spelled after a quote, so the prefilter (which
+  // looks only there) is for production files alone.
+  const base = await facts.at(
+    mergeBase,
+    [...wanted.keys()],
+    role,
+    role === 'test'
+      ? undefined
+      : (path, language, text) =>
+          mayHoldOverlap(text, language === 'python', candidateIndex(wanted.get(path) ?? [], min))
   )
   const valuesAt = new Map<string, Set<string>>()
   for (const [path, old] of baseOf) {
     const f = base.get(old)
-    if (f) valuesAt.set(path, new Set(f.literals.map(l => l.value)))
+    if (f) valuesAt.set(path, new Set(valuesOf(f, role).map(l => l.value)))
   }
   return overlaps.filter(o => !valuesAt.get(side(o).path)?.has(side(o).value))
 }
@@ -236,7 +251,7 @@ function toReasons(overlaps: Overlap[], level: Level, min: number): Reason[] {
     else byTest.set(o.test.path, [o])
   }
   const reasons: Reason[] = []
-  for (const [path, list] of [...byTest].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+  for (const [path, list] of [...byTest].sort(([a], [b]) => byCodeUnit(a, b))) {
     list.sort((a, b) => a.test.line - b.test.line)
     const shown = list
       .slice(0, LIST_CAP)

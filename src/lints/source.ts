@@ -11,7 +11,7 @@ import { languageOf, parserFor, type LanguageId } from './parsers.js'
  * hand, and parsing them would dominate the run. Test files are parsed whatever their size:
  * padding a test must not be a way around the lints.
  */
-export const MAX_PRODUCTION_BYTES = 1024 * 1024
+const MAX_PRODUCTION_BYTES = 1024 * 1024
 
 /**
  * A cheap look at a file's text before parsing it: false means the caller has proved the

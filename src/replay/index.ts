@@ -18,6 +18,7 @@ import type {
   Votes
 } from '../types.js'
 import { GateError } from '../errors.js'
+import { guardGitState } from '../git/state.js'
 import { canaryToken, planCanary, type CanaryPlanning } from './canary.js'
 import { compileClasses, type ClassOf } from './classes.js'
 import { checkFidelity, fidelitySpec, foldCollisions } from './fidelity.js'
@@ -48,13 +49,22 @@ export async function replay(ctx: GateContext, ledger: LedgerState): Promise<Rep
   const corpus: Seed[] | null = ctx.policy.seeds ? await loadCorpus(ctx, ctx.policy.seeds) : null
   const view = ctx.instrument ?? (await instrumentView(ctx))
   const overlay = computeOverlay(view, await runnerChanges(ctx.git, view))
-  const tests = patchTestPlan(view, overlay)
+  const appended = ctx.writeSet
+    .filter(r => r.classification.row === 'voting-append')
+    .map(r => r.path)
+  const tests = patchTestPlan(view, overlay, appended)
   const spec = await fidelitySpec(ctx.git, view, ctx.policy)
   const collisions = foldCollisions(spec, view.base, view.head)
   // The merge base's files: where the canary goes (the same on both sides, tripwires.ts)
   // and the only files node:test titles map to for certain (ids.ts).
   const baseFiles = [...view.base.keys()]
-  const canary = planCanary(detectRunner(ctx.policy.suite), baseFiles, planeOf, canaryToken())
+  const canary = planCanary(
+    detectRunner(ctx.policy.suite),
+    baseFiles,
+    planeOf,
+    canaryToken(),
+    ctx.policy.suite.command
+  )
 
   const rerunnable = (o: Observation): boolean =>
     o.file !== null &&
@@ -85,15 +95,24 @@ export async function replay(ctx: GateContext, ledger: LedgerState): Promise<Rep
     const [base, head] = await measureSides(ctx, options)
     // The patch's own tests, only now that no side is left to run (docs/replay.md).
     if (base.results === null || head.results === null) return { base, head }
+    const patchTests = { what: "the patch's own tests", patchCode: true }
     const patchRun =
-      tests.headTests.length > 0 ? await runPatchTests(ctx, wt, tests, overlay, planes) : null
-    const probed = tests.probeTests.length > 0 ? await probeInDiff(ctx, wt, tests, planes) : null
+      tests.headTests.length > 0
+        ? await guardGitState(ctx.git, patchTests, () =>
+            runPatchTests(ctx, wt, tests, overlay, planes)
+          )
+        : null
+    const probed =
+      tests.probeTests.length > 0
+        ? await guardGitState(ctx.git, patchTests, () => probeInDiff(ctx, wt, tests, planes))
+        : null
     return { base, head, patchRun, probed }
   })
   const { base, head } = measured
+  const added = addedTests(measured.patchRun, head.results, new Set(tests.appended))
   if (head.results !== null && measured.patchRun) addDiagnostics(head.results, measured.patchRun)
   if (measured.probed) base.inDiffOnBase = measured.probed
-  return combine(ctx, ledger, base, head, corpus, { planeOf, classOf, canary })
+  return combine(ctx, ledger, base, head, corpus, { planeOf, classOf, canary, added })
 }
 
 /**
@@ -126,12 +145,16 @@ async function measureSides(
   ctx: GateContext,
   options: (side: 'base' | 'head') => SideOptions
 ): Promise<readonly [SideOutcome, SideOutcome]> {
-  if (!ctx.policy.suite.parallel)
-    return [await runSide(ctx, options('base')), await runSide(ctx, options('head'))] as const
-  const settled = await Promise.allSettled([
-    runSide(ctx, options('base')),
-    runSide(ctx, options('head'))
-  ])
+  // No side's children may change the checkout's git configuration or hooks (git/state.ts).
+  const guarded = (side: 'base' | 'head'): Promise<SideOutcome> =>
+    guardGitState(ctx.git, { what: `the ${side} side`, patchCode: side === 'head' }, () =>
+      runSide(ctx, options(side))
+    )
+  if (!ctx.policy.suite.parallel) return [await guarded('base'), await guarded('head')] as const
+  const both = { what: 'the base and head sides (in parallel)', patchCode: true }
+  const settled = await guardGitState(ctx.git, both, () =>
+    Promise.allSettled([runSide(ctx, options('base')), runSide(ctx, options('head'))])
+  )
   const [b, h] = settled
   if (b?.status === 'rejected') throw b.reason
   if (h?.status === 'rejected') throw h.reason
@@ -139,6 +162,22 @@ async function measureSides(
     (b as PromiseFulfilledResult<SideOutcome>).value,
     (h as PromiseFulfilledResult<SideOutcome>).value
   ] as const
+}
+
+/**
+ * The tests the patch added to voting files (voting_edits: append): ids of the patch-tests
+ * run in those files that the vote (the merge base's version of each file) did not have.
+ */
+function addedTests(
+  patchRun: ReadonlyMap<string, Observation> | null | undefined,
+  voted: ReadonlyMap<string, Observation> | null,
+  appended: ReadonlySet<string>
+): Set<string> {
+  const ids = new Set<string>()
+  if (!patchRun || appended.size === 0) return ids
+  for (const [id, o] of patchRun)
+    if (o.file !== null && appended.has(o.file) && !voted?.has(id)) ids.add(id)
+  return ids
 }
 
 /**
@@ -159,7 +198,12 @@ function combine(
   base: SideOutcome,
   head: SideOutcome,
   corpus: readonly Seed[] | null,
-  fns: { planeOf: (p: string) => Plane; classOf: ClassOf; canary: CanaryPlanning }
+  fns: {
+    planeOf: (p: string) => Plane
+    classOf: ClassOf
+    canary: CanaryPlanning
+    added: ReadonlySet<string>
+  }
 ): ReplayOutcome {
   const reasons: Reason[] = []
   for (const side of [base, head]) {
@@ -199,7 +243,8 @@ function combine(
       policyPath: ctx.policy.path,
       written,
       duplicates: { base: base.duplicates ?? [], head: head.duplicates ?? [] },
-      today: ctx.today
+      today: ctx.today,
+      added: fns.added
     }
     if (ledger.path !== undefined) input.ledgerPath = ledger.path
     if (base.inDiffOnBase) input.inDiffOnBase = base.inDiffOnBase

@@ -48,7 +48,13 @@ export class ReportError extends Error {
   }
 }
 
-const RANK: Record<Outcome, number> = { passed: 0, skipped: 1, failed: 2, error: 3 }
+/** Outcomes from best to worst: two reports of one test keep the worse. */
+export const OUTCOME_RANK: Readonly<Record<Outcome, number>> = {
+  passed: 0,
+  skipped: 1,
+  failed: 2,
+  error: 3
+}
 const MESSAGE_CHARS = 300
 /** Distinct class names and files kept for sharing; beyond this they are simply kept. */
 const MAX_INTERNED = 100_000
@@ -263,22 +269,11 @@ function namesOf(frame: Frame): readonly string[] {
   return frame.names
 }
 
-interface OpenCase {
-  classname: string
-  name: string
-  file?: string
-  line?: number
-  suites: readonly string[]
-  outcome: Outcome
-  flaky: boolean
-  message?: string
-}
-
 class Collector {
   readonly cases: RawCase[] = []
   sawRoot = false
   private frame: Frame = ROOT_FRAME
-  private current: OpenCase | null = null
+  private current: RawCase | null = null
   /** Class names and files repeat for every case of a module: each is kept once. */
   private readonly strings = new Map<string, string>()
 
@@ -330,7 +325,7 @@ class Collector {
           this.fail(`more than ${this.budget.limits.maxCases} <testcase> elements (the limit)`)
           return
         }
-        const open: OpenCase = {
+        const open: RawCase = {
           classname: this.intern(a.classname ?? a.class ?? ''),
           name: flat(a.name ?? ''),
           suites: namesOf(frame),
@@ -359,7 +354,7 @@ class Collector {
         }
         const outcome: Outcome =
           tag.name === 'skipped' ? 'skipped' : /rror$/.test(tag.name) ? 'error' : 'failed'
-        if (RANK[outcome] > RANK[c.outcome]) {
+        if (OUTCOME_RANK[outcome] > OUTCOME_RANK[c.outcome]) {
           c.outcome = outcome
           const message = a.message ?? a.type
           if (message) c.message = flat(message.slice(0, MESSAGE_CHARS))

@@ -31,6 +31,8 @@ export interface PatchTestPlan {
   probeFiles: string[]
   /** The test files among probeFiles: what the probe runs. */
   probeTests: string[]
+  /** Voting files the patch extended (voting_edits: append), at their head version. */
+  appended: string[]
 }
 
 const TEST_PLANES: ReadonlySet<Plane> = new Set(['drafts', 'in_diff'])
@@ -46,13 +48,27 @@ const isConftest = (path: string): boolean => posix.basename(path).toLowerCase()
  * that the merge base has is restored, because the base's tests may load it; what the
  * patch added is removed. Paths the instrument overlay handles are left to it.
  */
-export function patchTestPlan(view: InstrumentView, overlay: InstrumentOverlay): PatchTestPlan {
+export function patchTestPlan(
+  view: InstrumentView,
+  overlay: InstrumentOverlay,
+  appended: readonly string[] = []
+): PatchTestPlan {
   const handled = new Set([...overlay.restore, ...overlay.remove])
   const plan: PatchTestPlan = {
     strip: { restore: [], remove: [] },
     headTests: [],
     probeFiles: [],
-    probeTests: []
+    probeTests: [],
+    appended: []
+  }
+  // Voting files the patch may extend: the overlay gives the vote the base's version; the
+  // head's version (the added tests) runs with the patch's tests and in the probe.
+  for (const path of appended) {
+    if (!view.head.has(path)) continue
+    plan.appended.push(path)
+    plan.headTests.push(path)
+    plan.probeFiles.push(path)
+    plan.probeTests.push(path)
   }
   for (const path of view.changed) {
     if (handled.has(path) || view.isInstrument(path)) continue
@@ -106,9 +122,12 @@ export function runPatchTests(
     name: 'patch-tests',
     rev: ctx.head,
     side: 'head',
-    prepare: dir => applyOverlay(ctx, dir, overlay),
+    prepare: async dir => {
+      await applyOverlay(ctx, dir, overlay)
+      if (plan.appended.length > 0) await ctx.git.checkoutPaths(dir, ctx.head, plan.appended)
+    },
     tests: plan.headTests,
-    keep: TEST_PLANES,
+    keep: plan.appended.length > 0 ? new Set<Plane>([...TEST_PLANES, 'voting']) : TEST_PLANES,
     attempt: 1000
   })
 }
@@ -136,7 +155,7 @@ export function probeInDiff(
       await ctx.git.checkoutPaths(dir, ctx.head, plan.probeFiles)
     },
     tests: plan.probeTests,
-    keep: new Set<Plane>(['in_diff']),
+    keep: new Set<Plane>(plan.appended.length > 0 ? ['in_diff', 'voting'] : ['in_diff']),
     attempt: 2000
   })
 }
@@ -168,8 +187,7 @@ async function diagnosticRun(
     side: run.side,
     worktree: dir,
     attempt: run.attempt,
-    command: targetedCommand(ctx.policy.suite, run.tests),
-    tests: run.tests,
+    ...targetedCommand(ctx.policy.suite, run.tests),
     logFile
   })
   if (result.report === null) {
@@ -191,18 +209,23 @@ async function diagnosticRun(
 }
 
 /**
- * The command that runs exactly `files`: the rerun command (or suite command) when it
- * selects through {tests}, which receives the files; otherwise the suite command with the
- * files appended, shell-quoted (pytest, vitest, jest and node --test all take test files
- * as trailing arguments). Either way the worktree holds no other test file.
+ * The command that runs exactly `files`, and what its {tests} receives: the rerun plan's
+ * command when it selects (a {tests} in rerun_command or suite.command, or the suite
+ * command of a known runner rewritten to select, as for reruns), with the files as its
+ * selection (regular expressions for jest, which reads its positionals so); otherwise the
+ * suite command with the files appended, shell-quoted (pytest, vitest, jest and node
+ * --test all take test files as trailing arguments). Either way the worktree holds no
+ * other test file.
  */
 export function targetedCommand(
-  suite: { command: string; rerun_command?: string },
+  suite: Parameters<typeof rerunPlan>[0],
   files: readonly string[]
-): string {
+): { command: string; tests: string[] } {
   const plan = rerunPlan(suite)
-  if (plan.selects) return plan.command
-  return `${suite.command} ${files.map(shellQuote).join(' ')}`
+  const tests =
+    plan.runner === 'jest' ? files.map(f => f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) : [...files]
+  if (plan.selects) return { command: plan.command, tests }
+  return { command: `${suite.command} ${tests.map(shellQuote).join(' ')}`, tests }
 }
 
 /**

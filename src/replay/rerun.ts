@@ -1,7 +1,6 @@
 // Flaky or failing? A voting test that fails is run again, up to `suite.reruns` times, and
 // every outcome is kept: a test whose runs disagree is a flake (scored by transitions.ts),
 // one that fails every time is failing.
-import type { Outcome, Report } from './junit.js'
 import { canonicalId, FileIndex, type IdContext } from './ids.js'
 import {
   detectRunner,
@@ -11,8 +10,7 @@ import {
   type RunnerSetting
 } from './runners.js'
 import type { Observation } from './transitions.js'
-
-const WORST: Record<Outcome, number> = { passed: 0, skipped: 1, failed: 2, error: 3 }
+import { OUTCOME_RANK, type Report } from './junit.js'
 
 /**
  * One run's report as {id → observation}. Two entries with the same id in one run (two
@@ -32,7 +30,7 @@ export function observe(
     if (prior) {
       duplicates?.add(id)
       const [was] = prior.outcomes
-      if (was !== undefined && WORST[c.outcome] > WORST[was]) {
+      if (was !== undefined && OUTCOME_RANK[c.outcome] > OUTCOME_RANK[was]) {
         prior.outcomes = [c.outcome]
         if (c.message) prior.message = c.message
       }

@@ -4,19 +4,10 @@
 // every pair of distinct payloads ~128 bits apart and filters nothing; it is offered only
 // for compatibility.
 import { createHash } from 'node:crypto'
-
-/** JSON with object keys sorted at every level, no whitespace: one text per value. */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null'
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`
-}
+import { canonicalJson } from '../json.js'
 
 /** Character shingle length: short enough that one changed digit touches few shingles. */
-export const SHINGLE = 3
+const SHINGLE = 3
 
 /** 64-bit SimHash over character shingles, as two 32-bit halves [high, low]. */
 export function simhash(text: string, k = SHINGLE): [number, number] {

@@ -55,6 +55,11 @@ export interface ScoreInput {
   duplicates?: { base: readonly string[]; head: readonly string[] }
   /** The run's date, for the ledger row a warning proposes. */
   today?: string
+  /**
+   * Tests the patch added to voting files (voting_edits: append): diagnostics like in-diff
+   * tests, never votes (the vote ran the merge base's files).
+   */
+  added?: ReadonlySet<string>
 }
 
 export interface Score {
@@ -136,6 +141,7 @@ function scoring(input: ScoreInput): Scoring {
 function roleOf(input: ScoreInput, o: Observation): Role {
   if (o.file === null) return 'unmapped'
   if (o.provisional && !['P', 'S'].includes(finalOf(o))) return 'unmapped'
+  if (input.added?.has(o.id)) return 'in_diff'
   const plane = input.planeOf(o.file)
   if (plane === 'voting') {
     if (input.live.has(o.id)) return 'frozen'

@@ -1,5 +1,6 @@
 // The single place that turns reasons into a verdict and a verdict into an exit code and a
 // check-run conclusion. Precedence: error > policy > product > no-vote > merge.
+import { byCodeUnit } from '../json.js'
 import type { Reason, RuleId, Verdict } from '../types.js'
 
 /** Which verdict a failing reason of each rule stands for. */
@@ -71,7 +72,7 @@ export function sortReasons(reasons: readonly Reason[]): Reason[] {
     (a, b) =>
       levelRank[a.level] - levelRank[b.level] ||
       verdictRank(a) - verdictRank(b) ||
-      (a.path ?? '').localeCompare(b.path ?? '') ||
+      byCodeUnit(a.path ?? '', b.path ?? '') ||
       (a.line ?? 0) - (b.line ?? 0)
   )
 }

@@ -5,6 +5,7 @@
 import type { LintMode } from '../policy/types.js'
 import type { Change, PathAction, Plane } from '../types.js'
 import { normalisePath, suspiciousName, type PlaneMatcher } from './planes.js'
+import type { AppendVerdict } from './append.js'
 import { resolveSymlink } from './symlinks.js'
 
 export interface ClassifierContext {
@@ -20,6 +21,8 @@ export interface ClassifierContext {
    * path: `oracle/golden.json -> ../src/golden.json` makes src/golden.json instrument too.
    */
   linkedInstrument?: (path: string) => string | undefined
+  /** `voting_edits: append`: the verdict on each added or modified voting file. */
+  append?: ReadonlyMap<string, AppendVerdict>
 }
 
 export interface Classification {
@@ -49,6 +52,8 @@ export interface PathFacts {
   linkHitsInstrument: boolean
   /** A written name holding control, invisible or compatibility characters. */
   suspicious?: string
+  /** `voting_edits: append`: the verdict on this voting file, when one was computed. */
+  append?: AppendVerdict
   plane: Plane
 }
 
@@ -72,6 +77,18 @@ export const CLASSIFICATION_TABLE: readonly TableRow[] = [
     action: reject,
     rule: 'protected-path',
     message: f => `path ${f.escaping ?? ''} leaves the repository`
+  },
+  {
+    row: 'voting-append',
+    when: f =>
+      f.append?.ok === true &&
+      f.instrumentName === f.path &&
+      f.instrumentPlane === 'voting' &&
+      f.viaLink === undefined &&
+      f.suspicious === undefined,
+    plane: () => 'voting',
+    action: () => 'continue',
+    message: appendMessage
   },
   {
     row: 'instrument',
@@ -140,7 +157,17 @@ function printable(name: string): string {
   return `"${name.replace(/[^\x20-\x7e]/gu, c => `\\u{${(c.codePointAt(0) ?? 0).toString(16)}}`)}"`
 }
 
+function appendMessage(f: PathFacts): string {
+  const added = f.append?.ok ? f.append.added : []
+  const what =
+    f.append?.ok && f.append.newFile ? 'is a new test file' : `gains ${added.length} test(s)`
+  const names = added.map(a => a.name).join(', ')
+  return `${f.path} ${what} under the voting globs (voting_edits: append)${names ? `: ${names}` : ''}; the vote runs the merge base's version, the added tests run as diagnostics`
+}
+
 function instrumentMessage(f: PathFacts): string {
+  // Under voting_edits: append the voting file's own verdict says what changed and what is allowed.
+  if (f.append?.ok === false && f.instrumentName === f.path) return f.append.message
   const name = f.instrumentName ?? f.path
   const what =
     f.viaLink !== undefined
@@ -179,6 +206,8 @@ export function pathFacts(change: Change, ctx: ClassifierContext): PathFacts {
     change.previous_path === undefined ? undefined : normalisePath(change.previous_path)
   const plane = ctx.planes.planeOf(path)
   const facts: PathFacts = { path, status: change.status, linkHitsInstrument: false, plane }
+  const append = ctx.append?.get(path)
+  if (append !== undefined) facts.append = append
   const named: [string, Plane][] = [[path, plane]]
   if (previous !== undefined) facts.previous = previous
   // A rename writes both names (the source disappears); a copy leaves its source as it

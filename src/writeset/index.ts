@@ -4,8 +4,10 @@
 // statuses are filled in from the two trees (the API knows neither modes nor symlinks).
 import type { Git, TreeEntry } from '../git/git.js'
 import type { Policy } from '../policy/types.js'
+import { byCodeUnit } from '../json.js'
 import type { Change, WriteSetRow } from '../types.js'
 import { readBlobs } from '../git/blobs.js'
+import { appendVerdicts } from './append.js'
 import { classifyChange, type Classification, type ClassifierContext } from './classify.js'
 import { kindOfMode, parseRawDiff, sameType, type RawChange } from './diff.js'
 import { compilePlanes, normalisePath, type PlaneMatcher } from './planes.js'
@@ -49,7 +51,7 @@ export async function buildWriteSet(
   const ctx = await classifierContext(git, planes, policy, changes, trees, mergeBase, head)
   return changes
     .map(({ new_oid: _oid, ...change }) => toRow(change, ctx))
-    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+    .sort((a, b) => byCodeUnit(a.path, b.path))
 }
 
 function toRow(change: Change, ctx: ClassifierContext): ClassifiedRow {
@@ -77,7 +79,7 @@ async function gitChanges(git: Git, mergeBase: string, head: string): Promise<Ra
 }
 
 /** Re-derives kinds and status of API changes from the trees, so both sources agree. */
-export function fillFromTrees(
+function fillFromTrees(
   api: readonly Change[],
   base: ReadonlyMap<string, TreeEntry>,
   head: ReadonlyMap<string, TreeEntry>
@@ -136,6 +138,10 @@ async function classifierContext(
 ): Promise<ClassifierContext> {
   const ctx: ClassifierContext = { planes, ungovernedTest: policy.lints['ungoverned-test'] }
   const baseTree = await trees.get(mergeBase)
+  if (policy.voting_edits === 'append') {
+    const headTree = await trees.get(head)
+    ctx.append = await appendVerdicts(git, planes, changes, { base: baseTree, head: headTree })
+  }
   const linked = await linkedInstrument(git, planes, baseTree)
   if (linked !== undefined) ctx.linkedInstrument = linked
   if (!changes.some(c => c.new_kind === 'symlink')) return ctx
@@ -146,7 +152,7 @@ async function classifierContext(
 }
 
 /** Every symlink of a tree, path → target (one cat-file process). */
-export async function symlinkMap(
+async function symlinkMap(
   git: Git,
   tree: ReadonlyMap<string, TreeEntry>
 ): Promise<Map<string, string>> {
@@ -199,7 +205,7 @@ export async function linkedInstrument(
 }
 
 /** dir → "an instrument file lies under it", from the given trees. */
-export function instrumentDirs(
+function instrumentDirs(
   planes: PlaneMatcher,
   trees: readonly ReadonlyMap<string, TreeEntry>[]
 ): (dir: string) => boolean {

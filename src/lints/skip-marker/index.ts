@@ -5,8 +5,10 @@ import { addedLines } from '../../git/hunks.js'
 import { familyOf } from '../../lang.js'
 import type { LedgerRow, LedgerState } from '../../ledger/types.js'
 import type { Level, Reason } from '../../types.js'
+import { readBlobs } from '../blobs.js'
 import { isTestFile } from '../files.js'
 import type { LintInput } from '../registry.js'
+import { helperResolver } from './helpers.js'
 import { mayHoldMarker, scanFile, type Finding } from './scan.js'
 
 export async function skipMarker({ ctx, ledger }: LintInput, level: Level): Promise<Reason[]> {
@@ -23,15 +25,35 @@ export async function skipMarker({ ctx, ledger }: LintInput, level: Level): Prom
     ctx.head,
     targets.map(t => t.path)
   )
-  const reasons: Reason[] = []
-  for (const row of targets) {
+  const scanned = targets.filter(row => {
     const lines = added.get(row.path)
+    // JS/TS and Python are always parsed: an alias, an escaped or folded name, a helper
+    // imported from elsewhere spells no marker word on the added line.
+    const family = familyOf(row.path)
+    const parsed = family === 'js' || family === 'python'
+    return lines !== undefined && (parsed || mayHoldMarker(lines.values()))
+  })
+  // Two batch reads (one per revision), not two git processes per file.
+  const heads = await readBlobs(
+    ctx.git,
+    ctx.head,
+    scanned.map(r => r.path)
+  )
+  const bases = await readBlobs(
+    ctx.git,
+    ctx.mergeBase,
+    scanned.map(r => r.previous_path ?? r.path)
+  )
+  const resolve = helperResolver(ctx)
+  const reasons: Reason[] = []
+  for (const row of scanned) {
+    const head = heads.get(row.path)
     const lang = familyOf(row.path)
-    if (lines === undefined || lang === undefined || !mayHoldMarker(lines.values())) continue
-    const headText = await ctx.git.showText(ctx.head, row.path)
-    if (headText === null) continue
-    const baseText = await ctx.git.showText(ctx.mergeBase, row.previous_path ?? row.path)
-    for (const finding of scanFile(row.path, lang, headText, baseText, lines.keys())) {
+    if (head === undefined || lang === undefined) continue
+    const base = bases.get(row.previous_path ?? row.path)?.toString('utf8') ?? null
+    const lines = added.get(row.path)?.keys() ?? []
+    const text = head.toString('utf8')
+    for (const finding of await scanFile(row.path, lang, text, base, lines, resolve)) {
       const reason = judge(finding, row.path, ledger, level)
       if (reason) reasons.push(reason)
     }

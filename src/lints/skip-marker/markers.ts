@@ -1,5 +1,7 @@
-// What counts as a suppression, per language, matched on masked code (comments and string
-// contents blanked, see mask.ts). Each pattern names the marker as a reader would write it.
+// What counts as a suppression in Go and Java, matched on masked code (comments and string
+// contents blanked, see mask.ts), and the timeouts of every language. Each pattern names the
+// marker as a reader would write it. JS/TS and Python markers: script.ts and python.ts,
+// on the syntax tree.
 import type { Family as Lang } from '../../lang.js'
 
 export interface MarkerHit {
@@ -17,27 +19,9 @@ interface Pattern {
 }
 
 const SUPPRESSIONS: Readonly<Record<Lang, readonly Pattern[]>> = {
-  python: [
-    { re: /\b(?:pytest\.)?mark\.(skipif|skip|xfail)\b/g, label: m => `pytest.mark.${m[1]}` },
-    { re: /\bpytest\.(skip|xfail|importorskip)\s*\(/g, label: m => `pytest.${m[1]}(` },
-    {
-      re: /(?:@\s*|\bunittest\.)(?:unittest\.)?(skipIf|skipUnless|skip|expectedFailure)\b/g,
-      label: m => `unittest.${m[1]}`
-    },
-    { re: /\.skipTest\s*\(/g, label: () => 'skipTest(' },
-    { re: /\braise\s+(?:unittest\.)?SkipTest\b/g, label: () => 'raise SkipTest' }
-  ],
-  js: [
-    {
-      re: /(?<![\w$.])(it|test|describe|suite|context|specify|bench)(?:\s*\.\s*[\w$]+)*?\s*\.\s*(only|skipIf|runIf|skip|todo|fails)\b/g,
-      label: m => `${m[1]}.${m[2]}`
-    },
-    { re: /(?<![\w$.])(fit|fdescribe|fcontext)\s*\(/g, label: m => m[1]!, silencesOthers: true },
-    { re: /(?<![\w$.])(xit|xtest|xdescribe|xcontext|xspecify)\s*\(/g, label: m => m[1]! },
-    { re: /(?<![\w$.])(this|ctx|context|t)\s*\.\s*skip\s*\(/g, label: m => `${m[1]}.skip(` },
-    // node:test options: test('x', { skip: true }), { todo: 'why' }, { only: true }
-    { re: /[{,]\s*(skip|todo|only)\s*:\s*(?:true|['"`])/g, label: m => `{ ${m[1]}: ... }` }
-  ],
+  // JS/TS and Python suppressions are read off the syntax tree (script.ts, python.ts).
+  python: [],
+  js: [],
   go: [{ re: /\b[A-Za-z_]\w*\.(Skipf|SkipNow|Skip)\s*\(/g, label: m => `t.${m[1]}` }],
   java: [{ re: /@\s*(Disabled\w*|Ignore)\b/g, label: m => `@${m[1]}` }]
 }

@@ -2,9 +2,26 @@
 // lines introduce, each mapped to the test it silences. "Introduce" means new for that
 // test: a marker the base already had on the same test (a reformatted or moved line) is
 // not the patch's doing.
-import type { Family as Lang } from '../../lang.js'
+import { familyOf, parsedLanguageOf, type Family as Lang } from '../../lang.js'
+import { GateError } from '../../errors.js'
+import { parserFor } from '../parsers.js'
 import { maskCode } from './mask.js'
-import { suppressionsIn, timeoutsIn, TIMEOUT_DEFAULTS, type TimeoutHit } from './markers.js'
+import {
+  suppressionsIn,
+  timeoutsIn,
+  TIMEOUT_DEFAULTS,
+  type MarkerHit,
+  type TimeoutHit
+} from './markers.js'
+import type { Tree } from 'web-tree-sitter'
+import { pythonImports, pythonMarkedExports, pythonMarkers } from './python.js'
+import {
+  markedExports,
+  relativeImports,
+  scriptMarkers,
+  type HelperExports,
+  type ScriptMarkers
+} from './script.js'
 import { unitFinder, type TestUnit } from './units.js'
 
 export interface Finding {
@@ -16,14 +33,19 @@ export interface Finding {
 }
 
 /**
- * @param path head path (canonical ids use it)
- * @param headText file at head
- * @param baseText file at the merge base (its previous path when renamed), null when new
- * @param added head line numbers the diff adds
+ * The marked exports of the module `specifier` names, imported from the file at `from`, at
+ * the head or at the merge base (the caller reads and parses it); undefined when none.
  */
+export type HelperResolver = (
+  side: 'head' | 'base',
+  from: string,
+  specifier: string
+) => Promise<HelperExports | undefined>
+
 /**
  * A cheap superset of every marker and timeout pattern, tried on the raw added lines before
- * a file is read and lexed: most changed test files add no marker at all.
+ * a Python, Go or Java file is read and lexed: most changed test files add no marker at
+ * all. JS/TS files are always parsed: an alias or an escaped name spells no marker word.
  */
 const MAYBE =
   /skip|xfail|expectedfailure|only|todo|fails|runif|\bx(?:it|test|describe|context|specify)\b|\bf(?:it|describe|context)\b|disabled|ignore|timeout|deadline/i
@@ -33,21 +55,32 @@ export function mayHoldMarker(lines: Iterable<string>): boolean {
   return false
 }
 
-export function scanFile(
+/**
+ * @param path head path (canonical ids use it)
+ * @param headText file at head
+ * @param baseText file at the merge base (its previous path when renamed), null when new
+ * @param added head line numbers the diff adds
+ * @param resolve JS/TS: the helpers a test imports from other modules (none when omitted)
+ */
+export async function scanFile(
   path: string,
   lang: Lang,
   headText: string,
   baseText: string | null,
-  added: Iterable<number>
-): Finding[] {
-  const head = analyse(path, lang, headText)
-  const base = baseText === null ? undefined : analyse(path, lang, baseText)
+  added: Iterable<number>,
+  resolve?: HelperResolver
+): Promise<Finding[]> {
+  const head = await analyse(path, lang, headText, helpersOn('head', path, resolve))
+  const base =
+    baseText === null
+      ? undefined
+      : await analyse(path, lang, baseText, helpersOn('base', path, resolve))
   const before = new Set<string>()
   const baseTimeouts = new Map<TimeoutHit['kind'], number>()
   if (base) {
     for (let line = 1; line <= base.lines.length; line++) {
       const masked = base.lines[line - 1]!
-      const hits = suppressionsIn(masked, lang)
+      const hits = base.markersAt(line)
       if (hits.length > 0) {
         const id = base.unitAt(line).ids[0]
         for (const hit of hits) before.add(`${id}\0${hit.label}`)
@@ -60,7 +93,7 @@ export function scanFile(
   for (const line of [...added].sort((a, b) => a - b)) {
     const masked = head.lines[line - 1]
     if (masked === undefined) continue
-    const hits = suppressionsIn(masked, lang)
+    const hits = head.markersAt(line)
     const raised = timeoutsIn(masked, lang).filter(t => {
       // Compared with the largest value of the same kind in the base file, else the
       // framework's default; a kind with neither (a bare timeout=) is a new bound, not a raise.
@@ -86,13 +119,91 @@ export function scanFile(
   return findings
 }
 
-function analyse(
+interface Analysed {
+  /** Masked lines (timeouts are read off them). */
+  lines: string[]
+  markersAt: (line: number) => MarkerHit[]
+  unitAt: (line: number) => TestUnit
+}
+
+type Helpers = ((specifier: string) => Promise<HelperExports | undefined>) | undefined
+
+function helpersOn(side: 'head' | 'base', path: string, resolve?: HelperResolver): Helpers {
+  return resolve && (specifier => resolve(side, path, specifier))
+}
+
+async function analyse(
   path: string,
   lang: Lang,
-  text: string
-): { lines: string[]; unitAt: (line: number) => TestUnit } {
+  text: string,
+  helpers: Helpers
+): Promise<Analysed> {
   const masked = maskCode(text, lang)
-  return { lines: masked.split('\n'), unitAt: unitFinder(path, text, masked, lang) }
+  const lines = masked.split('\n')
+  const script = lang === 'js' ? await parseScript(path, text, helpers) : undefined
+  const python = lang === 'python' ? await parsePython(path, text, helpers) : undefined
+  const tree = script?.hits ?? python
+  return {
+    lines,
+    markersAt: tree
+      ? line => tree.get(line) ?? []
+      : line => suppressionsIn(lines[line - 1] ?? '', lang),
+    unitAt: unitFinder(path, text, masked, lang, script?.spans)
+  }
+}
+
+async function parseScript(path: string, text: string, helpers: Helpers): Promise<ScriptMarkers> {
+  const tree = await parseTree(path, text)
+  try {
+    const resolved = await resolveAll(relativeImports(tree), helpers)
+    return scriptMarkers(tree, { helpers: specifier => resolved.get(specifier) })
+  } finally {
+    tree.delete()
+  }
+}
+
+async function parsePython(
+  path: string,
+  text: string,
+  helpers: Helpers
+): Promise<Map<number, MarkerHit[]>> {
+  const tree = await parseTree(path, text)
+  try {
+    const resolved = await resolveAll(pythonImports(tree), helpers)
+    return pythonMarkers(tree, { helpers: module => resolved.get(module) })
+  } finally {
+    tree.delete()
+  }
+}
+
+async function resolveAll(
+  specifiers: readonly string[],
+  helpers: Helpers
+): Promise<Map<string, HelperExports>> {
+  const resolved = new Map<string, HelperExports>()
+  if (helpers === undefined) return resolved
+  for (const specifier of specifiers) {
+    const exports = await helpers(specifier)
+    if (exports) resolved.set(specifier, exports)
+  }
+  return resolved
+}
+
+/** The marked exports of a helper module's text (script.ts / python.ts). */
+export async function helperExports(path: string, text: string): Promise<HelperExports> {
+  const tree = await parseTree(path, text)
+  try {
+    return familyOf(path) === 'python' ? pythonMarkedExports(tree) : markedExports(tree)
+  } finally {
+    tree.delete()
+  }
+}
+
+async function parseTree(path: string, text: string): Promise<Tree> {
+  const language = parsedLanguageOf(path) ?? 'typescript'
+  const tree = (await parserFor(language)).parse(text)
+  if (tree === null) throw new GateError(`tree-sitter could not parse ${path}`, { path })
+  return tree
 }
 
 function show(value: number): string {

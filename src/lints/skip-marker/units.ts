@@ -1,5 +1,6 @@
 // Which test a line belongs to, and its canonical id (`path::name`), per language. Works on
-// masked code (mask.ts), so brackets and keywords inside strings and comments do not count.
+// masked code (mask.ts), so brackets and keywords inside strings and comments do not count;
+// for JS/TS on the test calls the syntax tree shows (script.ts), aliases included.
 // The ids follow the replay's mapping of report names (src/replay/ids.ts), because a ledger
 // row only freezes a test when its id is the one the report gives:
 //   Python  decorated or enclosing `def`, with its classes: path::Class::test_x
@@ -10,6 +11,7 @@
 // A marker on a group (a class, a describe(), module-level pytestmark, a top-level
 // jest.setTimeout) silences every test in it: the unit lists them as members.
 import type { Family as Lang } from '../../lang.js'
+import type { TestSpan } from './script.js'
 
 export interface TestUnit {
   /** Canonical ids naming this unit; the first is the one messages suggest. */
@@ -22,12 +24,19 @@ export interface TestUnit {
 /** Precomputed per file, then asked for any number of lines. */
 export type UnitFinder = (line: number) => TestUnit
 
-export function unitFinder(path: string, text: string, masked: string, lang: Lang): UnitFinder {
+/** @param spans for JS/TS: the test calls of the file's syntax tree */
+export function unitFinder(
+  path: string,
+  text: string,
+  masked: string,
+  lang: Lang,
+  spans: readonly TestSpan[] = []
+): UnitFinder {
   switch (lang) {
     case 'python':
       return pythonUnits(path, masked)
     case 'js':
-      return jsUnits(path, text, masked)
+      return jsUnits(path, spans)
     case 'go':
       return goUnits(path, text, masked)
     case 'java':
@@ -127,51 +136,17 @@ function pythonUnits(path: string, masked: string): UnitFinder {
 
 // ---------------------------------------------------------------- JS / TS (test calls)
 
-const JS_HEAD =
-  /(?<![\w$.])(it|test|describe|suite|context|specify|bench|xit|xtest|xdescribe|xcontext|xspecify|fit|fdescribe|fcontext)((?:\s*\.\s*[\w$]+)*)\s*\(/g
-const JS_GROUPS = new Set([
-  'describe',
-  'suite',
-  'context',
-  'xdescribe',
-  'xcontext',
-  'fdescribe',
-  'fcontext'
-])
-
-interface Span {
-  title: string
-  group: boolean
-  from: number
-  to: number
-}
-
-function jsUnits(path: string, text: string, masked: string): UnitFinder {
-  const lineOf = lineIndex(text)
-  const spans: Span[] = []
-  JS_HEAD.lastIndex = 0
-  for (let m = JS_HEAD.exec(masked); m !== null; m = JS_HEAD.exec(masked)) {
-    let open = m.index + m[0].length - 1
-    let close = matching(masked, open)
-    // test.each(table)('name', fn), it.skipIf(cond)('name', fn): the second call is the test.
-    const after = skipSpace(masked, close + 1)
-    if (masked[after] === '(') {
-      open = after
-      close = matching(masked, open)
-    }
-    const title = stringArgument(text, open + 1)
-    if (title === undefined) continue
-    spans.push({ title, group: JS_GROUPS.has(m[1]!), from: lineOf(m.index), to: lineOf(close) })
-  }
+/** Units from the test calls of the syntax tree (script.ts), with describe() titles. */
+function jsUnits(path: string, spans: readonly TestSpan[]): UnitFinder {
   // Spans come in source order, so enclosing spans precede the spans they contain.
-  const idsOf = (span: Span): string[] => {
+  const idsOf = (span: TestSpan): string[] => {
     const chain = spans
       .filter(s => s.from <= span.from && span.to <= s.to && s !== span && s.group)
       .map(s => s.title)
     const full = `${path}::${[...chain, span.title].join(' > ')}`
     return chain.length === 0 ? [full] : [full, `${path}::${span.title}`]
   }
-  const membersOf = (group?: Span): string[][] =>
+  const membersOf = (group?: TestSpan): string[][] =>
     spans
       .filter(
         s =>
@@ -219,7 +194,7 @@ function goUnits(path: string, text: string, masked: string): UnitFinder {
     if (body === -1) continue
     funcs.push({ name: m[1]!, from: lineOf(m.index), to: lineOf(matching(masked, body)) })
   }
-  const runs: Span[] = []
+  const runs: TestSpan[] = []
   const RUN = /\.\s*Run\s*\(/g
   for (let m = RUN.exec(masked); m !== null; m = RUN.exec(masked)) {
     const open = m.index + m[0].length - 1
