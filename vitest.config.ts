@@ -9,6 +9,7 @@ import { defineConfig } from 'vitest/config'
 const UNIT = [
   'action-docs',
   'action-units',
+  'append-only',
   'approval',
   'docs',
   'env',
