@@ -10,18 +10,15 @@ import {
   suppressionsIn,
   timeoutsIn,
   TIMEOUT_DEFAULTS,
+  type HelperExports,
   type MarkerHit,
   type TimeoutHit
 } from './markers.js'
 import type { Tree } from 'web-tree-sitter'
-import { pythonImports, pythonMarkedExports, pythonMarkers } from './python.js'
-import {
-  markedExports,
-  relativeImports,
-  scriptMarkers,
-  type HelperExports,
-  type ScriptMarkers
-} from './script.js'
+import { pythonMarkers } from './python.js'
+import { pythonImports, pythonMarkedExports } from './python-exports.js'
+import { scriptMarkers, type ScriptMarkers } from './script.js'
+import { markedExports, relativeImports } from './script-exports.js'
 import { unitFinder, type TestUnit } from './units.js'
 
 export interface Finding {
