@@ -37,6 +37,8 @@ describe('example workflows', () => {
     expect(files.sort()).toEqual([
       'oracle-gate-fork-report.yml',
       'oracle-gate-fork-test.yml',
+      'oracle-gate-merge-queue.yml',
+      'oracle-gate-required.yml',
       'oracle-gate-same-repo.yml'
     ])
     const doc = readFileSync(join(root, 'docs/github.md'), 'utf8')
@@ -57,8 +59,11 @@ describe('example workflows', () => {
     expect(wf.permissions).toEqual({})
     for (const job of Object.values(wf.jobs)) {
       expect(job.permissions?.contents).toBe('read')
+      // pull-requests: write only where the gate posts the sticky comment.
+      const comments = job.steps.some(s => isGate(s) && (s.with?.comment ?? 'never') !== 'never')
       for (const [scope, level] of Object.entries(job.permissions ?? {})) {
-        if (level === 'write') expect(scope).toBe('checks')
+        if (level === 'write')
+          expect(scope).toBe(scope === 'pull-requests' && comments ? 'pull-requests' : 'checks')
       }
     }
   })
@@ -81,10 +86,30 @@ describe('example workflows', () => {
       const checkout = Object.values(load(file).wf.jobs)[0]?.steps[0]
       expect(checkout?.with).toMatchObject({ 'persist-credentials': false, 'fetch-depth': 0 })
     }
+    for (const file of ['oracle-gate-merge-queue.yml', 'oracle-gate-required.yml']) {
+      const checkout = Object.values(load(file).wf.jobs)[0]?.steps[0]
+      expect(checkout?.with).toMatchObject({ 'persist-credentials': false, 'fetch-depth': 0 })
+    }
     const report = load('oracle-gate-fork-report.yml').wf
     expect(Object.keys(report.on)).toEqual(['workflow_run'])
     const gate = report.jobs.report?.steps.find(isGate)
     expect(gate?.with).toMatchObject({ mode: 'report' })
     expect(report.jobs.report?.permissions).toMatchObject({ checks: 'write', actions: 'read' })
+  })
+
+  it('the merge-queue example judges PRs, re-judges on reviews and judges queue groups; the required workflow runs on PRs and groups', () => {
+    const queue = load('oracle-gate-merge-queue.yml').wf
+    expect(Object.keys(queue.on)).toEqual(['pull_request', 'pull_request_review', 'merge_group'])
+    expect(queue.on.pull_request_review).toEqual({ types: ['submitted', 'dismissed'] })
+    expect(queue.on.merge_group).toEqual({ types: ['checks_requested'] })
+    expect(queue.jobs.gate?.steps.find(isGate)?.with).toMatchObject({ comment: 'on-failure' })
+    expect(queue.jobs.gate?.permissions?.['pull-requests']).toBe('write')
+    const required = load('oracle-gate-required.yml').wf
+    expect(Object.keys(required.on)).toEqual(['pull_request', 'merge_group'])
+    expect(required.jobs.gate?.permissions).toEqual({
+      contents: 'read',
+      'pull-requests': 'read',
+      checks: 'write'
+    })
   })
 })

@@ -294,7 +294,8 @@ describe('readEnvironment (the runner environment, read once)', () => {
       today: '2026-02-03',
       workdir: '/ws/sub',
       mode: 'judge',
-      scorecard: ''
+      scorecard: '',
+      comment: 'never'
     })
     expect(e.secrets).toEqual(['ghs_x'])
     expect(e.event).toEqual({ name: 'pull_request', path: '/tmp/event.json' })
@@ -302,7 +303,8 @@ describe('readEnvironment (the runner environment, read once)', () => {
     expect(e.github).toMatchObject({
       repository: 'acme/widget',
       apiUrl: undefined,
-      detailsUrl: 'https://github.example/acme/widget/actions/runs/7'
+      detailsUrl: 'https://github.example/acme/widget/actions/runs/7',
+      serverUrl: 'https://github.example'
     })
     expect(e.env).toBe(env)
   })

@@ -2,7 +2,7 @@
 // it may not (an edited assertion, a changed helper or constant, a deleted or redefined
 // test), on real parse trees of Python, JavaScript and TypeScript.
 import { describe, expect, it } from 'vitest'
-import { checkAppendOnly } from '../src/instrument/append-only.js'
+import { checkAppendOnly } from '../src/writeset/append-only.js'
 import { parserFor, type LanguageId } from '../src/lints/parsers.js'
 
 async function check(language: LanguageId, base: string, head: string) {

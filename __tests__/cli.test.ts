@@ -86,7 +86,7 @@ describe('oracle-gate CLI', () => {
     const io = capture(repo.dir)
     expect(await main(['check', '--base', 'main', '--today', '30/11/2026', '--quiet'], io)).toBe(4)
     expect((JSON.parse(io.out()) as Scorecard).reasons[0]?.message).toContain(
-      '--today must be YYYY-MM-DD'
+      '--today must be a calendar date YYYY-MM-DD'
     )
   })
 

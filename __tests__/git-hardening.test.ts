@@ -104,6 +104,8 @@ describe('git commands run hardened', () => {
         'python3 -m pytest',
         `${python} -m pytest -p no:benchmark`
       ),
+      // The children run with PYTHONSAFEPATH=1: the project says where its code is.
+      'pytest.ini': '[pytest]\npythonpath = .\n',
       'README.md': 'The greeting is "shared-greeting-text".\n',
       'app/__init__.py': '',
       'app/calc.py': 'def absval(x):\n    return x\n',
@@ -132,7 +134,9 @@ describe('git commands run hardened', () => {
     const clean = await check({ ...options, log: memoryLogger() })
     // The comparison below is not vacuous: the card exercises diff, added lines, both greps.
     expect(clean.transitions.fail_to_pass).toEqual(['oracle/properties/test_calc.py::test_abs'])
-    expect(clean.reasons.map(r => `${r.rule} ${r.path}:${r.line ?? ''}`).sort()).toEqual([
+    // Notices (the canary's state, the policy read, the patch's own tests) are information.
+    const ruled = clean.reasons.filter(r => r.rule !== 'diagnostic')
+    expect(ruled.map(r => `${r.rule} ${r.path}:${r.line ?? ''}`).sort()).toEqual([
       'judge-import tests/test_unit.py:2',
       'literal-overlap tests/test_unit.py:7',
       'skip-marker tests/test_unit.py:5'

@@ -48,8 +48,12 @@ export async function lintScenario(s: Scenario): Promise<{ reasons: Reason[]; lo
       childEnv: {},
       tempDir
     }
-    // The contamination lints only (the other lints have their own tests).
-    const reasons = await runLints(ctx, EMPTY_LEDGER, ['judge-import', 'literal-overlap'])
+    // The lints that read source (skip-marker and ungoverned-test have their own tests).
+    const reasons = await runLints(ctx, EMPTY_LEDGER, [
+      'judge-import',
+      'literal-overlap',
+      'oracle-reach'
+    ])
     return { reasons, log: log.lines }
   } finally {
     repo.cleanup()

@@ -190,7 +190,9 @@ describe('replay with pytest + hypothesis', () => {
     })
     expect(card.runs.map(r => [r.side, r.exit_code, r.timed_out, r.tests])).toEqual([
       ['base', 1, false, 2],
-      ['head', 0, false, 2]
+      // The canary (a test the gate writes to fail, see tripwires.ts) makes every armed first
+      // run exit 1; it is not counted in `tests`.
+      ['head', 1, false, 2]
     ])
     expect(card.campaign).toEqual({ seed: 7, max_examples: 25, wall_clock: 30 })
 

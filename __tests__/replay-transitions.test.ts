@@ -238,14 +238,22 @@ describe('planes, classes and the ledger', () => {
 
 describe('reruns', () => {
   it('plan: rerun_command, else the suite command with {tests}, else the whole suite', () => {
+    expect(rerunPlan({ command: 'bash run-tests.sh --junitxml={junit}' })).toEqual({
+      command: 'bash run-tests.sh --junitxml={junit}',
+      selects: false,
+      runner: null
+    })
+    // A known runner's plain command is rewritten to select (runners.ts).
     expect(rerunPlan({ command: 'pytest --junitxml={junit}' })).toEqual({
-      command: 'pytest --junitxml={junit}',
-      selects: false
+      command: 'pytest --junitxml={junit} {tests}',
+      selects: true,
+      runner: 'pytest'
     })
     expect(rerunPlan({ command: 'pytest {tests} --junitxml={junit}' }).selects).toBe(true)
     expect(rerunPlan({ command: 'x', rerun_command: 'y {tests}' })).toEqual({
       command: 'y {tests}',
-      selects: true
+      selects: true,
+      runner: null
     })
   })
 

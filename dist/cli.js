@@ -1,6 +1,9 @@
 #!/usr/bin/env node
 import { createRequire as __oracleGateCreateRequire } from 'module'; const require = __oracleGateCreateRequire(import.meta.url);
 import {
+  logText
+} from "./chunks/chunk-2BXU6TTU.js";
+import {
   VERSION
 } from "./chunks/chunk-4PLJCNFX.js";
 
@@ -11,11 +14,13 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v" || argv[0]
 `);
 } else {
   try {
-    const { main } = await import("./chunks/main-7WS4KDKP.js");
+    const { main } = await import("./chunks/main-P7FJUMFZ.js");
     process.exitCode = await main(argv);
   } catch (error) {
-    process.stderr.write(`oracle-gate: ${error instanceof Error ? error.message : String(error)}
-`);
+    process.stderr.write(
+      `oracle-gate: ${logText(error instanceof Error ? error.message : String(error))}
+`
+    );
     process.exitCode = 4;
   }
 }

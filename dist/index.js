@@ -7,8 +7,11 @@ import {
 process.stdout.write(`oracle-gate ${VERSION}
 `);
 try {
-  const { run } = await import("./chunks/main-DLBVEHXL.js");
-  await run();
+  const [{ run }, { readEnvironment }] = await Promise.all([
+    import("./chunks/main-5VZ7EYLL.js"),
+    import("./chunks/environment-YBVTYEZU.js")
+  ]);
+  await run(readEnvironment());
 } catch (error) {
   const message = error instanceof Error ? error.message : String(error);
   process.stdout.write(

@@ -21,7 +21,14 @@ const OPERATIONS = [
   ['post', '/repos/{owner}/{repo}/check-runs'],
   ['patch', '/repos/{owner}/{repo}/check-runs/{check_run_id}'],
   ['get', '/repos/{owner}/{repo}/commits/{ref}/check-runs'],
-  ['get', '/repos/{owner}/{repo}/check-runs/{check_run_id}/annotations']
+  ['get', '/repos/{owner}/{repo}/check-runs/{check_run_id}/annotations'],
+  // instrument_approvers: reviews of the PR and the members of an approving team
+  ['get', '/repos/{owner}/{repo}/pulls/{pull_number}/reviews'],
+  ['get', '/orgs/{org}/teams/{team_slug}/members'],
+  // comment: the sticky PR comment
+  ['get', '/repos/{owner}/{repo}/issues/{issue_number}/comments'],
+  ['post', '/repos/{owner}/{repo}/issues/{issue_number}/comments'],
+  ['patch', '/repos/{owner}/{repo}/issues/comments/{comment_id}']
 ]
 
 // Documentation and vendor keys are not validation; ajv's strict mode rejects some of them.

@@ -16,8 +16,11 @@ import { loadLedger } from './ledger/index.js'
 import { runLints } from './lints/index.js'
 import { DEFAULT_POLICY_PATH, parsePolicy } from './policy/load.js'
 import type { Policy } from './policy/types.js'
+import { readJudgingPolicy } from './policy/union.js'
 import { replay } from './replay/index.js'
 import type { Change, Logger, Reason, Scorecard } from './types.js'
+import { approvedInstrument } from './verdict/approval-stage.js'
+import type { ApprovalSource } from './verdict/approval.js'
 import { emptyScorecard, finalize } from './verdict/scorecard.js'
 import { VERSION } from './version.js'
 import { buildWriteSet, publicRow } from './writeset/index.js'
@@ -46,6 +49,11 @@ export interface CheckOptions {
    * artifact of a run that executed the patch; everything before replay is re-derived here).
    */
   replay?: typeof replay
+  /**
+   * The action's reviews of the PR, read when the instrument was touched and the base's
+   * policy names instrument_approvers (src/verdict/approval.ts). The CLI has none.
+   */
+  approval?: ApprovalSource
 }
 
 export function utcToday(now: Date = new Date()): string {
@@ -97,9 +105,16 @@ async function pipeline(options: CheckOptions, card: Scorecard, tempDir: string)
   card.base_ref = baseTip
   if (options.head !== undefined) card.head_ref = options.head
 
-  const policy = await time('policy (from the merge base)', () =>
-    readPolicy(git, mergeBase, card.policy_path, log)
+  const { policy, notice } = await time('policy (from the merge base)', () =>
+    readJudgingPolicy(
+      git,
+      { mergeBase, baseTip },
+      card.policy_path,
+      () => readPolicy(git, mergeBase, card.policy_path, log),
+      log
+    )
   )
+  card.reasons.push(notice)
   card.campaign = { ...policy.campaign }
   const facts = runFacts(git, policy)
 
@@ -125,8 +140,12 @@ async function pipeline(options: CheckOptions, card: Scorecard, tempDir: string)
     tempDir
   }
 
-  const instrument = await time('instrument', () => checkInstrument(ctx))
-  card.oracle = instrument.oracle
+  const checked = await time('instrument', () => checkInstrument(ctx))
+  card.oracle = checked.oracle
+  const instrument = {
+    ...checked,
+    reasons: await approvedInstrument(checked.reasons, policy, head, options.approval, log)
+  }
   card.reasons.push(...instrument.reasons)
 
   const ledger = await time('ledger', () => loadLedger(ctx))

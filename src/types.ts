@@ -25,6 +25,8 @@ export type RuleId =
   | 'oracle-reach' // production code reaches into the runner, the gate or the instrument
   | 'report-mismatch' // the runner's exit status contradicts its report
   | 'unexplained-hit' // fail→pass hits although the patch writes nothing on the source plane
+  // third round
+  | 'instrument-approval' // an instrument change without an approver's review of the head sha
   // extensions
   | 'gate-error' // the gate itself failed (git, I/O, unreadable base report)
   | 'ledger-expiring' // warning: a row expires within 7 days
@@ -122,6 +124,8 @@ export interface SideRun {
   setup?: 'reused' | 'ran' | 'none'
   setup_reason?: string
   log_tail?: string
+  /** Extension: the first lines of the output, kept when the suite wrote no report. */
+  log_head?: string
 }
 
 export interface Scorecard {
@@ -133,6 +137,10 @@ export interface Scorecard {
   head: string
   base_ref?: string
   head_ref?: string
+  /** Extension (the action): the PR judged, or the PR(s) a merge queue group holds. */
+  pull_requests?: number[]
+  /** Extension (the action): merge_group when a queue's group was judged. */
+  event?: string
   today: string
   policy_path: string
   reasons: Reason[]
@@ -145,7 +153,12 @@ export interface Scorecard {
   flakes: FlakeRow[]
   /** Extension: per-side run facts, diagnostics and timings. */
   runs: SideRun[]
-  diagnostics: { non_discriminating: string[]; drafts: Record<string, string> }
+  diagnostics: {
+    non_discriminating: string[]
+    drafts: Record<string, string>
+    /** Extension: outcome on head of each in-diff test (the patch's own tests). */
+    in_diff?: Record<string, string>
+  }
   campaign?: { seed: number; max_examples: number; wall_clock: number }
   timings_ms: Record<string, number>
 }

@@ -1,6 +1,6 @@
 // A small GitHub REST API on 127.0.0.1 for end-to-end tests and benchmarks: pulls, pull
 // files (Link pagination and the 3000-file cap), check runs (create, update, list for a
-// ref). Every request's query and JSON body is validated against schemas extracted from
+// ref), pull reviews, team members and issue comments. Every request's query and JSON body is validated against schemas extracted from
 // GitHub's OpenAPI description (__tests__/fixtures/openapi/requests.json, made by
 // scripts/extract-openapi.mjs); a request that does not conform gets a 422 and is recorded
 // in `invalid`, so tests assert that list is empty.
@@ -38,6 +38,25 @@ export interface FakePull {
   files: FakeFile[]
   /** Defaults to files.length; GitHub reports the true count even past the list's cap. */
   changedFiles?: number
+  /** The PR's author (default "agent-bot[bot]", type Bot). */
+  author?: { login: string; type?: 'User' | 'Bot' }
+  /** Reviews, oldest first; tests push to this array between runs. */
+  reviews?: FakeReview[]
+}
+
+export interface FakeReview {
+  login: string
+  type?: 'User' | 'Bot'
+  state: 'APPROVED' | 'CHANGES_REQUESTED' | 'COMMENTED' | 'DISMISSED' | 'PENDING'
+  commit_id: string
+  submitted_at?: string
+}
+
+export interface FakeComment {
+  id: number
+  issue: number
+  body: string
+  user: { login: string; type: 'User' | 'Bot' }
 }
 
 export interface Fault {
@@ -88,6 +107,10 @@ export interface FakeGitHubOptions {
   /** Answer POST check-runs with 403 "Resource not accessible by integration" (a fork's token). */
   refuseCheckRuns?: boolean
   checkRuns?: Array<Partial<FakeCheckRun> & { name: string; head_sha: string }>
+  /** org/slug → member logins; a team not listed answers 404 (unreadable with this token). */
+  teams?: Record<string, string[]>
+  /** Existing issue comments (a person's comment that quotes the marker, say). */
+  comments?: Array<Omit<FakeComment, 'id'>>
 }
 
 export interface RecordedRequest {
@@ -147,6 +170,7 @@ export class FakeGitHub {
   readonly requests: RecordedRequest[] = []
   readonly invalid: string[] = []
   readonly checkRuns: FakeCheckRun[] = []
+  readonly comments: FakeComment[] = []
   readonly owner: string
   readonly repo: string
   url = ''
@@ -158,6 +182,7 @@ export class FakeGitHub {
     this.owner = options.owner ?? 'acme'
     this.repo = options.repo ?? 'widget'
     for (const run of options.checkRuns ?? []) this.checkRuns.push(this.newRun(run))
+    for (const c of options.comments ?? []) this.comments.push({ ...c, id: this.nextId++ })
     const repoPath = `${options.basePath ?? ''}/repos/([^/]+)/([^/]+)`
     this.routes = [
       {
@@ -189,6 +214,36 @@ export class FakeGitHub {
         pattern: new RegExp(`^${repoPath}/check-runs/(\\d+)/annotations$`),
         operation: 'GET /repos/{owner}/{repo}/check-runs/{check_run_id}/annotations',
         handle: (m, q) => this.listAnnotations(Number(m[3]), q, m[0])
+      },
+      {
+        method: 'GET',
+        pattern: new RegExp(`^${repoPath}/pulls/(\\d+)/reviews$`),
+        operation: 'GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews',
+        handle: (m, q) => this.listReviews(Number(m[3]), q, m[0])
+      },
+      {
+        method: 'GET',
+        pattern: new RegExp(`^${options.basePath ?? ''}/orgs/([^/]+)/teams/([^/]+)/members$`),
+        operation: 'GET /orgs/{org}/teams/{team_slug}/members',
+        handle: (m, q) => this.listMembers(`${m[1]}/${m[2]}`, q, m[0])
+      },
+      {
+        method: 'GET',
+        pattern: new RegExp(`^${repoPath}/issues/(\\d+)/comments$`),
+        operation: 'GET /repos/{owner}/{repo}/issues/{issue_number}/comments',
+        handle: (m, q) => this.listComments(Number(m[3]), q, m[0])
+      },
+      {
+        method: 'POST',
+        pattern: new RegExp(`^${repoPath}/issues/(\\d+)/comments$`),
+        operation: 'POST /repos/{owner}/{repo}/issues/{issue_number}/comments',
+        handle: (m, _q, b) => this.createComment(Number(m[3]), b)
+      },
+      {
+        method: 'PATCH',
+        pattern: new RegExp(`^${repoPath}/issues/comments/(\\d+)$`),
+        operation: 'PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}',
+        handle: (m, _q, b) => this.updateComment(Number(m[3]), b)
       },
       {
         method: 'GET',
@@ -293,7 +348,8 @@ export class FakeGitHub {
       })
     }
     const match = route.pattern.exec(url.pathname) as RegExpExecArray
-    if (match[1] !== this.owner || match[2] !== this.repo)
+    const repoScoped = route.operation.startsWith(`${route.method} /repos/`)
+    if (repoScoped && (match[1] !== this.owner || match[2] !== this.repo))
       return send({ status: 404, json: { message: 'Not Found' } })
     send(route.handle(match, query, body))
   }
@@ -330,6 +386,7 @@ export class FakeGitHub {
       json: {
         number: pull.number,
         state: 'open',
+        user: { login: pull.author?.login ?? 'agent-bot[bot]', type: pull.author?.type ?? 'Bot' },
         changed_files: pull.changedFiles ?? pull.files.length,
         head: {
           sha: pull.headSha,
@@ -375,6 +432,84 @@ export class FakeGitHub {
       ...(page < last ? [link(page + 1, 'next'), link(last, 'last')] : []),
       ...(page > 1 ? [link(1, 'first'), link(page - 1, 'prev')] : [])
     ].join(', ')
+  }
+
+  /** One page of a list, with GitHub's Link header. */
+  private page<T>(items: readonly T[], query: Record<string, string>, path: string): Reply {
+    const perPage = Math.min(Number(query.per_page ?? 30), 100)
+    const page = Number(query.page ?? 1)
+    const links = this.links(path, page, items.length, perPage)
+    return {
+      status: 200,
+      json: items.slice((page - 1) * perPage, page * perPage),
+      ...(links ? { headers: { link: links } } : {})
+    }
+  }
+
+  private listReviews(number: number, query: Record<string, string>, path: string): Reply {
+    const pull = this.pull(number)
+    if (!pull) return { status: 404, json: { message: 'Not Found' } }
+    const reviews = (pull.reviews ?? []).map((r, i) => ({
+      id: 500 + i,
+      node_id: `R_${i}`,
+      user: { login: r.login, id: 9000 + i, type: r.type ?? 'User' },
+      body: '',
+      state: r.state,
+      html_url: `https://github.example/${this.repository}/pull/${number}#pullrequestreview-${500 + i}`,
+      pull_request_url: `${this.url}/repos/${this.repository}/pulls/${number}`,
+      commit_id: r.commit_id,
+      submitted_at: r.submitted_at ?? new Date(Date.UTC(2026, 5, 1, 0, i)).toISOString(),
+      author_association: 'MEMBER'
+    }))
+    return this.page(reviews, query, path)
+  }
+
+  private listMembers(team: string, query: Record<string, string>, path: string): Reply {
+    const members = this.options.teams?.[team]
+    if (!members) return { status: 404, json: { message: 'Not Found' } }
+    return this.page(
+      members.map((login, i) => ({ login, id: 7000 + i, type: 'User' })),
+      query,
+      path
+    )
+  }
+
+  private listComments(number: number, query: Record<string, string>, path: string): Reply {
+    const comments = this.comments.filter(c => c.issue === number).map(c => this.commentJson(c))
+    return this.page(comments, query, path)
+  }
+
+  private commentJson(c: FakeComment): unknown {
+    return {
+      id: c.id,
+      node_id: `IC_${c.id}`,
+      body: c.body,
+      user: { login: c.user.login, type: c.user.type },
+      html_url: `https://github.example/${this.repository}/pull/${c.issue}#issuecomment-${c.id}`
+    }
+  }
+
+  private createComment(number: number, body: unknown): Reply {
+    if (this.options.refuseCheckRuns) {
+      return { status: 403, json: { message: 'Resource not accessible by integration' } }
+    }
+    const comment: FakeComment = {
+      id: this.nextId++,
+      issue: number,
+      body: String((body as { body: unknown }).body),
+      user: { login: 'github-actions[bot]', type: 'Bot' }
+    }
+    this.comments.push(comment)
+    return { status: 201, json: this.commentJson(comment) }
+  }
+
+  private updateComment(id: number, body: unknown): Reply {
+    const comment = this.comments.find(c => c.id === id)
+    if (!comment) return { status: 404, json: { message: 'Not Found' } }
+    if (comment.user.type !== 'Bot')
+      return { status: 403, json: { message: 'Resource not accessible by integration' } }
+    comment.body = String((body as { body: unknown }).body)
+    return { status: 200, json: this.commentJson(comment) }
   }
 
   private newRun(init: Partial<FakeCheckRun> & { name: string; head_sha: string }): FakeCheckRun {

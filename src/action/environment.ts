@@ -37,6 +37,8 @@ export interface GitHubAccess {
   apiUrl: string | undefined
   /** The workflow run's page, linked from the check run. */
   detailsUrl: string | undefined
+  /** GITHUB_SERVER_URL, for links to the check run (the PR comment). */
+  serverUrl?: string
   timing: ClientTiming
 }
 
@@ -111,6 +113,7 @@ export function readEnvironment(
       repository: env.GITHUB_REPOSITORY,
       apiUrl: env.GITHUB_API_URL || undefined,
       detailsUrl: detailsUrl(env),
+      ...(env.GITHUB_SERVER_URL ? { serverUrl: env.GITHUB_SERVER_URL } : {}),
       timing: {}
     },
     toolkit: safeToolkit(toolkit),

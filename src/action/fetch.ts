@@ -10,6 +10,11 @@ export interface Wanted {
   headSha: string
   /** For a fork's head: refs/pull/N/head lives in the base repository. */
   pullNumber?: number
+  /**
+   * Refs that hold the commits when the server refuses to send them by id: a merge queue's
+   * gh-readonly-queue/… branch (the group's commit) and its base branch.
+   */
+  refs?: readonly string[]
 }
 
 /** Depths tried, in order, before giving up on a shallow clone and unshallowing it. */
@@ -24,7 +29,7 @@ export async function ensureCommits(git: Git, wanted: Wanted, log: Logger): Prom
     log.info(
       `the checkout lacks ${missing.map(s => s.slice(0, 12)).join(' and ')}: fetching ${missing.length === 1 ? 'it' : 'them'} from origin`
     )
-    await fetchShas(git, missing, shallow ? DEEPEN_STEPS[0] : undefined, wanted.pullNumber)
+    await fetchShas(git, missing, shallow ? DEEPEN_STEPS[0] : undefined, fallbackRefspecs(wanted))
   }
   if (await hasMergeBase(git, wanted)) return
   if (!(await git.isShallow())) {
@@ -46,21 +51,35 @@ export async function ensureCommits(git: Git, wanted: Wanted, log: Logger): Prom
   }
 }
 
+/** refs/pull/N/head and the event's refs, each into a ref of its own under origin/oracle-gate/. */
+export function fallbackRefspecs(wanted: Wanted): string[] {
+  const specs: string[] = []
+  if (wanted.pullNumber !== undefined)
+    specs.push(
+      `+refs/pull/${wanted.pullNumber}/head:refs/remotes/origin/oracle-gate/pull-${wanted.pullNumber}`
+    )
+  for (const ref of wanted.refs ?? []) {
+    const full = ref.startsWith('refs/') ? ref : `refs/heads/${ref}`
+    // Only plain ref names: a hostile payload must not smuggle options or refspec syntax.
+    if (!/^refs\/[A-Za-z0-9._/-]+$/.test(full) || full.includes('..')) continue
+    specs.push(`+${full}:refs/remotes/origin/oracle-gate/${full.slice('refs/'.length)}`)
+  }
+  return specs
+}
+
 async function fetchShas(
   git: Git,
   shas: string[],
   depth: number | undefined,
-  pullNumber: number | undefined
+  refspecs: readonly string[]
 ): Promise<void> {
   const depthSpec = depth === undefined ? {} : { depth }
   const byId = await git.tryFetch({ ...depthSpec, refspecs: shas })
   if (byId === null && (await allPresent(git, shas))) return
-  // Some servers refuse unadvertised shas; a fork PR's head is advertised as refs/pull/N/head.
-  if (pullNumber !== undefined) {
-    await git.fetch({
-      ...depthSpec,
-      refspecs: [`+refs/pull/${pullNumber}/head:refs/remotes/origin/oracle-gate/pull-${pullNumber}`]
-    })
+  // Some servers refuse unadvertised shas; a fork PR's head is advertised as refs/pull/N/head,
+  // a merge group's commit as its gh-readonly-queue/… branch.
+  if (refspecs.length > 0) {
+    await git.fetch({ ...depthSpec, refspecs: [...refspecs] })
     if (await allPresent(git, shas)) return
   }
   if (byId !== null) throw byId

@@ -2,6 +2,8 @@
 // and completing it.
 import { resolve } from 'node:path'
 import type { CheckRunTarget, Posting } from './checkrun.js'
+import { commentMode } from './comment.js'
+import type { CommentMode } from './comment.js'
 import { GateError } from '../errors.js'
 import { utcToday } from '../gate.js'
 import { DEFAULT_POLICY_PATH } from '../policy/load.js'
@@ -15,11 +17,15 @@ export interface Inputs {
   mode: 'judge' | 'report'
   /** Report mode: the downloaded artifact (scorecard.json, or the folder holding it). */
   scorecard: string
+  /** The sticky PR comment: never (default), on-failure, always. */
+  comment: CommentMode
 }
 
 /** What the run has opened so far, so that a failure can still complete the check run. */
 export interface Session {
   headSha?: string
+  /** The PR the run judged or reports on (none for a merge queue's group). */
+  pullNumber?: number
   check?: { target: CheckRunTarget; posting: Posting }
 }
 
@@ -38,6 +44,7 @@ export function readInputs(input: (name: string) => string, workspace: string): 
     today: input('today') || utcToday(),
     workdir: resolve(workspace, input('working-directory') || '.'),
     mode,
-    scorecard: input('scorecard') ? resolve(workspace, input('scorecard')) : ''
+    scorecard: input('scorecard') ? resolve(workspace, input('scorecard')) : '',
+    comment: commentMode(input('comment'))
   }
 }

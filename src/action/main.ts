@@ -8,15 +8,18 @@ import { Git } from '../git/git.js'
 import { parseEvent } from '../github/event.js'
 import type { NothingToJudge, PullRequestTarget } from '../github/event.js'
 import { apiChanges } from '../github/files.js'
+import { readApprovalFacts } from '../github/reviews.js'
 import type { Scorecard } from '../types.js'
 import { emptyScorecard, finalize } from '../verdict/scorecard.js'
 import { VERSION } from '../version.js'
 import { finishCheckRun, openSession } from './checkrun.js'
+import { postComment } from './comment.js'
 import { ensureCommits } from './fetch.js'
 import { toolkitLogger } from './environment.js'
 import type { RunnerEnvironment } from './environment.js'
 import type { Inputs, Session } from './inputs.js'
 import { annotateStep, setOutputs, writeCardFiles, writeJobSummary } from './publish.js'
+import { judgeGroup } from './queue.js'
 import { report } from './report.js'
 
 /** The runner environment is read once by the caller (src/index.ts: readEnvironment()). */
@@ -55,6 +58,8 @@ async function decide(
       )
     case 'pull_request':
       return judge(environment, event, inputs, session)
+    case 'merge_group':
+      return judgeGroup(environment, event, inputs, session)
   }
 }
 
@@ -80,6 +85,7 @@ async function judge(
   session: Session
 ): Promise<Scorecard> {
   const log = toolkitLogger(environment.toolkit)
+  session.pullNumber = event.number
   const { client, repo } = await openSession(
     { token: inputs.token, checkName: inputs.checkName, github: environment.github },
     event.headSha,
@@ -96,7 +102,7 @@ async function judge(
       log
     )
   )
-  return check({
+  const card = await check({
     repoDir: inputs.workdir,
     base: event.baseSha,
     head: event.headSha,
@@ -111,8 +117,11 @@ async function judge(
         repo,
         { number: event.number, baseSha: event.baseSha, headSha: event.headSha },
         log
-      )
+      ),
+    // Read at judge time, never from the payload: a re-run replays the payload unchanged.
+    approval: approvers => readApprovalFacts(client, repo, event.number, approvers, log)
   })
+  return { ...card, pull_requests: [event.number] }
 }
 
 /** push / workflow_dispatch: no PR, so no verdict can be earned; the card says no-vote. */
@@ -154,6 +163,7 @@ async function finish(
       : `The check run could not be posted (${problem}); branch protection bound to it stays pending.`
     : null
   setOutputs(toolkit, card, scorecardPath)
+  await commentOnPull(environment, card, session, problem === null)
   try {
     await writeJobSummary(environment, card, note, scorecardPath)
   } catch (error) {
@@ -174,4 +184,31 @@ async function finish(
     // Fail closed: a merge nobody can see on the commit must not look like a green step.
     toolkit.setFailed(`oracle-gate verdict: merge, but ${unposted}`)
   }
+}
+
+/** The sticky PR comment, when asked for and there is a PR (never for a queue's group). */
+async function commentOnPull(
+  environment: RunnerEnvironment,
+  card: Scorecard,
+  session: Session,
+  posted: boolean
+): Promise<void> {
+  const inputs = environment.inputs
+  const check = session.check
+  if (inputs instanceof GateError || inputs.comment === 'never') return
+  if (!check || session.pullNumber === undefined) return
+  const { client, repo, name } = check.target
+  const server = environment.github.serverUrl ?? 'https://github.com'
+  const checkRunUrl =
+    posted && check.posting.kind === 'open'
+      ? `${server}/${repo.owner}/${repo.repo}/runs/${check.posting.id}`
+      : undefined
+  await postComment(inputs.comment, card, {
+    client,
+    repo,
+    number: session.pullNumber,
+    checkName: name,
+    log: toolkitLogger(environment.toolkit),
+    ...(checkRunUrl ? { checkRunUrl } : {})
+  })
 }

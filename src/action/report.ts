@@ -11,6 +11,7 @@ import { pullRequestFrom } from '../github/event.js'
 import type { GateEvent, WorkflowRunTarget } from '../github/event.js'
 import { apiChanges } from '../github/files.js'
 import { getPull } from '../github/pulls.js'
+import { readApprovalFacts } from '../github/reviews.js'
 import type { Scorecard } from '../types.js'
 import { readArtifact, replayFromArtifact } from './artifact.js'
 import { openSession } from './checkrun.js'
@@ -43,6 +44,7 @@ export async function report(
 
   const artifact = await readArtifact(inputs.scorecard)
   const number = pullNumber(event, artifact.event)
+  session.pullNumber = number
   const pull = await getPull(client, repo, number)
   // A forged PR number must not lend another PR's base (and policy) to this commit.
   if (pull.headSha !== event.headSha) {
@@ -65,7 +67,7 @@ export async function report(
       log
     )
   )
-  return check({
+  const card = await check({
     repoDir: inputs.workdir,
     base: pull.baseSha,
     head: event.headSha,
@@ -76,8 +78,10 @@ export async function report(
     env: environment.env,
     changes: () =>
       apiChanges(client, repo, { number, baseSha: pull.baseSha, headSha: event.headSha }, log),
-    replay: replayFromArtifact(artifact)
+    replay: replayFromArtifact(artifact),
+    approval: approvers => readApprovalFacts(client, repo, number, approvers, log)
   })
+  return { ...card, pull_requests: [number] }
 }
 
 /** The PR number: GitHub's list when it has one, else the artifact's event file. */

@@ -24,10 +24,13 @@ export interface ShellResult {
   durationMs: number
   /** Last lines of output, for the scorecard. */
   tail: string
+  /** First lines of output when there was more than the tail holds ('' otherwise). */
+  head: string
   stdout: string
 }
 
 const TAIL_BYTES = 4000
+const HEAD_BYTES = 1500
 const KILL_GRACE_MS = 2000
 
 /** bash when present (the contract says bash -c), POSIX sh otherwise. */
@@ -44,10 +47,15 @@ export function runShell(run: ShellRun): Promise<ShellResult> {
     const started = Date.now()
     const log = createWriteStream(run.logFile, { flags: 'a' })
     let tail = ''
+    let head = ''
+    let total = 0
     const chunks: Buffer[] = []
     const keep = (data: Buffer): void => {
       log.write(data)
-      tail = (tail + data.toString('utf8')).slice(-TAIL_BYTES)
+      const text = data.toString('utf8')
+      total += text.length
+      if (head.length < HEAD_BYTES) head = (head + text).slice(0, HEAD_BYTES)
+      tail = (tail + text).slice(-TAIL_BYTES)
     }
     const child = spawn(shell(), ['-c', run.command], {
       cwd: run.cwd,
@@ -85,6 +93,10 @@ export function runShell(run: ShellRun): Promise<ShellResult> {
           timedOut,
           durationMs: Date.now() - started,
           tail: tail.trimEnd(),
+          head:
+            total > TAIL_BYTES
+              ? head.slice(0, head.lastIndexOf('\n') + 1 || head.length).trimEnd()
+              : '',
           stdout: Buffer.concat(chunks).toString('utf8')
         })
       )

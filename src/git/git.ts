@@ -137,6 +137,12 @@ export class Git {
     return (await this.exec(['merge-base', a, b])).code === 0
   }
 
+  /** The parents of a commit, in order (a merge queue's group commit: base tip, PR head). */
+  async parents(sha: string): Promise<string[]> {
+    const line = await this.run(['rev-list', '--parents', '-n', '1', sha, '--'])
+    return line.trim().split(/\s+/).slice(1)
+  }
+
   async isShallow(): Promise<boolean> {
     return (await this.run(['rev-parse', '--is-shallow-repository'])).trim() === 'true'
   }

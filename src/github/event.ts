@@ -1,6 +1,7 @@
 // What the triggering event asks the gate to do. Pure parsing of the webhook payload: which
-// commits to judge (pull_request*), nothing (push, workflow_dispatch), or which PR to report
-// on (workflow_run). Anything else is a configuration error, never a silent pass.
+// commits to judge (pull_request*, pull_request_review, merge_group), nothing (push,
+// workflow_dispatch), or which PR to report on (workflow_run). Anything else is a
+// configuration error, never a silent pass.
 import { GateError } from '../errors.js'
 
 export interface PullRequestTarget {
@@ -33,9 +34,27 @@ export interface WorkflowRunTarget {
   pullNumbers: number[]
 }
 
-export type GateEvent = PullRequestTarget | NothingToJudge | WorkflowRunTarget
+/** A merge queue's group: the commit GitHub built from the base tip and the queued PR(s). */
+export interface MergeGroupTarget {
+  kind: 'merge_group'
+  event: 'merge_group'
+  /** Tip of the base branch the group was built on. */
+  baseSha: string
+  /** The group's commit: the check run the queue waits for is on this sha. */
+  headSha: string
+  /** refs/heads/gh-readonly-queue/<base>/pr-<N>-<sha>: where the group's commit lives. */
+  headRef: string
+  baseRef?: string
+  /** The PR(s) the head ref names (the queue names the newest entry of the group). */
+  pullNumbers: number[]
+}
 
-const NOTHING = new Set(['push', 'workflow_dispatch', 'schedule', 'merge_group'])
+export type GateEvent = PullRequestTarget | NothingToJudge | WorkflowRunTarget | MergeGroupTarget
+
+const NOTHING = new Set(['push', 'workflow_dispatch', 'schedule'])
+
+/** Events whose payload carries pull_request { number, base.sha, head.sha }. */
+const PULL_REQUEST_EVENTS = new Set(['pull_request', 'pull_request_target', 'pull_request_review'])
 
 type Json = Record<string, unknown>
 
@@ -60,18 +79,18 @@ export function parseEvent(name: string | undefined, payload: unknown): GateEven
       }
     )
   }
-  if (name === 'pull_request' || name === 'pull_request_target')
-    return pullRequestFrom(name, payload)
+  if (PULL_REQUEST_EVENTS.has(name)) return pullRequestFrom(name, payload)
+  if (name === 'merge_group') return mergeGroupFrom(payload)
   if (name === 'workflow_run') return workflowRunFrom(payload)
   if (NOTHING.has(name)) {
     return {
       kind: 'nothing',
       event: name,
-      message: `nothing to judge: a ${name} event carries no pull request. oracle-gate judges pull_request and pull_request_target events (or reports on workflow_run with mode: report); the verdict is no-vote and nothing is claimed mergeable`
+      message: `nothing to judge: a ${name} event carries no pull request. oracle-gate judges pull_request, pull_request_target, pull_request_review and merge_group events (or reports on workflow_run with mode: report); the verdict is no-vote and nothing is claimed mergeable`
     }
   }
   throw new GateError(
-    `event "${name}" is not supported: run oracle-gate on pull_request or pull_request_target, or on workflow_run with mode: report`,
+    `event "${name}" is not supported: run oracle-gate on pull_request, pull_request_target, pull_request_review or merge_group, or on workflow_run with mode: report`,
     { rule: 'config-invalid' }
   )
 }
@@ -107,6 +126,39 @@ export function pullRequestFrom(event: string, payload: unknown): PullRequestTar
     baseSha,
     headSha,
     ...(headRepo ? { headRepo } : {})
+  }
+}
+
+/** gh-readonly-queue/<base>/pr-<N>-<sha>: the PR numbers a merge queue ref names. */
+export function queuedPullNumbers(headRef: string): number[] {
+  const branch = headRef.replace(/^refs\/heads\//, '')
+  if (!branch.startsWith('gh-readonly-queue/')) return []
+  const numbers = [...branch.matchAll(/(?:^|\/)pr-(\d+)-[0-9a-f]{7,64}(?=$|\/)/g)].map(m =>
+    Number(m[1])
+  )
+  return [...new Set(numbers)].filter(n => Number.isSafeInteger(n) && n > 0)
+}
+
+function mergeGroupFrom(payload: unknown): MergeGroupTarget {
+  const group = obj(obj(payload)?.merge_group)
+  const baseSha = str(group?.base_sha)
+  const headSha = str(group?.head_sha)
+  const headRef = str(group?.head_ref)
+  if (!baseSha || !headSha || !headRef || !SHA.test(baseSha) || !SHA.test(headSha)) {
+    throw new GateError(
+      'the merge_group payload has no merge_group.base_sha / head_sha / head_ref (commit shas)',
+      { rule: 'config-invalid' }
+    )
+  }
+  const baseRef = str(group?.base_ref)
+  return {
+    kind: 'merge_group',
+    event: 'merge_group',
+    baseSha,
+    headSha,
+    headRef,
+    ...(baseRef ? { baseRef } : {}),
+    pullNumbers: queuedPullNumbers(headRef)
   }
 }
 

@@ -5,6 +5,7 @@
 // rule the write-set classifier decides, is a lint: src/lints/ungoverned-test.ts.)
 import type { GateContext } from '../context.js'
 import { GateError } from '../errors.js'
+import type { TreeEntry } from '../git/git.js'
 import type { OracleDigest, Reason } from '../types.js'
 import type { ClassifiedRow } from '../writeset/index.js'
 import { digestDifferences, instrumentDigest } from './digest.js'
@@ -34,7 +35,7 @@ export async function checkInstrument(ctx: GateContext): Promise<InstrumentResul
   const reasons: Reason[] = protectedPathReasons(ctx.writeSet)
 
   const base = instrumentDigest(view.base.values(), view.isInstrument)
-  const head = instrumentDigest(view.head.values(), view.isInstrument)
+  const head = instrumentDigest(headAsVoted(view, ctx.writeSet), view.isInstrument)
   const oracle: OracleDigest = {
     base_digest: base.digest,
     head_digest: head.digest,
@@ -60,6 +61,27 @@ export async function checkInstrument(ctx: GateContext): Promise<InstrumentResul
   }
   reasons.push(...runnerReasons(await runnerChanges(ctx.git, view)))
   return { reasons, oracle, view }
+}
+
+/**
+ * The head's tree entries as the vote will see them: a voting file the patch may extend
+ * (voting_edits: append, row `voting-append`) counts with the merge base's entry, a new one
+ * not at all. The replay restores and removes those files like any instrument path.
+ */
+function headAsVoted(view: InstrumentView, writeSet: readonly ClassifiedRow[]): TreeEntry[] {
+  const appended = new Set(
+    writeSet.filter(r => r.classification.row === 'voting-append').map(r => r.path)
+  )
+  if (appended.size === 0) return [...view.head.values()]
+  const entries: TreeEntry[] = []
+  for (const entry of view.head.values()) {
+    if (!appended.has(entry.path)) entries.push(entry)
+    else {
+      const base = view.base.get(entry.path)
+      if (base !== undefined) entries.push(base)
+    }
+  }
+  return entries
 }
 
 /** protected-path reasons: the classifier's verdict on each row of the write set. */

@@ -18,9 +18,11 @@ export interface RunnerChange {
 }
 
 export async function runnerChanges(git: Git, view: InstrumentView): Promise<RunnerChange[]> {
+  // An addedOnly entry (a module shadowing another) counts when the head adds the path.
   const candidates = view.changed
     .map(path => ({ path, entry: view.runner.entryFor(path) }))
     .filter((c): c is { path: string; entry: RunnerEntry } => c.entry !== null)
+    .filter(c => !(c.entry.addedOnly === true && view.base.has(c.path)))
   const sectioned = candidates.filter(c => c.entry.part !== undefined)
   const oids = sectioned
     .flatMap(c => [view.base.get(c.path)?.sha, view.head.get(c.path)?.sha])

@@ -7,8 +7,16 @@ import type { Git, TreeEntry } from '../git/git.js'
 import type { Policy } from '../policy/types.js'
 import { linkedInstrument, type TreeCache } from '../writeset/index.js'
 import type { PlaneMatcher } from '../writeset/planes.js'
+import { readBlobs } from '../git/blobs.js'
 import { readManifest, type FixtureEntry } from './fixtures.js'
-import { compileRunnerMatcher, type RunnerMatcher } from './runner.js'
+import {
+  collectedRoots,
+  loadingConfigFiles,
+  moduleIndex,
+  pythonPathOf,
+  setupFilesOf
+} from './loading.js'
+import { compileRunnerMatcher, type RunnerInputs, type RunnerMatcher } from './runner.js'
 
 export interface InstrumentView {
   base: Map<string, TreeEntry>
@@ -45,7 +53,6 @@ export async function instrumentView(ctx: ViewContext): Promise<InstrumentView> 
   const voting = [...base.values()]
     .filter(e => planes.planeOf(e.path) === 'voting')
     .map(e => e.path)
-  const runner = compileRunnerMatcher(ctx.policy, voting)
   const changed: string[] = []
   for (const [path, b] of base) {
     const h = head.get(path)
@@ -59,6 +66,11 @@ export async function instrumentView(ctx: ViewContext): Promise<InstrumentView> 
     const plane = planes.planeOf(path)
     return plane === 'protected' || plane === 'voting' || linked?.(path) !== undefined
   }
+  const runner = compileRunnerMatcher(
+    ctx.policy,
+    voting,
+    await runnerInputs(ctx, base, voting, p => isInstrument(p) || fixturePaths.has(p))
+  )
   const view: InstrumentView = {
     base,
     head,
@@ -71,4 +83,48 @@ export async function instrumentView(ctx: ViewContext): Promise<InstrumentView> 
   }
   if (linked !== undefined) view.linkedInstrument = linked
   return view
+}
+
+/**
+ * What the merge base adds to the runner table: the directories its suite command
+ * collects, the setup files its jest/vitest configuration names, its sys.path (pythonpath
+ * of its pytest configuration) and modules, and a test for .gitattributes patterns over
+ * its instrument, fixture and runner files. Read from the merge base only (one cat-file).
+ */
+async function runnerInputs(
+  ctx: ViewContext,
+  base: ReadonlyMap<string, TreeEntry>,
+  voting: readonly string[],
+  watchedPath: (path: string) => boolean
+): Promise<RunnerInputs> {
+  const files = [...base.keys()]
+  const fileSet = new Set(files)
+  const ancestors = new Set([''])
+  for (const v of voting) {
+    const parts = v.split('/')
+    for (let i = 1; i < parts.length; i++) ancestors.add(parts.slice(0, i).join('/'))
+  }
+  const configs = loadingConfigFiles(files, ancestors)
+  const blobs = await readBlobs(
+    ctx.git,
+    configs.map(c => base.get(c)?.sha).filter((s): s is string => s !== undefined)
+  )
+  const setupFiles = new Map<string, string>()
+  const pythonPath: string[] = []
+  for (const config of configs) {
+    const text = blobs.get(base.get(config)?.sha ?? '')?.toString('utf8')
+    if (text === undefined) continue
+    for (const f of setupFilesOf(config, text, fileSet)) setupFiles.set(f, config)
+    pythonPath.push(...pythonPathOf(config, text))
+  }
+  const commands = [ctx.policy.suite.command, ctx.policy.suite.rerun_command ?? '']
+  const collected = collectedRoots(commands, files)
+  const basic = compileRunnerMatcher(ctx.policy, voting, { collected, setupFiles })
+  const watched = files.filter(f => watchedPath(f) || basic.entryFor(f) !== null)
+  return {
+    collected,
+    setupFiles,
+    modules: moduleIndex(files, pythonPath, collected),
+    watched: pattern => watched.some(f => pattern.test(f))
+  }
 }

@@ -10,6 +10,7 @@ import type { Level, Reason } from '../types.js'
 import type { LintFiles } from './files.js'
 import { judgeImport } from './judge-import.js'
 import { literalOverlap } from './literal-overlap.js'
+import { oracleReach } from './reach/index.js'
 import { skipMarker } from './skip-marker/index.js'
 import type { SourceFacts } from './source.js'
 import { ungovernedTest } from './ungoverned-test.js'
@@ -38,7 +39,8 @@ export const LINTS: { readonly [K in LintKey]: Lint } = {
   'ungoverned-test': ungovernedTest,
   'skip-marker': skipMarker,
   'judge-import': judgeImport,
-  'literal-overlap': literalOverlap
+  'literal-overlap': literalOverlap,
+  'oracle-reach': oracleReach
 }
 
 /** `warn` reports without deciding; `error` decides the verdict; `off` does not run. */

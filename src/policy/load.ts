@@ -64,11 +64,44 @@ export function parsePolicy(text: string, file: string): Policy {
       }
     ])
   }
-  const issues = validatePolicyObject(value)
+  const issues = [...validatePolicyObject(value)]
+  if (issues.length === 0) issues.push(...negatedGlobs(value as RawPolicy))
   if (issues.length > 0) {
     throw new PolicyError(issues.map(issue => locate(issue, doc, lineCounter, file)))
   }
   return freeze(toPolicy(value as RawPolicy, file))
+}
+
+/** Glob lists where a leading `!` would be read by picomatch as "everything but". */
+const GLOB_LISTS: readonly (readonly string[])[] = [
+  ['protected'],
+  ['planes', 'voting'],
+  ['planes', 'drafts'],
+  ['planes', 'in_diff'],
+  ['runner_config'],
+  ['test_patterns']
+]
+
+/**
+ * A glob that starts with `!` matches every path the rest does not: `voting: ["!docs/**"]`
+ * makes every other file a voting test. Lists here are unions, so a negation cannot mean
+ * "except" either; it is refused with its position rather than guessed at.
+ */
+export function negatedGlobs(raw: RawPolicy): SchemaIssue[] {
+  const issues: SchemaIssue[] = []
+  for (const keys of GLOB_LISTS) {
+    let node: unknown = raw
+    for (const k of keys) node = (node as Record<string, unknown> | undefined)?.[k]
+    if (!Array.isArray(node)) continue
+    node.forEach((glob: unknown, i) => {
+      if (typeof glob === 'string' && /^\s*!/.test(glob))
+        issues.push({
+          path: [...keys, String(i)],
+          message: `negated glob "${glob}": a leading "!" matches every path the rest does not, and a list here is a union (no "except"); list what the plane holds instead`
+        })
+    })
+  }
+  return issues
 }
 
 function positionOf(lc: LineCounter, offset: number): [number, number] {
@@ -115,6 +148,8 @@ function toPolicy(raw: RawPolicy, file: string): Policy {
       'judge-import': 'error',
       'skip-marker': 'error',
       'ungoverned-test': 'error',
+      'oracle-reach': 'error',
+      reach_allow: [],
       literal_min_length: 6,
       literal_allow: [],
       judge_modules: [],

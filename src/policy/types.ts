@@ -3,11 +3,26 @@
 
 export type LintMode = 'off' | 'warn' | 'error'
 
+/** The categories of oracle-reach (src/lints/reach/types.ts holds the same list). */
+export type ReachCategory =
+  'framework' | 'markers' | 'introspection' | 'process' | 'instrument' | 'comparison' | 'echo'
+
+/** One entry of lints.reach_allow: files (a glob) that may do what the categories name. */
+export interface ReachAllow {
+  path: string
+  categories: readonly ReachCategory[]
+}
+
+/** `suite.runner`: the runners the gate knows; `other` means unknown (docs/replay.md). */
+export type RunnerSetting = 'pytest' | 'vitest' | 'jest' | 'node-test' | 'go' | 'other'
+
 export interface SuiteSettings {
   command: string
   timeout: number
   reruns: number
   rerun_command?: string
+  /** The runner, when the command does not say (pytest, vitest, jest, node-test, go, other). */
+  runner?: RunnerSetting
   report?: string
   parallel: boolean
   /** PYTHONSAFEPATH=1 for every child (docs/replay.md). */
@@ -33,6 +48,8 @@ export interface Policy {
   /** Path of the policy file inside the repository (always protected). */
   path: string
   protected: readonly string[]
+  /** Logins and org/team slugs whose approval of the head sha lets an instrument change merge. */
+  instrument_approvers: readonly string[]
   case_insensitive: boolean
   voting_edits: 'none' | 'append'
   planes: { voting: readonly string[]; drafts: readonly string[]; in_diff: readonly string[] }
@@ -55,6 +72,8 @@ export interface Policy {
     'judge-import': LintMode
     'skip-marker': LintMode
     'ungoverned-test': LintMode
+    'oracle-reach': LintMode
+    reach_allow: readonly ReachAllow[]
     literal_min_length: number
     literal_allow: readonly string[]
     judge_modules: readonly string[]

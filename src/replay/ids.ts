@@ -11,6 +11,7 @@ import {
 import type { Plane } from '../types.js'
 import { normalisePath } from '../writeset/planes.js'
 import type { RawCase } from './junit.js'
+import type { RunnerKind } from './runners.js'
 
 /** What the mapping may know about the worktree a report came from. */
 export interface IdContext {
@@ -25,12 +26,36 @@ export interface IdContext {
   goModule?: string
   /** The report directory relative to the root (suite.report), for Maven modules. */
   reportDir?: string
+  /**
+   * The merge base's files (node:test titles): a title found only in a file outside this
+   * list gets a provisional mapping. Without it every file counts as the merge base's.
+   */
+  literalFiles?: readonly string[]
+  /**
+   * The suite's runner. For jest the gate writes the report with its own jest-junit
+   * templates (JEST_JUNIT_ENV): classname is the describe chain, name the title.
+   */
+  runner?: RunnerKind | null
+}
+
+/**
+ * jest-junit settings for every jest run of the gate (environment variables win over the
+ * project's own jest-junit options): the file on each case, and the describe chain apart
+ * from the title, so that jest ids take the one form vitest and node:test ids have.
+ */
+export const JEST_JUNIT_ENV: Readonly<Record<string, string>> = {
+  JEST_JUNIT_ADD_FILE_ATTRIBUTE: 'true',
+  JEST_JUNIT_CLASSNAME: '{classname}',
+  JEST_JUNIT_TITLE: '{title}',
+  JEST_JUNIT_ANCESTOR_SEPARATOR: ' > '
 }
 
 export interface TestId {
   id: string
   /** The test's file, or null when the report does not say and it could not be found. */
   file: string | null
+  /** node:test: the file was found only among files the head wrote (see canonicalId). */
+  provisional?: true
 }
 
 const PY = /\.py$/
@@ -43,9 +68,25 @@ const PLANE_RANK: Record<Plane, number> = {
   source: 5
 }
 
-/** The canonical id of one report entry. */
-export function canonicalId(c: RawCase, ctx: IdContext, index = new FileIndex(ctx)): TestId {
-  if (c.file) return fromFileAttribute(c, toRepoPath(c.file, ctx.root))
+/**
+ * The canonical id. With a file and the titles of a JS/TS test (describe blocks outermost
+ * first, then the test's own title): `path::Describe > Inner > title`, the one form of
+ * vitest, jest and node:test ids in the replay, the ledger and the lints. With a report
+ * entry and the worktree it came from: that entry's id and file, per docs/replay.md.
+ */
+export function canonicalId(file: string, titles: readonly string[]): string
+export function canonicalId(c: RawCase, ctx: IdContext, index?: FileIndex): TestId
+export function canonicalId(
+  c: RawCase | string,
+  ctx: IdContext | readonly string[],
+  index?: FileIndex
+): TestId | string {
+  if (typeof c === 'string') return `${c}::${(ctx as readonly string[]).join(' > ')}`
+  return caseId(c, ctx as IdContext, index ?? new FileIndex(ctx as IdContext))
+}
+
+function caseId(c: RawCase, ctx: IdContext, index: FileIndex): TestId {
+  if (c.file) return fromFileAttribute(c, toRepoPath(c.file, ctx.root), ctx.runner === 'jest')
 
   const classPath = normalisePath(c.classname)
   // vitest (and reporters configured like it): the classname is the file.
@@ -66,7 +107,7 @@ export function canonicalId(c: RawCase, ctx: IdContext, index = new FileIndex(ct
   for (let i = c.suites.length - 1; i >= 0; i--) {
     const suite = normalisePath(c.suites[i] ?? '')
     if (suite !== '' && SOURCE_EXT.test(suite) && index.has(suite))
-      return { id: `${suite}::${c.name}`, file: suite }
+      return { id: ctx.runner === 'jest' ? jestId(suite, c) : `${suite}::${c.name}`, file: suite }
   }
 
   // node:test's junit reporter names neither file nor class ("test"): the describe chain
@@ -74,13 +115,24 @@ export function canonicalId(c: RawCase, ctx: IdContext, index = new FileIndex(ct
   if (c.classname === 'test' || c.classname === '') {
     const chain = [...c.suites.filter(s => s !== ''), c.name]
     const file = index.fileWithLiteral(chain[0] ?? c.name)
+    // Found only in a file the head wrote: good enough for the patch's own passing tests,
+    // never for a failure (a voting test with a computed title must not be pulled off its
+    // plane by a patch that spells the title).
+    if (file && index.headWritten(file))
+      return { id: `${file}::${chain.join(' > ')}`, file, provisional: true }
     if (file) return { id: `${file}::${chain.join(' > ')}`, file }
   }
 
   return { id: c.classname ? `${c.classname}::${c.name}` : c.name, file: null }
 }
 
-function fromFileAttribute(c: RawCase, path: string): TestId {
+/** jest-junit written with JEST_JUNIT_ENV: the classname is the describe chain. */
+function jestId(path: string, c: RawCase): string {
+  return canonicalId(path, c.classname === '' ? [c.name] : [c.classname, c.name])
+}
+
+function fromFileAttribute(c: RawCase, path: string, jest: boolean): TestId {
+  if (jest && JS_EXT.test(path)) return { id: jestId(path, c), file: path }
   if (PY.test(path)) {
     const module = path.slice(0, -3).replace(/\//g, '.')
     // pytest reports a module that failed to collect as a case named after the module.
@@ -150,6 +202,7 @@ export class FileIndex {
   private readonly set: Set<string>
   private readonly literalCache = new Map<string, string | null>()
   private byPlane: string[] | null = null
+  private baseSet: Set<string> | null = null
 
   constructor(private readonly ctx: IdContext) {
     this.all = ctx.files
@@ -186,11 +239,25 @@ export class FileIndex {
     return found
   }
 
+  /** A file the merge base does not have (the head wrote it): its mapping is provisional. */
+  headWritten(file: string): boolean {
+    const base = this.ctx.literalFiles
+    if (base === undefined) return false
+    this.baseSet ??= new Set(base)
+    return !this.baseSet.has(file)
+  }
+
+  /**
+   * Test files only (never production code, which could spell a title on purpose), the
+   * merge base's first (voting, drafts, in-diff, the rest), then those the head wrote.
+   */
   private jsFilesByPlane(): string[] {
     if (this.byPlane === null) {
-      const js = this.all.filter(f => JS_EXT.test(f) && !f.includes('node_modules/'))
+      const js = this.all.filter(
+        f => JS_EXT.test(f) && !f.includes('node_modules/') && this.ctx.planeOf(f) !== 'source'
+      )
       this.byPlane = js
-        .map(f => ({ f, rank: PLANE_RANK[this.ctx.planeOf(f)] }))
+        .map(f => ({ f, rank: PLANE_RANK[this.ctx.planeOf(f)] + (this.headWritten(f) ? 10 : 0) }))
         .sort((a, b) => a.rank - b.rank || (a.f < b.f ? -1 : a.f > b.f ? 1 : 0))
         .map(x => x.f)
     }
@@ -203,7 +270,8 @@ export function worktreeIdContext(
   root: string,
   files: readonly string[],
   planeOf: (path: string) => Plane,
-  reportDir?: string
+  reportDir?: string,
+  more: Pick<IdContext, 'literalFiles' | 'runner'> = {}
 ): IdContext {
   const cache = new Map<string, string | null>()
   const read = (path: string): string | null => {
@@ -221,6 +289,8 @@ export function worktreeIdContext(
   const module = goMod?.match(/^module\s+(\S+)/m)?.[1]
   if (module) ctx.goModule = module
   if (reportDir) ctx.reportDir = normalisePath(reportDir)
+  if (more.literalFiles) ctx.literalFiles = more.literalFiles
+  if (more.runner) ctx.runner = more.runner
   return ctx
 }
 

@@ -17,12 +17,16 @@ import type {
   Transitions,
   Votes
 } from '../types.js'
+import { GateError } from '../errors.js'
+import { canaryToken, planCanary, type CanaryPlanning } from './canary.js'
 import { compileClasses, type ClassOf } from './classes.js'
 import { checkFidelity, fidelitySpec, foldCollisions } from './fidelity.js'
 import { patchTestPlan, probeInDiff, runPatchTests, type PatchTestPlan } from './patch-tests.js'
+import { detectRunner } from './runners.js'
 import { loadCorpus, scoreSeeds, type Seed } from './seeds.js'
 import { runSide, type SideOutcome, type SideOptions } from './side.js'
 import { score, type Observation } from './transitions.js'
+import { judgeTripwires, unexplainedHit } from './tripwires.js'
 import { applyOverlay, withWorktrees } from './worktree.js'
 
 export interface ReplayOutcome {
@@ -44,9 +48,16 @@ export async function replay(ctx: GateContext, ledger: LedgerState): Promise<Rep
   const corpus: Seed[] | null = ctx.policy.seeds ? await loadCorpus(ctx, ctx.policy.seeds) : null
   const view = ctx.instrument ?? (await instrumentView(ctx))
   const overlay = computeOverlay(view, await runnerChanges(ctx.git, view))
-  const tests = patchTestPlan(view, overlay)
+  const appended = ctx.writeSet
+    .filter(r => r.classification.row === 'voting-append')
+    .map(r => r.path)
+  const tests = patchTestPlan(view, overlay, appended)
   const spec = await fidelitySpec(ctx.git, view, ctx.policy)
   const collisions = foldCollisions(spec, view.base, view.head)
+  // The merge base's files: where the canary goes (the same on both sides, tripwires.ts)
+  // and the only files node:test titles map to for certain (ids.ts).
+  const baseFiles = [...view.base.keys()]
+  const canary = planCanary(detectRunner(ctx.policy.suite), baseFiles, planeOf, canaryToken())
 
   const rerunnable = (o: Observation): boolean =>
     o.file !== null &&
@@ -69,7 +80,9 @@ export async function replay(ctx: GateContext, ledger: LedgerState): Promise<Rep
           ...(moment === 'overlay' ? collisions : []),
           ...(await checkFidelity(spec, worktree, { side, moment }))
         ],
-        track: links => wt.track(worktree, links)
+        track: links => wt.track(worktree, links),
+        canary: canary.plan,
+        baseFiles
       }
     }
     const [base, head] = await measureSides(ctx, options)
@@ -81,9 +94,10 @@ export async function replay(ctx: GateContext, ledger: LedgerState): Promise<Rep
     return { base, head, patchRun, probed }
   })
   const { base, head } = measured
+  const added = addedTests(measured.patchRun, head.results, new Set(tests.appended))
   if (head.results !== null && measured.patchRun) addDiagnostics(head.results, measured.patchRun)
   if (measured.probed) base.inDiffOnBase = measured.probed
-  return combine(ctx, ledger, base, head, corpus, { planeOf, classOf })
+  return combine(ctx, ledger, base, head, corpus, { planeOf, classOf, canary, added })
 }
 
 /**
@@ -132,6 +146,22 @@ async function measureSides(
 }
 
 /**
+ * The tests the patch added to voting files (voting_edits: append): ids of the patch-tests
+ * run in those files that the vote (the merge base's version of each file) did not have.
+ */
+function addedTests(
+  patchRun: ReadonlyMap<string, Observation> | null | undefined,
+  voted: ReadonlyMap<string, Observation> | null,
+  appended: ReadonlySet<string>
+): Set<string> {
+  const ids = new Set<string>()
+  if (!patchRun || appended.size === 0) return ids
+  for (const [id, o] of patchRun)
+    if (o.file !== null && appended.has(o.file) && !voted?.has(id)) ids.add(id)
+  return ids
+}
+
+/**
  * The patch's drafts and in-diff test outcomes join the head's results for scoring: they
  * never vote (their plane decides), they fill diagnostics.drafts and the head half of
  * non-discriminating. An id the vote already has is left as the vote saw it.
@@ -149,13 +179,27 @@ function combine(
   base: SideOutcome,
   head: SideOutcome,
   corpus: readonly Seed[] | null,
-  fns: { planeOf: (p: string) => Plane; classOf: ClassOf }
+  fns: {
+    planeOf: (p: string) => Plane
+    classOf: ClassOf
+    canary: CanaryPlanning
+    added: ReadonlySet<string>
+  }
 ): ReplayOutcome {
   const reasons: Reason[] = []
   for (const side of [base, head]) {
     if (side.failure) reasons.push(side.failure)
     reasons.push(...(side.tampered ?? []))
   }
+  const trip = judgeTripwires({
+    base: base.records ?? [],
+    head: head.records ?? [],
+    canary: fns.canary,
+    policyPath: ctx.policy.path
+  })
+  if (trip.baseProblems.length > 0)
+    throw new GateError(trip.baseProblems.join('\n'), { path: ctx.policy.path })
+  reasons.push(...trip.reasons)
 
   const outcome: ReplayOutcome = {
     reasons,
@@ -178,7 +222,10 @@ function combine(
       classOf: fns.classOf,
       live: ledger.live,
       policyPath: ctx.policy.path,
-      written
+      written,
+      duplicates: { base: base.duplicates ?? [], head: head.duplicates ?? [] },
+      today: ctx.today,
+      added: fns.added
     }
     if (ledger.path !== undefined) input.ledgerPath = ledger.path
     if (base.inDiffOnBase) input.inDiffOnBase = base.inDiffOnBase
@@ -188,6 +235,13 @@ function combine(
     outcome.transitions = scored.transitions
     outcome.flakes = scored.flakes
     outcome.diagnostics = scored.diagnostics
+    const hit = unexplainedHit(
+      ctx.writeSet,
+      scored.transitions.fail_to_pass,
+      fns.planeOf,
+      ctx.policy.path
+    )
+    if (hit) reasons.push(hit)
   }
 
   const settings = ctx.policy.seeds

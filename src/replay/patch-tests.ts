@@ -17,6 +17,7 @@ import type { PlaneMatcher } from '../writeset/planes.js'
 import { worktreeIdContext } from './ids.js'
 import { observe, rerunPlan } from './rerun.js'
 import { runSuite, shellQuote, type Side } from './run.js'
+import { detectRunner } from './runners.js'
 import { prepareWorktree } from './setup.js'
 import type { Observation } from './transitions.js'
 import { applyOverlay, worktreeFiles, type Worktrees } from './worktree.js'
@@ -30,6 +31,8 @@ export interface PatchTestPlan {
   probeFiles: string[]
   /** The test files among probeFiles: what the probe runs. */
   probeTests: string[]
+  /** Voting files the patch extended (voting_edits: append), at their head version. */
+  appended: string[]
 }
 
 const TEST_PLANES: ReadonlySet<Plane> = new Set(['drafts', 'in_diff'])
@@ -45,13 +48,27 @@ const isConftest = (path: string): boolean => posix.basename(path).toLowerCase()
  * that the merge base has is restored, because the base's tests may load it; what the
  * patch added is removed. Paths the instrument overlay handles are left to it.
  */
-export function patchTestPlan(view: InstrumentView, overlay: InstrumentOverlay): PatchTestPlan {
+export function patchTestPlan(
+  view: InstrumentView,
+  overlay: InstrumentOverlay,
+  appended: readonly string[] = []
+): PatchTestPlan {
   const handled = new Set([...overlay.restore, ...overlay.remove])
   const plan: PatchTestPlan = {
     strip: { restore: [], remove: [] },
     headTests: [],
     probeFiles: [],
-    probeTests: []
+    probeTests: [],
+    appended: []
+  }
+  // Voting files the patch may extend: the overlay gives the vote the base's version; the
+  // head's version (the added tests) runs with the patch's tests and in the probe.
+  for (const path of appended) {
+    if (!view.head.has(path)) continue
+    plan.appended.push(path)
+    plan.headTests.push(path)
+    plan.probeFiles.push(path)
+    plan.probeTests.push(path)
   }
   for (const path of view.changed) {
     if (handled.has(path) || view.isInstrument(path)) continue
@@ -105,9 +122,12 @@ export function runPatchTests(
     name: 'patch-tests',
     rev: ctx.head,
     side: 'head',
-    prepare: dir => applyOverlay(ctx, dir, overlay),
+    prepare: async dir => {
+      await applyOverlay(ctx, dir, overlay)
+      if (plan.appended.length > 0) await ctx.git.checkoutPaths(dir, ctx.head, plan.appended)
+    },
     tests: plan.headTests,
-    keep: TEST_PLANES,
+    keep: plan.appended.length > 0 ? new Set<Plane>([...TEST_PLANES, 'voting']) : TEST_PLANES,
     attempt: 1000
   })
 }
@@ -135,7 +155,7 @@ export function probeInDiff(
       await ctx.git.checkoutPaths(dir, ctx.head, plan.probeFiles)
     },
     tests: plan.probeTests,
-    keep: new Set<Plane>(['in_diff']),
+    keep: new Set<Plane>(plan.appended.length > 0 ? ['in_diff', 'voting'] : ['in_diff']),
     attempt: 2000
   })
 }
@@ -180,7 +200,8 @@ async function diagnosticRun(
     dir,
     await worktreeFiles(ctx, dir),
     planeOf,
-    ctx.policy.suite.report
+    ctx.policy.suite.report,
+    { runner: detectRunner(ctx.policy.suite) }
   )
   const observed = observe(result.report, ids)
   for (const [id, o] of observed)

@@ -1,11 +1,13 @@
 // Runs the suite command once in a worktree: placeholders and ORACLE_GATE_* variables
 // filled in, the credential-free child environment, the per-side timeout, one log per side,
 // and the report read back (or the reason it could not be).
-import { mkdir, rm } from 'node:fs/promises'
+import { mkdir, readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { GateContext } from '../context.js'
 import { runShell, type ShellResult } from '../exec/process.js'
+import { JEST_JUNIT_ENV } from './ids.js'
 import { readReport, type Report } from './junit.js'
+import { detectRunner } from './runners.js'
 
 export type Side = 'base' | 'head'
 
@@ -23,8 +25,10 @@ export interface RunRequest {
   attempt: number
   /** Command line (the suite command, or the rerun command). */
   command: string
-  /** Canonical ids selected for a rerun ({tests}); empty for a full run. */
+  /** Canonical ids selected for a rerun (ORACLE_GATE_TESTS); empty for a full run. */
   tests?: readonly string[]
+  /** The words {tests} becomes (the runner's selection form); default: `tests` as they are. */
+  testArgs?: readonly string[]
   logFile: string
 }
 
@@ -89,9 +93,10 @@ export async function runSuite(ctx: GateContext, req: RunRequest): Promise<Suite
     junit,
     seed: String(seed),
     max_examples: String(max_examples),
-    tests
+    tests: req.testArgs ?? tests
   })
   const env = await sideEnv(ctx, req.side, {
+    ...(detectRunner(ctx.policy.suite) === 'jest' ? JEST_JUNIT_ENV : {}),
     ORACLE_GATE_JUNIT: junit,
     ORACLE_GATE_TESTS: tests.join('\n')
   })
@@ -113,4 +118,13 @@ export async function runSuite(ctx: GateContext, req: RunRequest): Promise<Suite
       reportError: error instanceof Error ? error.message : String(error)
     }
   }
+}
+
+/**
+ * The first lines of a log, for a run that left no report: the cause (a missing module, a
+ * bad option) is usually printed first, and the tail only shows the runner giving up.
+ */
+export async function logHead(path: string, lines = 15, bytes = 4000): Promise<string> {
+  const text = await readFile(path, 'utf8').catch(() => '')
+  return text.slice(0, bytes).split('\n').slice(0, lines).join('\n').trimEnd()
 }

@@ -9,8 +9,11 @@ import type { Plane, Reason, SideRun } from '../types.js'
 import type { Moment } from './fidelity.js'
 import { worktreeIdContext, type IdContext } from './ids.js'
 import type { Report } from './junit.js'
-import { observe, rerunFailures, rerunPlan } from './rerun.js'
-import { runSuite, sideEnv, type Side } from './run.js'
+import type { CanaryPlan } from './canary.js'
+import { observe, rerunArgs, rerunFailures, rerunPlan } from './rerun.js'
+import { logHead, sideEnv, type Side } from './run.js'
+import { detectRunner } from './runners.js'
+import { RunWatch, type RunRecord } from './tripwires.js'
 import { runSeeds, type Seed } from './seeds.js'
 import { prepareWorktree } from './setup.js'
 import type { Observation } from './transitions.js'
@@ -29,6 +32,10 @@ export interface SideOutcome {
   seeds?: Map<string, boolean>
   /** Base only: the head's in-diff tests run against the base's code (see patch-tests.ts). */
   inDiffOnBase?: Map<string, Observation>
+  /** What each run showed, for the tripwires (tripwires.ts). */
+  records?: readonly RunRecord[]
+  /** Ids that more than one test of the first run collapsed into. */
+  duplicates?: readonly string[]
 }
 
 export interface SideOptions {
@@ -47,6 +54,10 @@ export interface SideOptions {
   prepared: Moment
   /** Receives the links setup made, so the worktree's removal unlinks them. */
   track: (links: readonly string[]) => void
+  /** The canary for the first run (the same on both sides), or null when not armed. */
+  canary?: CanaryPlan | null
+  /** Files of the merge base: node:test titles found elsewhere map provisionally (ids.ts). */
+  baseFiles?: readonly string[]
 }
 
 /** Sets up, runs and reruns one side; see the sections below. */
@@ -59,9 +70,12 @@ export async function runSide(ctx: GateContext, opts: SideOptions): Promise<Side
     tests: 0
   }
   const started = Date.now()
+  const watch = new RunWatch(opts.side, opts.canary ?? null)
+  const duplicates = new Set<string>()
   const finish = (outcome: Omit<SideOutcome, 'side' | 'run'>): SideOutcome => {
     run.duration_ms = Date.now() - started
-    return { side: opts.side, run, ...outcome }
+    const trip = { records: watch.records, duplicates: [...duplicates].sort() }
+    return { side: opts.side, run, ...outcome, ...trip }
   }
   const logFile = join(ctx.tempDir, `${opts.side}-suite.log`)
   // Every step that can write to the worktree is followed by a fidelity check; setup in
@@ -80,7 +94,7 @@ export async function runSide(ctx: GateContext, opts: SideOptions): Promise<Side
   const afterSetup = await tampered('setup')
   if (afterSetup) return afterSetup
 
-  const first = await firstRun(ctx, opts, run, logFile)
+  const first = await firstRun(ctx, opts, run, logFile, watch)
   const afterRun = await tampered('run')
   if (afterRun) return afterRun
   const seeds = opts.seeds
@@ -93,8 +107,8 @@ export async function runSide(ctx: GateContext, opts: SideOptions): Promise<Side
   if ('failure' in first) return finish(withSeeds({ results: null, failure: first.failure }))
 
   const ids = lazyIds(ctx, opts)
-  const results = observe(first.report, await ids())
-  const rerunTampered = await rerunSide(ctx, opts, results, ids, logFile)
+  const results = observe(first.report, await ids(), duplicates)
+  const rerunTampered = await rerunSide(ctx, opts, results, ids, logFile, watch)
   if (rerunTampered.length > 0) return finish({ results: null, tampered: rerunTampered })
   return finish(withSeeds({ results }))
 }
@@ -136,12 +150,18 @@ async function firstRun(
   ctx: GateContext,
   opts: SideOptions,
   run: SideRun,
-  logFile: string
+  logFile: string,
+  watch: RunWatch
 ): Promise<{ report: Report } | { failure: Reason }> {
   const { side, worktree } = opts
   const suite = ctx.policy.suite
   ctx.log.info(`${side}: running the suite`)
-  const first = await runSuite(ctx, { side, worktree, attempt: 0, command: suite.command, logFile })
+  // The first run carries the canary (tripwires.ts); its cases come back already removed.
+  const first = await watch.run(
+    ctx,
+    { side, worktree, attempt: 0, command: suite.command, logFile },
+    true
+  )
   run.exit_code = first.result.exitCode
   run.timed_out = first.result.timedOut
   run.log_tail = first.result.tail
@@ -155,7 +175,8 @@ async function firstRun(
     }
   }
   if (first.report === null) {
-    const message = `the suite left no readable report on ${side} (${first.reportError ?? 'unknown'}); output tail:\n${first.result.tail}`
+    if (first.result.head) run.log_head = first.result.head
+    const message = `the suite left no readable report on ${side} (${first.reportError ?? 'unknown'}); output head:\n${await logHead(logFile)}\n…\noutput tail:\n${first.result.tail}`
     if (side === 'base') throw new GateError(message, { path: ctx.policy.path })
     return {
       failure: failure('oracle-failed', `${message}\n(a missing report is not a pass)`, ctx)
@@ -173,7 +194,8 @@ function lazyIds(ctx: GateContext, opts: SideOptions): () => Promise<IdContext> 
       opts.worktree,
       await worktreeFiles(ctx, opts.worktree),
       opts.planeOf,
-      ctx.policy.suite.report
+      ctx.policy.suite.report,
+      { literalFiles: opts.baseFiles, runner: detectRunner(ctx.policy.suite) }
     ))
 }
 
@@ -186,7 +208,8 @@ async function rerunSide(
   opts: SideOptions,
   results: Map<string, Observation>,
   ids: () => Promise<IdContext>,
-  logFile: string
+  logFile: string,
+  watch: RunWatch
 ): Promise<Reason[]> {
   const { side, worktree } = opts
   const suite = ctx.policy.suite
@@ -198,17 +221,19 @@ async function rerunSide(
     plan,
     eligible: opts.rerunnable,
     ids,
+    incidental: side === 'base',
     run: async (attempt, tests) => {
       if (tampered.length > 0) return null
       ctx.log.info(
         `${side}: rerun ${attempt}${tests ? ` of ${tests.length} failing test(s)` : ' of the whole suite'}`
       )
-      const again = await runSuite(ctx, {
+      const again = await watch.run(ctx, {
         side,
         worktree,
         attempt,
         command: plan.command,
         tests: tests ?? [],
+        testArgs: tests ? rerunArgs(plan, tests) : [],
         logFile
       })
       tampered = await opts.fidelity('run')

@@ -19,6 +19,13 @@ export interface Observation {
   outcomes: Outcome[]
   /** The runner itself reported a failed-then-passed attempt (Surefire flakyFailure). */
   runnerFlaky: boolean
+  /**
+   * Base only: outcomes from whole-suite reruns that were not for this test. They never make
+   * the oracle a coin (a warning at most), since the test was not what was being rerun.
+   */
+  incidental?: Outcome[]
+  /** The file was found only among files the head wrote (node:test): a failure is unmapped. */
+  provisional?: boolean
   message?: string
 }
 
@@ -44,6 +51,15 @@ export interface ScoreInput {
    * otherwise the base run's own results are used.
    */
   inDiffOnBase?: SideResults
+  /** Ids that more than one test collapsed into, per side (a warning lists them). */
+  duplicates?: { base: readonly string[]; head: readonly string[] }
+  /** The run's date, for the ledger row a warning proposes. */
+  today?: string
+  /**
+   * Tests the patch added to voting files (voting_edits: append): diagnostics like in-diff
+   * tests, never votes (the vote ran the merge base's files).
+   */
+  added?: ReadonlySet<string>
 }
 
 export interface Score {
@@ -63,53 +79,103 @@ export function finalOf(o: Observation): Final {
 
 type Role = 'vote' | 'frozen' | 'judge' | 'draft' | 'in_diff' | 'unmapped' | 'none'
 
+/** The sections of a score share these: the results being built and how to add to them. */
+interface Scoring extends Score {
+  input: ScoreInput
+  roleOf(o: Observation): Role
+  bucket(id: string): { passed: number; failed: number; frozen: number }
+  fail(rule: Reason['rule'], message: string, o: Observation): void
+  warn(
+    rule: Reason['rule'],
+    message: string,
+    o: Observation | undefined,
+    level?: Reason['level']
+  ): void
+}
+
+/**
+ * Pure: the sections below run in order (flakes, the base's incidental flakes, the head's
+ * tests, vanished tests, the empty vote, stale ledger rows, non-discriminating tests,
+ * duplicate ids) over one shared result.
+ */
 export function score(input: ScoreInput): Score {
-  const reasons: Reason[] = []
-  const votes: Votes = emptyVotes()
-  const transitions: Transitions = emptyTransitions()
-  const flakes: FlakeRow[] = []
-  const diagnostics: Scorecard['diagnostics'] = emptyDiagnostics()
+  const s = scoring(input)
+  scoreFlakes(s)
+  scoreIncidental(s)
+  if (input.head !== null) {
+    scoreHead(s, input.head)
+    scoreVanished(s, input.head)
+  }
+  scoreStaleRows(s)
+  scoreNonDiscriminating(s)
+  scoreDuplicates(s)
+  sortTransitions(s.transitions)
+  const { reasons, votes, transitions, flakes, diagnostics } = s
+  return { reasons, votes, transitions, flakes, diagnostics }
+}
 
-  const roleOf = (o: Observation): Role => {
-    if (o.file === null) return 'unmapped'
-    const plane = input.planeOf(o.file)
-    if (plane === 'voting') {
-      if (input.live.has(o.id)) return 'frozen'
-      return input.classOf(o.id) === 'judge' ? 'judge' : 'vote'
+function scoring(input: ScoreInput): Scoring {
+  const s: Scoring = {
+    input,
+    reasons: [],
+    votes: emptyVotes(),
+    transitions: emptyTransitions(),
+    flakes: [],
+    diagnostics: emptyDiagnostics(),
+    roleOf: o => roleOf(input, o),
+    bucket: id => {
+      const name = input.classOf(id) ?? UNCLASSIFIED
+      return (s.votes.by_class[name] ??= { passed: 0, failed: 0, frozen: 0 })
+    },
+    fail: (rule, message, o) => s.warn(rule, message, o, 'failure'),
+    warn: (rule, message, o, level = 'warning') => {
+      const reason: Reason = { rule, message, level }
+      if (o?.file) reason.path = o.file
+      if (o?.line !== undefined) reason.line = o.line
+      s.reasons.push(reason)
     }
-    if (plane === 'drafts') return 'draft'
-    if (plane === 'in_diff') return 'in_diff'
-    return 'none'
   }
-  const bucket = (id: string): { passed: number; failed: number; frozen: number } => {
-    const name = input.classOf(id) ?? UNCLASSIFIED
-    return (votes.by_class[name] ??= { passed: 0, failed: 0, frozen: 0 })
-  }
-  const fail = (rule: Reason['rule'], message: string, o: Observation): void => {
-    const reason: Reason = { rule, message, level: 'failure' }
-    if (o.file !== null) reason.path = o.file
-    if (o.line !== undefined) reason.line = o.line
-    reasons.push(reason)
-  }
+  return s
+}
 
-  // Flakes first: a test whose runs disagree is reported whatever its plane, so the card
-  // shows frozen ones too; only unfrozen voting ones are failures.
-  for (const [side, results] of [['base', input.base] as const, ['head', input.head] as const]) {
+function roleOf(input: ScoreInput, o: Observation): Role {
+  if (o.file === null) return 'unmapped'
+  if (o.provisional && !['P', 'S'].includes(finalOf(o))) return 'unmapped'
+  if (input.added?.has(o.id)) return 'in_diff'
+  const plane = input.planeOf(o.file)
+  if (plane === 'voting') {
+    if (input.live.has(o.id)) return 'frozen'
+    return input.classOf(o.id) === 'judge' ? 'judge' : 'vote'
+  }
+  if (plane === 'drafts') return 'draft'
+  if (plane === 'in_diff') return 'in_diff'
+  return 'none'
+}
+
+/**
+ * Flakes first: a test whose runs disagree is reported whatever its plane, so the card
+ * shows frozen ones too; only unfrozen voting ones are failures.
+ */
+function scoreFlakes(s: Scoring): void {
+  for (const [side, results] of [
+    ['base', s.input.base] as const,
+    ['head', s.input.head] as const
+  ]) {
     if (results === null) continue
     for (const o of results.values()) {
       if (finalOf(o) !== 'K') continue
-      const role = roleOf(o)
+      const role = s.roleOf(o)
       const row: FlakeRow = {
         test: o.id,
         side,
         outcomes: o.runnerFlaky ? [...o.outcomes, 'flaky-in-runner'] : [...o.outcomes]
       }
-      const ledger = input.live.get(o.id)
+      const ledger = s.input.live.get(o.id)
       if (ledger) row.ledger_id = ledger.id
-      if (role === 'vote' || role === 'frozen' || role === 'judge') flakes.push(row)
+      if (role === 'vote' || role === 'frozen' || role === 'judge') s.flakes.push(row)
       if (role !== 'vote') continue
       const seen = row.outcomes.join(', ')
-      fail(
+      s.fail(
         'flaky-oracle',
         side === 'base'
           ? `${o.id} gave different outcomes on the base (${seen}): the oracle is a coin, so its vote means nothing; fix the test or freeze it in the ledger`
@@ -118,111 +184,161 @@ export function score(input: ScoreInput): Score {
       )
     }
   }
+}
 
-  const head = input.head
-  if (head !== null) {
-    let executed = 0
-    for (const h of head.values()) {
-      const role = roleOf(h)
-      const hf = finalOf(h)
-      const b = input.base.get(h.id)
-      const bf = b ? finalOf(b) : null
-      if (role === 'frozen') {
-        votes.frozen++
-        bucket(h.id).frozen++
-      } else if (role === 'judge') {
-        if (hf === 'P') bucket(h.id).passed++
-        else if (hf === 'F') bucket(h.id).failed++
-      } else if (role === 'draft') {
-        if (hf !== 'S') votes.drafts++
-        diagnostics.drafts[h.id] = describe(h)
-      } else if (role === 'in_diff') {
-        const onBase = input.inDiffOnBase?.get(h.id) ?? b
-        if (
-          hf === 'P' &&
-          onBase &&
-          finalOf(onBase) === 'P' &&
-          h.file !== null &&
-          input.written.has(h.file)
-        ) {
-          diagnostics.non_discriminating.push(h.id)
-        }
-      } else if (role === 'unmapped') {
-        // The plane is unknown: a pass proves nothing, a failure may be a voting test.
-        if (hf === 'F') {
-          fail(
-            'oracle-failed',
-            `${h.id} fails on head and its file could not be determined from the report, so it may be a voting test (configure the reporter to write file names)`,
-            h
-          )
-        }
-      } else if (role === 'vote') {
-        if (hf !== 'S') executed++
-        scoreVoting(h, hf, b ?? null, bf, { votes, transitions, bucket, fail })
+/**
+ * A voting test that passed in the base's first run and failed only in a whole-suite rerun
+ * that was for other tests: a warning about the oracle (with a ledger row to freeze it), not
+ * held against the patch. (On the head such outcomes are ordinary outcomes: a flake blocks.)
+ */
+function scoreIncidental(s: Scoring): void {
+  for (const o of s.input.base.values()) {
+    const extra = o.incidental ?? []
+    if (extra.length === 0 || finalOf(o) === 'K' || s.roleOf(o) !== 'vote') continue
+    const differs = extra.some(
+      x => (x === 'error' ? 'failed' : x) !== (o.outcomes[0] === 'error' ? 'failed' : o.outcomes[0])
+    )
+    if (!differs) continue
+    const outcomes = [...o.outcomes, ...extra]
+    s.flakes.push({ test: o.id, side: 'base', outcomes })
+    s.warn(
+      'flaky-oracle',
+      `${o.id} gave different outcomes on the base (${outcomes.join(', ')}) only in whole-suite reruns of other tests: the oracle may be flaky, which is not held against this patch; freeze it with a ledger row such as ${ledgerRow(o.id, s.input.today)}`,
+      o
+    )
+  }
+}
+
+function ledgerRow(test: string, today: string | undefined): string {
+  const day = today ?? 'YYYY-MM-DD'
+  return `{id: flake-<n>, test: ${JSON.stringify(test)}, cause: order, reason: "passes alone, failed in a whole-suite rerun on the base", owner: <you>, first_seen: "${day}", expires_on: "<= ${day} + ledger_max_days>", max_runs: 3}`
+}
+
+function scoreHead(s: Scoring, head: SideResults): void {
+  let executed = 0
+  for (const h of head.values()) {
+    const role = s.roleOf(h)
+    const hf = finalOf(h)
+    const b = s.input.base.get(h.id)
+    if (role === 'frozen') {
+      s.votes.frozen++
+      s.bucket(h.id).frozen++
+    } else if (role === 'judge') {
+      if (hf === 'P') s.bucket(h.id).passed++
+      else if (hf === 'F') s.bucket(h.id).failed++
+    } else if (role === 'draft') {
+      if (hf !== 'S') s.votes.drafts++
+      s.diagnostics.drafts[h.id] = describe(h)
+    } else if (role === 'in_diff') {
+      scoreInDiff(s, h, hf, b)
+    } else if (role === 'unmapped') {
+      // The plane is unknown: a pass proves nothing, a failure may be a voting test.
+      if (hf === 'F') {
+        s.fail(
+          'oracle-failed',
+          `${h.id} fails on head and its file could not be determined from the report, so it may be a voting test (configure the reporter to write file names)`,
+          h
+        )
       }
-    }
-
-    // Present on base, gone from head: the patch made a voting test disappear.
-    for (const b of input.base.values()) {
-      if (head.has(b.id) || roleOf(b) !== 'vote') continue
-      transitions.vanished.push(b.id)
-      fail('vanished-oracle', `${b.id} ran on the base and is missing from the head's report`, b)
-    }
-
-    if (executed === 0) {
-      reasons.push({
-        rule: 'empty-vote',
-        message:
-          'no voting test ran on head (none collected, all skipped, frozen or judge-class): unscored is not passed',
-        path: input.policyPath,
-        level: 'failure'
-      })
+    } else if (role === 'vote') {
+      if (hf !== 'S') executed++
+      scoreVoting(h, hf, b ?? null, b ? finalOf(b) : null, s)
     }
   }
+  if (executed === 0) {
+    s.reasons.push({
+      rule: 'empty-vote',
+      message:
+        'no voting test ran on head (none collected, all skipped, frozen or judge-class): unscored is not passed',
+      path: s.input.policyPath,
+      level: 'failure'
+    })
+  }
+}
 
-  // A live ledger row for a test the suite no longer has is a freeze nobody can lift. One
-  // warning for all of them: a 100,000-row ledger must not become 100,000 reasons.
+/** In-diff tests never vote: a written one failing on head is a warning, one passing on both sides a notice. */
+function scoreInDiff(s: Scoring, h: Observation, hf: Final, b: Observation | undefined): void {
+  const inDiff = (s.diagnostics.in_diff ??= {})
+  inDiff[h.id] = describe(h)
+  const written = h.file !== null && s.input.written.has(h.file)
+  if (hf === 'F' && written) {
+    const why = h.message ? `: ${h.message}` : ''
+    s.warn(
+      'diagnostic',
+      `${h.id}, a test the patch wrote, fails on head${why} (it does not vote; a test written for a fix should pass with it)`,
+      h
+    )
+  }
+  const onBase = s.input.inDiffOnBase?.get(h.id) ?? b
+  if (hf === 'P' && onBase && finalOf(onBase) === 'P' && written)
+    s.diagnostics.non_discriminating.push(h.id)
+}
+
+/** Present on base, gone from head: the patch made a voting test disappear. */
+function scoreVanished(s: Scoring, head: SideResults): void {
+  for (const b of s.input.base.values()) {
+    if (head.has(b.id) || s.roleOf(b) !== 'vote') continue
+    s.transitions.vanished.push(b.id)
+    s.fail('vanished-oracle', `${b.id} ran on the base and is missing from the head's report`, b)
+  }
+}
+
+/**
+ * A live ledger row for a test the suite no longer has is a freeze nobody can lift. One
+ * warning for all of them: a 100,000-row ledger must not become 100,000 reasons.
+ */
+function scoreStaleRows(s: Scoring): void {
   const stale: string[] = []
-  for (const [test, row] of input.live) {
-    if (input.base.has(test) || head?.has(test)) continue
+  for (const [test, row] of s.input.live) {
+    if (s.input.base.has(test) || s.input.head?.has(test)) continue
     stale.push(`${row.id} (${test})`)
   }
-  if (stale.length > 0) {
-    const shown = stale.slice(0, STALE_NAMED).join(', ')
-    const more = stale.length > STALE_NAMED ? ` and ${stale.length - STALE_NAMED} more` : ''
-    const reason: Reason = {
-      rule: 'ledger-stale',
-      message:
-        stale.length === 1
-          ? `ledger row ${shown} freezes a test that no longer exists in the suite; remove the row`
-          : `${stale.length} ledger rows freeze tests that no longer exist in the suite: ${shown}${more}; remove them`,
-      level: 'warning'
-    }
-    if (input.ledgerPath) reason.path = input.ledgerPath
-    reasons.push(reason)
+  if (stale.length === 0) return
+  const shown = stale.slice(0, STALE_NAMED).join(', ')
+  const more = stale.length > STALE_NAMED ? ` and ${stale.length - STALE_NAMED} more` : ''
+  const reason: Reason = {
+    rule: 'ledger-stale',
+    message:
+      stale.length === 1
+        ? `ledger row ${shown} freezes a test that no longer exists in the suite; remove the row`
+        : `${stale.length} ledger rows freeze tests that no longer exist in the suite: ${shown}${more}; remove them`,
+    level: 'warning'
   }
-
-  for (const id of diagnostics.non_discriminating) {
-    const o = head?.get(id)
-    const reason: Reason = {
-      rule: 'non-discriminating',
-      message: `${id} passes on the base as well as on the head: a test written for a fix should fail without it`,
-      level: 'notice'
-    }
-    if (o?.file) reason.path = o.file
-    reasons.push(reason)
-  }
-
-  sortTransitions(transitions)
-  return { reasons, votes, transitions, flakes, diagnostics }
+  if (s.input.ledgerPath) reason.path = s.input.ledgerPath
+  s.reasons.push(reason)
 }
 
-interface Sink {
-  votes: Votes
-  transitions: Transitions
-  bucket(id: string): { passed: number; failed: number; frozen: number }
-  fail(rule: Reason['rule'], message: string, o: Observation): void
+function scoreNonDiscriminating(s: Scoring): void {
+  for (const id of s.diagnostics.non_discriminating) {
+    s.warn(
+      'non-discriminating',
+      `${id} passes on the base as well as on the head: a test written for a fix should fail without it`,
+      s.input.head?.get(id),
+      'notice'
+    )
+  }
 }
+
+/**
+ * Tests whose names collapse into one id share one vote (the worst outcome of each side):
+ * say so, since a regression in one of them hides behind the other's failure.
+ */
+function scoreDuplicates(s: Scoring): void {
+  const dup = s.input.duplicates
+  if (!dup) return
+  const ids = [...new Set([...dup.base, ...dup.head])].sort()
+  if (ids.length === 0) return
+  const shown = ids.slice(0, 20).join('; ')
+  const more = ids.length > 20 ? ` and ${ids.length - 20} more` : ''
+  s.reasons.push({
+    rule: 'diagnostic',
+    message: `${ids.length} test id(s) are shared by more than one test in a report, so each counts once, with its worst outcome on each side: ${shown}${more}; give the tests distinct names`,
+    path: s.input.policyPath,
+    level: 'warning'
+  })
+}
+
+type Sink = Pick<Scoring, 'votes' | 'transitions' | 'bucket' | 'fail'>
 
 function scoreVoting(
   h: Observation,

@@ -56,6 +56,16 @@ export function renderMarkdown(card: Scorecard, options: MarkdownOptions = {}): 
     writeSetSection(card, maxRows),
     timingsSection(card)
   ].filter((s): s is string => s !== '')
+  return fit(sections, options)
+}
+
+/** The card's top: headline and reasons (the PR comment carries this, and a link). */
+export function renderTop(card: Scorecard, options: MarkdownOptions = {}): string {
+  return fit([header(card), reasonsSection(card.reasons, options.maxRows ?? 20)], options)
+}
+
+/** Joins whole sections while they fit; the rest is replaced by a pointer to the full card. */
+function fit(sections: readonly string[], options: MarkdownOptions): string {
   const limit = options.maxChars ?? Infinity
   const hint = `\n\n_…cut to fit; the full scorecard is ${options.fullCardHint ?? 'in the JSON card'}._\n`
   let out = ''
@@ -80,7 +90,7 @@ function header(card: Scorecard): string {
     '',
     `**${MEANING[card.verdict]}.** ${title(card).replace(/^[^:]+: /, '')}.`,
     '',
-    `base ${mdCode(shortSha(card.base))} · head ${mdCode(shortSha(card.head))} · today ${mdText(card.today, { cell: false })} · policy ${mdCode(card.policy_path)} · oracle ${card.oracle.unchanged ? 'unchanged' : card.oracle.base_digest ? '**changed**' : 'not measured'}`
+    `${subject(card)}base ${mdCode(shortSha(card.base))} · head ${mdCode(shortSha(card.head))} · today ${mdText(card.today, { cell: false })} · policy ${mdCode(card.policy_path)} · oracle ${card.oracle.unchanged ? 'unchanged' : card.oracle.base_digest ? '**changed**' : 'not measured'}`
   ]
   if (card.campaign)
     lines.push(
@@ -248,4 +258,11 @@ function timingsSection(card: Scorecard): string {
 
 function more(total: number, shown: number): string {
   return total > shown ? `\n_… and ${total - shown} more_` : ''
+}
+
+/** "PR #3 · " or "merge queue group for #3, #4 · ": what was judged, when the action knows. */
+function subject(card: Scorecard): string {
+  const prs = (card.pull_requests ?? []).map(n => `#${n}`).join(', ')
+  if (card.event === 'merge_group') return `merge queue group for ${prs || 'unnamed PRs'} · `
+  return prs ? `PR ${prs} · ` : ''
 }

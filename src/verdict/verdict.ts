@@ -20,6 +20,7 @@ export const RULE_VERDICT: Readonly<Record<RuleId, Exclude<Verdict, 'merge'>>> =
   'ledger-expired': 'policy',
   'ledger-expiring': 'policy',
   'ledger-stale': 'policy',
+  'instrument-approval': 'policy',
   'oracle-failed': 'product',
   regression: 'product',
   'vanished-oracle': 'product',

@@ -4,7 +4,8 @@
 // caller supplies the head's symlinks and which directories hold instrument files.
 import type { LintMode } from '../policy/types.js'
 import type { Change, PathAction, Plane } from '../types.js'
-import { normalisePath, type PlaneMatcher } from './planes.js'
+import { normalisePath, suspiciousName, type PlaneMatcher } from './planes.js'
+import type { AppendVerdict } from './append.js'
 import { resolveSymlink } from './symlinks.js'
 
 export interface ClassifierContext {
@@ -20,6 +21,8 @@ export interface ClassifierContext {
    * path: `oracle/golden.json -> ../src/golden.json` makes src/golden.json instrument too.
    */
   linkedInstrument?: (path: string) => string | undefined
+  /** `voting_edits: append`: the verdict on each added or modified voting file. */
+  append?: ReadonlyMap<string, AppendVerdict>
 }
 
 export interface Classification {
@@ -47,6 +50,10 @@ export interface PathFacts {
   /** For a symlink at head: where it resolves (null = outside the repository). */
   linkTarget?: string | null
   linkHitsInstrument: boolean
+  /** A written name holding control, invisible or compatibility characters. */
+  suspicious?: string
+  /** `voting_edits: append`: the verdict on this voting file, when one was computed. */
+  append?: AppendVerdict
   plane: Plane
 }
 
@@ -70,6 +77,18 @@ export const CLASSIFICATION_TABLE: readonly TableRow[] = [
     action: reject,
     rule: 'protected-path',
     message: f => `path ${f.escaping ?? ''} leaves the repository`
+  },
+  {
+    row: 'voting-append',
+    when: f =>
+      f.append?.ok === true &&
+      f.instrumentName === f.path &&
+      f.instrumentPlane === 'voting' &&
+      f.viaLink === undefined &&
+      f.suspicious === undefined,
+    plane: () => 'voting',
+    action: () => 'continue',
+    message: appendMessage
   },
   {
     row: 'instrument',
@@ -103,6 +122,15 @@ export const CLASSIFICATION_TABLE: readonly TableRow[] = [
     message: f => `${f.path} deleted outside the instrument`
   },
   {
+    row: 'suspicious-name',
+    when: f => f.suspicious !== undefined,
+    plane: () => 'other',
+    action: reject,
+    rule: 'protected-path',
+    message: f =>
+      `the name ${printable(f.suspicious ?? '')} holds control, invisible, line-separator or compatibility characters, so it does not read as what it is; rename it to plain text`
+  },
+  {
     row: 'drafts-or-in-diff',
     when: f => f.plane === 'drafts' || f.plane === 'in_diff',
     action: () => 'continue',
@@ -124,7 +152,22 @@ export const CLASSIFICATION_TABLE: readonly TableRow[] = [
   }
 ]
 
+/** A hostile name in a message: everything outside printable ASCII as \\u{hex}. */
+function printable(name: string): string {
+  return `"${name.replace(/[^\x20-\x7e]/gu, c => `\\u{${(c.codePointAt(0) ?? 0).toString(16)}}`)}"`
+}
+
+function appendMessage(f: PathFacts): string {
+  const added = f.append?.ok ? f.append.added : []
+  const what =
+    f.append?.ok && f.append.newFile ? 'is a new test file' : `gains ${added.length} test(s)`
+  const names = added.map(a => a.name).join(', ')
+  return `${f.path} ${what} under the voting globs (voting_edits: append)${names ? `: ${names}` : ''}; the vote runs the merge base's version, the added tests run as diagnostics`
+}
+
 function instrumentMessage(f: PathFacts): string {
+  // Under voting_edits: append the voting file's own verdict says what changed and what is allowed.
+  if (f.append?.ok === false && f.instrumentName === f.path) return f.append.message
   const name = f.instrumentName ?? f.path
   const what =
     f.viaLink !== undefined
@@ -163,6 +206,8 @@ export function pathFacts(change: Change, ctx: ClassifierContext): PathFacts {
     change.previous_path === undefined ? undefined : normalisePath(change.previous_path)
   const plane = ctx.planes.planeOf(path)
   const facts: PathFacts = { path, status: change.status, linkHitsInstrument: false, plane }
+  const append = ctx.append?.get(path)
+  if (append !== undefined) facts.append = append
   const named: [string, Plane][] = [[path, plane]]
   if (previous !== undefined) facts.previous = previous
   // A rename writes both names (the source disappears); a copy leaves its source as it
@@ -171,6 +216,8 @@ export function pathFacts(change: Change, ctx: ClassifierContext): PathFacts {
   if (previous !== undefined && change.status !== 'copied') {
     named.unshift([previous, ctx.planes.planeOf(previous)])
   }
+  const odd = named.find(([n]) => suspiciousName(n))
+  if (odd !== undefined) facts.suspicious = odd[0]
   const escaping = named.find(([n]) => n === '..' || n.startsWith('../') || n === '')
   if (escaping !== undefined) facts.escaping = escaping[0] === '' ? '(empty path)' : escaping[0]
   const instrument = named.find(([, p]) => p === 'protected' || p === 'voting')

@@ -7,6 +7,7 @@ import type { Policy } from '../policy/types.js'
 import { byCodeUnit } from '../json.js'
 import type { Change, WriteSetRow } from '../types.js'
 import { readBlobs } from '../git/blobs.js'
+import { appendVerdicts } from './append.js'
 import { classifyChange, type Classification, type ClassifierContext } from './classify.js'
 import { kindOfMode, parseRawDiff, sameType, type RawChange } from './diff.js'
 import { compilePlanes, normalisePath, type PlaneMatcher } from './planes.js'
@@ -137,6 +138,10 @@ async function classifierContext(
 ): Promise<ClassifierContext> {
   const ctx: ClassifierContext = { planes, ungovernedTest: policy.lints['ungoverned-test'] }
   const baseTree = await trees.get(mergeBase)
+  if (policy.voting_edits === 'append') {
+    const headTree = await trees.get(head)
+    ctx.append = await appendVerdicts(git, planes, changes, { base: baseTree, head: headTree })
+  }
   const linked = await linkedInstrument(git, planes, baseTree)
   if (linked !== undefined) ctx.linkedInstrument = linked
   if (!changes.some(c => c.new_kind === 'symlink')) return ctx

@@ -34,32 +34,77 @@ export function compilePlanes(policy: Policy): PlaneMatcher {
   // for normalisation once per path, not once per glob list.
   const protectedNormal = (p: string): boolean =>
     fixed.has(policy.case_insensitive ? p.toLowerCase() : p) || protectedGlob(p)
+  const planeOfForm = (p: string): Plane => {
+    if (protectedNormal(p)) return voting(p) ? 'voting' : 'protected'
+    if (voting(p)) return 'voting'
+    if (drafts(p)) return 'drafts'
+    if (inDiff(p)) return 'in_diff'
+    return testLike(p) ? 'other' : 'source'
+  }
   return {
-    isProtected: path => protectedNormal(normalisePath(path)),
-    isTestLike: path => testLike(normalisePath(path)),
+    isProtected: path => pathForms(normalisePath(path)).some(protectedNormal),
+    isTestLike: path => pathForms(normalisePath(path)).some(testLike),
     planeOf: path => {
-      const p = normalisePath(path)
-      if (protectedNormal(p)) return voting(p) ? 'voting' : 'protected'
-      if (voting(p)) return 'voting'
-      if (drafts(p)) return 'drafts'
-      if (inDiff(p)) return 'in_diff'
-      return testLike(p) ? 'other' : 'source'
+      const [raw, ...others] = pathForms(normalisePath(path))
+      const plane = planeOfForm(raw as string)
+      if (plane === 'protected' || plane === 'voting') return plane
+      // A name that reads as an instrument path in another form (composed, compatibility
+      // characters folded, invisible characters dropped) is instrument: on a macOS checkout,
+      // or to a reviewer reading it, it is that path.
+      for (const form of others) {
+        const p = planeOfForm(form)
+        if (p === 'protected' || p === 'voting') return p
+      }
+      return plane
     }
   }
 }
 
 /**
- * Repository-relative, forward slashes, no leading "./", NFC. A path that escapes the
- * repository ("..") is kept as written so that no glob matches it by accident and the
+ * Characters that make a name print as something it is not: C0/C1 controls (\n, \r, ESC),
+ * format characters (zero-width spaces, bidi overrides, BOM) and the line and paragraph
+ * separators U+2028/U+2029.
+ */
+const HIDDEN_CHARACTER = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u
+const HIDDEN_CHARACTERS = new RegExp(HIDDEN_CHARACTER.source, 'gu')
+const PLAIN_ASCII = /^[\x20-\x7e]*$/
+const NEEDS_WORK = /\/\/|(?:^|\/)\.\.?(?:\/|$)|^\/|\/$/
+
+/**
+ * True when a name holds a control, format or line-separator character, or compatibility
+ * characters (fullwidth letters, ligatures) that fold to other text: the name does not say
+ * what it is. NFC and NFD differing is not suspicious (a macOS checkout writes NFD).
+ */
+export function suspiciousName(path: string): boolean {
+  if (PLAIN_ASCII.test(path)) return false
+  if (HIDDEN_CHARACTER.test(path)) return true
+  return path.normalize('NFKC') !== path.normalize('NFC')
+}
+
+/**
+ * The forms a path is matched in: first as written (never rewritten: a backslash is an
+ * ordinary character of a Linux file name), then composed (NFC), compatibility-folded
+ * (NFKC), and with hidden characters dropped. Printable ASCII has one form.
+ */
+export function pathForms(path: string): string[] {
+  if (PLAIN_ASCII.test(path)) return [path]
+  const forms = [path, path.normalize('NFC'), path.normalize('NFKC')]
+  const visible = path.replace(HIDDEN_CHARACTERS, '')
+  forms.push(visible, visible.normalize('NFKC'))
+  return [...new Set(forms)]
+}
+
+/**
+ * Repository-relative, no leading "./", "." and ".." segments and doubled slashes
+ * collapsed. Nothing else is rewritten: not a backslash (an ordinary character of a Linux
+ * file name, not a separator), not the Unicode form (see pathForms). A path that escapes
+ * the repository ("..") is kept as written so that no glob matches it by accident and the
  * caller can reject it.
  */
 export function normalisePath(path: string): string {
-  // Fast path: printable ASCII (NFC already) with nothing to collapse, the common case.
-  if (PLAIN_ASCII.test(path) && !NEEDS_WORK.test(path)) return path
-  let p = path
-    .normalize('NFC')
-    .replace(/\\/g, '/')
-    .replace(/\/{2,}/g, '/')
+  // Fast path: nothing to collapse, the common case.
+  if (!NEEDS_WORK.test(path)) return path
+  let p = path.replace(/\/{2,}/g, '/')
   while (p.startsWith('./')) p = p.slice(2)
   const parts: string[] = []
   for (const part of p.split('/')) {
@@ -74,17 +119,16 @@ export function normalisePath(path: string): string {
   return parts.join('/')
 }
 
-const PLAIN_ASCII = /^[\x20-\x7e]*$/
-const NEEDS_WORK = /\\|\/\/|(?:^|\/)\.\.?(?:\/|$)|^\/|\/$/
-
 /**
  * One regular expression for a list of globs (picomatch's own array matcher tries each
  * glob in turn; the union is one scan). `dot: true`: dot-files and dot-directories such
- * as .github are ordinary paths to the gate.
+ * as .github are ordinary paths to the gate. Flag `s`: picomatch's `**` is built on `.`,
+ * which would otherwise stop at \n, \r, U+2028 and U+2029, so a name holding one would
+ * fall out of `oracle/**`. `u` is not set: picomatch's sources are not unicode-mode safe.
  */
 export function compileGlobs(globs: readonly string[], nocase: boolean): (path: string) => boolean {
   if (globs.length === 0) return () => false
   const sources = globs.map(g => picomatch.makeRe(normalisePath(g), { dot: true, nocase }).source)
-  const union = new RegExp(sources.map(source => `(?:${source})`).join('|'), nocase ? 'i' : '')
+  const union = new RegExp(sources.map(source => `(?:${source})`).join('|'), nocase ? 'is' : 's')
   return path => union.test(path)
 }

@@ -220,6 +220,9 @@ function mismatch(
   headRow: number,
   headLines: readonly string[]
 ): Extract<AppendCheck, { ok: false }> {
+  // A blank line of the base names nothing: the change is the code that follows it.
+  const lines = base.text.split('\n')
+  while (baseRow + 1 < lines.length && (lines[baseRow] ?? '').trim() === '') baseRow++
   const enclosing = enclosingDefinition(language, base.tree.rootNode, baseRow)
   const what =
     enclosing === null

@@ -1,0 +1,224 @@
+// oracle-reach as the pipeline runs it, on real git repositories: only lines the patch adds
+// to production files count, the allow list and the levels come from the merge base's
+// policy, entry points soften their ordinary habits to notices, and the echo tuning keeps
+// a shared small number quiet. Plus the locked-case extraction on its own.
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { parserFor } from '../src/lints/parsers.js'
+import { echoFindings, fixtureCases, testCases, constructs } from '../src/lints/reach/cases.js'
+import { REACH_CATEGORIES } from '../src/lints/reach/types.js'
+import { byRule, lintScenario } from './lints-helpers.js'
+
+const reach = async (s: Parameters<typeof lintScenario>[0]): Promise<string[]> =>
+  byRule((await lintScenario(s)).reasons, 'oracle-reach').map(
+    r => `${r.level} ${r.path}:${r.line} ${/\[(\w+)\]/.exec(r.message)?.[1]}`
+  )
+
+describe('oracle-reach in the pipeline', () => {
+  it('reports only lines the patch adds, at their line, on production files only', async () => {
+    const found = await reach({
+      base: { 'app/run.py': 'import os\n\n\ndef stop():\n    os._exit(1)\n' },
+      head: {
+        'app/run.py':
+          'import os\n\n\ndef stop():\n    os._exit(1)\n\n\ndef quit():\n    os._exit(0)\n',
+        'tests/test_run.py': 'import os\n\n\ndef test_x():\n    os._exit(0)\n',
+        'oracle/helper.py': 'import os\nos._exit(0)\n'
+      }
+    })
+    // The base's own os._exit (line 5) is not the patch's; the test file and the protected
+    // file are judged by other rules.
+    expect(found).toEqual(['failure app/run.py:9 process'])
+  })
+
+  it('warn reports without failing; off does not run', async () => {
+    const head = { 'app/a.js': 'export const v = process.env.VITEST\n' }
+    expect(await reach({ base: {}, head, policy: 'lints:\n  oracle-reach: warn\n' })).toEqual([
+      'warning app/a.js:1 markers'
+    ])
+    expect(await reach({ base: {}, head, policy: 'lints:\n  oracle-reach: off\n' })).toEqual([])
+  })
+
+  it('the allow list waives a category for matching paths only', async () => {
+    const policy =
+      'lints:\n  reach_allow:\n    - path: "devtools/**"\n      categories: [introspection]\n'
+    const found = await reach({
+      base: {},
+      head: {
+        'devtools/debug.py': 'import inspect\nimport os\nf = inspect.stack()\nos._exit(0)\n',
+        'app/x.py': 'import inspect\nf = inspect.stack()\n'
+      },
+      policy
+    })
+    expect(found).toEqual([
+      'failure app/x.py:2 introspection',
+      'failure devtools/debug.py:4 process'
+    ])
+  })
+
+  it("entry-point habits are notices in cli/bin files and the base package.json's bin, failures elsewhere", async () => {
+    const exit = 'process.exit(1)\n'
+    const found = await reach({
+      base: { 'package.json': '{"bin": {"tool": "./tools/run.js"}}\n' },
+      head: {
+        'bin/tool.js': exit,
+        'src/cli.ts': exit,
+        'tools/run.js': exit,
+        'src/lib.js': exit,
+        'pkg/__main__.py': 'import atexit\natexit.register(print)\n',
+        'pkg/core.py': 'import atexit\natexit.register(print)\n',
+        // A habit, not every hijack: os._exit fails even in an entry point.
+        'pkg/cli.py': 'import os\nos._exit(0)\n'
+      }
+    })
+    expect(found.sort()).toEqual(
+      [
+        'notice bin/tool.js:1 process',
+        'notice src/cli.ts:1 process',
+        'notice tools/run.js:1 process',
+        'failure src/lib.js:1 process',
+        'notice pkg/__main__.py:2 process',
+        'failure pkg/core.py:2 process',
+        'failure pkg/cli.py:2 process'
+      ].sort()
+    )
+  })
+
+  it('a bin entry the patch adds to package.json does not make its file an entry point', async () => {
+    const found = await reach({
+      base: { 'package.json': '{}\n' },
+      head: { 'package.json': '{"bin": "lib/x.js"}\n', 'lib/x.js': 'process.exit(0)\n' }
+    })
+    expect(found).toEqual(['failure lib/x.js:1 process'])
+  })
+
+  it('names instrument paths from the base policy: protected and voting files, not others', async () => {
+    const found = await reach({
+      base: {
+        'oracle/properties/test_p.py': 'def test_p():\n    pass\n',
+        'oracle/golden.csv': 'a,expected\n1,2\n',
+        'data/golden2.csv': 'x\n'
+      },
+      head: {
+        'app/x.py':
+          'A = "oracle/properties/test_p.py"\nB = "data/golden2.csv"\nC = "golden.csv"\nD = "oracle"\n'
+      }
+    })
+    expect(found).toEqual(['failure app/x.py:1 instrument', 'failure app/x.py:3 instrument'])
+  })
+
+  it('echo: special-casing a voting assertion fails; a shared small number does not', async () => {
+    const base = {
+      'oracle/properties/test_cal.py':
+        'from app.cal import days, area\n\n\ndef test_days():\n    assert days(2, 2024) == 29\n\n\ndef test_area():\n    assert area(7) == 49\n',
+      'app/cal.py': 'def days(m, y):\n    return 30\n\n\ndef area(r):\n    return 0\n'
+    }
+    // days(2, ...) == 29 for February: the input 2 and the output 29 are both small numbers
+    // of the specification; area(7) == 49 with r * r holds the input only.
+    const honest = await reach({
+      base,
+      head: {
+        'app/cal.py':
+          'def days(m, y):\n    if m == 2:\n        return 29 if y % 4 == 0 else 28\n    return 31\n\n\ndef area(r):\n    if r > 7:\n        return r * r\n    return r * r\n'
+      }
+    })
+    expect(honest).toEqual([])
+    const special = await reach({
+      base,
+      head: {
+        'app/cal.py':
+          'def days(m, y):\n    if m == 2 and y == 2024:\n        return 29\n    return 30\n\n\ndef area(r):\n    return {7: 49}.get(r, 0)\n'
+      }
+    })
+    expect(special).toEqual(['failure app/cal.py:2 echo'])
+  })
+
+  it('echo: a lookup table of a parametrised row and a fixture row fail', async () => {
+    const found = await reach({
+      base: {
+        'oracle/properties/test_slug.py':
+          'import pytest\nfrom app.slug import slug\n\n\n@pytest.mark.parametrize("text, expected", [("Hello World", "hello-world"), ("A  B", "a-b")])\ndef test_slug(text, expected):\n    assert slug(text) == expected\n',
+        'oracle/golden.json': JSON.stringify([{ input: 'Ünïcode', expected: 'unicode' }])
+      },
+      head: {
+        'app/slug.js':
+          "const KNOWN = { 'Hello World': 'hello-world' }\nexport const f = s => (s === 'Ünïcode' ? 'unicode' : s)\n"
+      }
+    })
+    expect(found).toEqual(['failure app/slug.js:1 echo', 'failure app/slug.js:2 echo'])
+  })
+
+  it('the schema lists exactly the categories the lint reports', () => {
+    const schema = JSON.parse(readFileSync('src/policy/schema.json', 'utf8')) as {
+      properties: {
+        lints: {
+          properties: {
+            reach_allow: { items: { properties: { categories: { items: { enum: string[] } } } } }
+          }
+        }
+      }
+    }
+    expect(
+      schema.properties.lints.properties.reach_allow.items.properties.categories.items.enum
+    ).toEqual([...REACH_CATEGORIES])
+  })
+})
+
+describe('locked cases', () => {
+  it('splits an assertion into inputs (inside the call under test) and expected values', async () => {
+    const tree = (await parserFor('python')).parse(
+      'def test_a(self):\n    assert add(2, 3) == 5\n    self.assertEqual(mul(4, 25), 100, "msg")\n'
+    )!
+    const cases = testCases(tree.rootNode, 'python', 't.py')
+    tree.delete()
+    expect(cases.map(c => [[...c.inputs], [...c.expected], c.where])).toEqual([
+      [['n:2', 'n:3'], ['n:5'], 't.py:2'],
+      [['n:4', 'n:25'], ['n:100', 's:msg'], 't.py:3']
+    ])
+  })
+
+  it('reads expect(...).toBe, assert.equal and test.each rows', async () => {
+    const tree = (await parserFor('javascript')).parse(
+      "expect(add(2, 3)).toBe(5)\nassert.equal(slug('A B'), 'a-b')\ntest.each([[2, 3, 5], [10, 20, 30]])('adds', () => {})\n"
+    )!
+    const cases = testCases(tree.rootNode, 'javascript', 't.js')
+    tree.delete()
+    expect(cases.map(c => [[...c.inputs], [...c.expected]])).toEqual([
+      [['n:2', 'n:3'], ['n:5']],
+      [['s:A B'], ['s:a-b']],
+      [['n:2', 'n:3'], ['n:5']],
+      [['n:10', 'n:20'], ['n:30']]
+    ])
+  })
+
+  it('reads fixture rows from JSON, JSON Lines and CSV; trivial constants are left out', () => {
+    expect(
+      fixtureCases('g.json', '{"cases": [{"in": [2, 0], "expected": 7}]}').map(c => [
+        [...c.inputs],
+        [...c.expected]
+      ])
+    ).toEqual([[['n:2'], ['n:7']]])
+    expect(
+      fixtureCases('g.jsonl', '{"q": "abc", "answer": "xyz"}\nnot json\n').map(c => [
+        [...c.inputs],
+        [...c.expected]
+      ])
+    ).toEqual([[['s:abc'], ['s:xyz']]])
+    expect(
+      fixtureCases('g.csv', 'a,b,sum\n2,3,5\n').map(c => [[...c.inputs], [...c.expected]])
+    ).toEqual([[['n:2', 'n:3'], ['n:5']]])
+  })
+
+  it('needs an input and an expected value, and three constants or a distinctive one', async () => {
+    const c = { inputs: new Set(['n:2', 'n:3']), expected: new Set(['n:5']), where: 't.py:1' }
+    const parse = async (code: string): Promise<number> => {
+      const tree = (await parserFor('python')).parse(code)!
+      const n = echoFindings(constructs(tree.rootNode, 'python'), [c]).length
+      tree.delete()
+      return n
+    }
+    expect(await parse('if a == 2 and b == 3:\n    r = 5\n')).toBe(1)
+    expect(await parse('if a == 2:\n    return 5\n')).toBe(0)
+    expect(await parse('if a == 2 and b == 3:\n    return a + b\n')).toBe(0)
+    expect(await parse('x = 2 if a else 3\n')).toBe(0)
+  })
+})

@@ -1,0 +1,207 @@
+// `oracle-reach`: production code the patch adds may not reach into the test runner, the
+// gate or the instrument. The locked tests import the product, so its code runs inside the
+// voting process, where it could patch the framework, read the runner's markers, inspect
+// its callers, hijack the process, read the oracle's files, make comparisons lie or
+// special-case a locked case. No gate can stop code in the same process from lying; this
+// lint makes every such line visible and blocking in the diff. I/O here (git reads, one
+// parse per file); the detectors are pure (python.ts, script.ts, paths.ts, cases.ts).
+import type { Tree } from 'web-tree-sitter'
+import type { GateContext } from '../../context.js'
+import { GateError } from '../../errors.js'
+import { addedLines } from '../../git/hunks.js'
+import { readManifest } from '../../instrument/fixtures.js'
+import type { Level, Reason } from '../../types.js'
+import { alwaysProtected } from '../../writeset/planes.js'
+import { readBlobs } from '../blobs.js'
+import type { LintInput } from '../registry.js'
+import { languageOf, parserFor, type LanguageId } from '../parsers.js'
+import { allowList, entryPoints } from './allow.js'
+import {
+  constructs,
+  echoFindings,
+  fixtureCases,
+  testCases,
+  type Construct,
+  type LockedCase
+} from './cases.js'
+import { instrumentNames } from './paths.js'
+import { detectPython } from './python.js'
+import { detectScript } from './script.js'
+import type { Finding, ReachCategory } from './types.js'
+
+/** Findings reported per file before a summary reason takes over. */
+const PER_FILE_CAP = 20
+/** Fixture files larger than this are not read for locked cases. */
+const MAX_FIXTURE_BYTES = 4 * 1024 * 1024
+
+const WHY: Record<ReachCategory, string> = {
+  framework:
+    'production code must not import, reach or patch the test framework or the assertion library: the voting tests run in the same process and would judge a framework the patch rewrote',
+  markers:
+    'production code must not behave differently under a test runner or the gate: the tests would measure a branch production never takes',
+  introspection:
+    "production code must not read its callers' frames, the call stack or the heap: that is how code finds the test that calls it and its expected value",
+  process:
+    "production code must not end, rewire or outlive the runner's process: exit hooks, exit codes and signal handlers can hide a failing run or rewrite its report",
+  instrument:
+    "production code must not name the instrument's files (tests, fixtures, seeds, ledger, policy): reading them echoes the expected answers, writing them rewrites the oracle",
+  comparison:
+    'production code must not make comparisons lie: a value that equals anything, or a patched built-in, passes every assertion',
+  echo: 'production code must not special-case the inputs and expected output of a locked test or fixture: fix the code so the case passes for the reason the test states'
+}
+
+const ADVICE =
+  'if this is a real need, list the path and category under lints.reach_allow in the policy (a reviewed PR of its own)'
+
+interface Parsed {
+  path: string
+  language: LanguageId
+  findings: Finding[]
+  constructs: Construct[]
+}
+
+/** The lint as the registry runs it (`lints.oracle-reach` already mapped to a level). */
+export async function oracleReach(input: LintInput, level: Level): Promise<Reason[]> {
+  const { ctx } = input
+  const files = input.files.production.map(r => r.path)
+  if (files.length === 0) return []
+  const started = Date.now()
+  const added = await addedLines(ctx.git, ctx.mergeBase, ctx.head, files)
+  const written = files.filter(p => (added.get(p)?.size ?? 0) > 0)
+  if (written.length === 0) return []
+  const baseTree = [...(await ctx.trees.get(ctx.mergeBase)).values()]
+    .filter(e => e.type === 'blob')
+    .map(e => e.path)
+  const isInstrument = await instrumentPredicate(ctx)
+  const names = instrumentNames(baseTree, isInstrument)
+  const blobs = await readBlobs(ctx.git, ctx.head, written)
+  const parsed: Parsed[] = []
+  for (const path of written) {
+    const bytes = blobs.get(path)
+    const language = languageOf(path)
+    if (bytes === undefined || language === undefined) continue
+    parsed.push(
+      await withTree(path, language, bytes.toString('utf8'), tree => ({
+        path,
+        language,
+        findings: (language === 'python' ? detectPython : detectScript)(tree.rootNode, {
+          instrumentName: names
+        }),
+        constructs: constructs(tree.rootNode, language)
+      }))
+    )
+  }
+  const onAdded = (path: string, start: number, end: number): number | undefined => {
+    const lines = added.get(path)
+    for (let l = start; l <= end; l++) if (lines?.has(l)) return l
+    return undefined
+  }
+  // Locked cases are read only when a construct the patch added could echo one.
+  const echoCandidates = parsed.some(p =>
+    p.constructs.some(c => c.constants.some(k => added.get(p.path)?.has(k.line)))
+  )
+  const cases = echoCandidates ? await lockedCases(ctx, baseTree, isInstrument) : []
+  for (const p of parsed) p.findings.push(...echoFindings(p.constructs, cases))
+
+  const allowed = allowList(ctx.policy.lints.reach_allow, ctx.policy.case_insensitive)
+  const isEntry = entryPoints(await ctx.git.showText(ctx.mergeBase, 'package.json'))
+  const reasons: Reason[] = []
+  let waived = 0
+  for (const p of parsed) {
+    const seen = new Set<string>()
+    const kept: Reason[] = []
+    for (const f of p.findings.sort((a, b) => a.start - b.start)) {
+      const line = onAdded(p.path, f.start, f.end)
+      if (line === undefined || seen.has(`${f.category}\0${line}`)) continue
+      seen.add(`${f.category}\0${line}`)
+      if (allowed(p.path, f.category)) {
+        waived++
+        continue
+      }
+      const habit = f.entryPointHabit === true && isEntry(p.path)
+      kept.push(reasonOf(p.path, line, f, habit ? 'notice' : level, habit))
+    }
+    reasons.push(...kept.slice(0, PER_FILE_CAP))
+    if (kept.length > PER_FILE_CAP) {
+      reasons.push({
+        rule: 'oracle-reach',
+        level,
+        path: p.path,
+        message: `${kept.length - PER_FILE_CAP} more oracle-reach finding(s) in this file`
+      })
+    }
+  }
+  ctx.log.info(
+    `oracle-reach: ${parsed.length} production file(s) parsed, ${cases.length} locked case(s) read, ${reasons.length} finding(s), ${waived} allowed by lints.reach_allow; ${Date.now() - started} ms`
+  )
+  return reasons
+}
+
+function reasonOf(path: string, line: number, f: Finding, level: Level, habit: boolean): Reason {
+  const message = habit
+    ? `${f.what} [${f.category}]: allowed in a command-line entry point; make sure the locked tests never import this file`
+    : `${f.what} [${f.category}]: ${WHY[f.category]}; ${ADVICE}`
+  return { rule: 'oracle-reach', level, path, line, message }
+}
+
+async function withTree<T>(
+  path: string,
+  language: LanguageId,
+  text: string,
+  fn: (tree: Tree) => T
+): Promise<T> {
+  const parser = await parserFor(language)
+  const tree = parser.parse(text)
+  if (tree === null) throw new GateError(`tree-sitter could not parse ${path}`, { path })
+  try {
+    return fn(tree)
+  } finally {
+    tree.delete()
+  }
+}
+
+/** Instrument files by the merge base's policy: protected, voting, named by the policy, fixtures. */
+async function instrumentPredicate(ctx: GateContext): Promise<(path: string) => boolean> {
+  const { planes } = ctx
+  const fixed = new Set(alwaysProtected(ctx.policy))
+  const manifest = await readManifest(ctx.git, ctx.mergeBase, ctx.policy.fixtures)
+  for (const entry of manifest ?? []) fixed.add(entry.path)
+  return path => {
+    if (fixed.has(path)) return true
+    const plane = planes.planeOf(path)
+    return plane === 'protected' || plane === 'voting'
+  }
+}
+
+const FIXTURE_FILE = /\.(json|jsonl|ndjson|csv|tsv)$/i
+
+/** Every locked case of the merge base: voting test assertions and golden fixture rows. */
+async function lockedCases(
+  ctx: GateContext,
+  baseTree: readonly string[],
+  isInstrument: (path: string) => boolean
+): Promise<LockedCase[]> {
+  const { planes } = ctx
+  const tests = baseTree.filter(p => languageOf(p) !== undefined && planes.planeOf(p) === 'voting')
+  const fixtures = baseTree.filter(
+    p => FIXTURE_FILE.test(p) && isInstrument(p) && p !== ctx.policy.ledger
+  )
+  const blobs = await readBlobs(ctx.git, ctx.mergeBase, [...tests, ...fixtures])
+  const cases: LockedCase[] = []
+  for (const path of tests) {
+    const bytes = blobs.get(path)
+    const language = languageOf(path)
+    if (bytes === undefined || language === undefined) continue
+    cases.push(
+      ...(await withTree(path, language, bytes.toString('utf8'), tree =>
+        testCases(tree.rootNode, language, path)
+      ))
+    )
+  }
+  for (const path of fixtures) {
+    const bytes = blobs.get(path)
+    if (bytes !== undefined && bytes.length <= MAX_FIXTURE_BYTES)
+      cases.push(...fixtureCases(path, bytes.toString('utf8')))
+  }
+  return cases
+}

@@ -1,0 +1,507 @@
+// `oracle-reach` detectors for Python: one walk over a parse tree, names resolved through
+// the file's imports and simple aliases (`import os as o`, `from os import environ as e`,
+// `env = os.environ`, `getattr(sys, "_getframe")`), each node checked against tables.ts.
+// Pure: a tree in, findings out; the caller keeps only findings on lines the patch added.
+import type { Node } from 'web-tree-sitter'
+import {
+  PY_COMPARISON_DUNDERS,
+  PY_ENTRY_HABITS,
+  PY_FRAME_ATTRIBUTES,
+  PY_FRAMEWORK_MODULES,
+  PY_FRAMEWORK_PREFIXES,
+  PY_INTROSPECTION,
+  PY_PATCHED_MODULES,
+  PY_PROCESS_CALLS,
+  PY_PROCESS_EXEC_PREFIX,
+  PY_PROCESS_HOOKS,
+  PY_RUNTIME_SOURCES,
+  PY_VALUE_TYPES
+} from './tables.js'
+import {
+  descendants,
+  finding,
+  isMarkerName,
+  moduleMatches,
+  namesRunner,
+  pathMatches,
+  pythonStringRuns,
+  pythonStringValue,
+  quote,
+  reportMarker
+} from './syntax.js'
+import type { Finding } from './types.js'
+
+/** What the detectors need from outside the file: does a string name the instrument? */
+export interface DetectContext {
+  instrumentName(value: string): string | undefined
+}
+
+type Bindings = Map<string, string>
+
+export function detectPython(root: Node, ctx: DetectContext): Finding[] {
+  const bindings = pythonBindings(root)
+  const out: Finding[] = []
+  for (const node of descendants(root)) {
+    switch (node.type) {
+      case 'import_statement':
+      case 'import_from_statement':
+        out.push(...importFindings(node))
+        break
+      case 'call':
+        out.push(...callFindings(node, bindings))
+        break
+      case 'attribute':
+      case 'identifier':
+        out.push(...referenceFindings(node, bindings))
+        break
+      case 'assignment':
+      case 'augmented_assignment':
+        out.push(...assignmentFindings(node, bindings))
+        break
+      case 'string':
+      case 'concatenated_string':
+        out.push(...stringFindings(node, bindings, ctx))
+        break
+      case 'class_definition':
+        out.push(...classFindings(node, bindings))
+        break
+    }
+  }
+  return out
+}
+
+// ------------------------------------------------------------------ names
+
+/** Local name → dotted path it stands for, from imports and `x = a.b` aliases. */
+export function pythonBindings(root: Node): Bindings {
+  const bindings: Bindings = new Map()
+  for (const node of descendants(root)) {
+    if (node.type === 'import_statement') {
+      for (const name of node.childrenForFieldName('name')) {
+        if (name?.type === 'aliased_import') {
+          const module = name.childForFieldName('name')?.text
+          const alias = name.childForFieldName('alias')?.text
+          if (module && alias) bindings.set(alias, module)
+        } else if (name) {
+          const first = name.text.split('.')[0]
+          if (first) bindings.set(first, first)
+        }
+      }
+    } else if (node.type === 'import_from_statement') {
+      const module = node.childForFieldName('module_name')
+      if (module?.type !== 'dotted_name') continue
+      for (const name of node.childrenForFieldName('name')) {
+        const original = name?.type === 'aliased_import' ? name.childForFieldName('name') : name
+        const alias = name?.type === 'aliased_import' ? name.childForFieldName('alias') : name
+        if (original && alias) bindings.set(alias.text, `${module.text}.${original.text}`)
+      }
+    } else if (node.type === 'assignment') {
+      const left = node.childForFieldName('left')
+      const right = node.childForFieldName('right')
+      if (left?.type !== 'identifier' || !right) continue
+      const path = resolvePython(right, bindings)
+      if (path !== undefined && path !== left.text) bindings.set(left.text, path)
+    }
+  }
+  return bindings
+}
+
+/** Dotted path an expression names (`o.environ` → `os.environ`), or undefined. */
+export function resolvePython(node: Node, bindings: Bindings): string | undefined {
+  switch (node.type) {
+    case 'identifier':
+      return bindings.get(node.text) ?? node.text
+    case 'attribute': {
+      const object = node.childForFieldName('object')
+      const attr = node.childForFieldName('attribute')
+      const base = object ? resolvePython(object, bindings) : undefined
+      return base !== undefined && attr ? `${base}.${attr.text}` : undefined
+    }
+    case 'subscript': {
+      const value = node.childForFieldName('value')
+      const key = node.childForFieldName('subscript')
+      const base = value ? resolvePython(value, bindings) : undefined
+      const name = key ? pythonStringValue(key) : undefined
+      return base !== undefined && name !== undefined ? `${base}.${name}` : undefined
+    }
+    case 'call':
+      return resolveCall(node, bindings)
+    case 'parenthesized_expression': {
+      const inner = node.namedChildren[0]
+      return inner ? resolvePython(inner, bindings) : undefined
+    }
+    default:
+      return undefined
+  }
+}
+
+/** `getattr(x, "name")` and `__import__("m")`/`importlib.import_module("m")` name things too. */
+function resolveCall(node: Node, bindings: Bindings): string | undefined {
+  const fn = node.childForFieldName('function')
+  const args = argumentsOf(node)
+  const callee = fn ? resolvePython(fn, bindings) : undefined
+  if (callee === 'getattr' && args[0] && args[1]) {
+    const base = resolvePython(args[0], bindings)
+    const name = pythonStringValue(args[1])
+    return base !== undefined && name !== undefined ? `${base}.${name}` : undefined
+  }
+  if (isImportCall(callee) && args[0]) return pythonStringValue(args[0])
+  return undefined
+}
+
+function isImportCall(callee: string | undefined): boolean {
+  return callee === '__import__' || callee === 'importlib.import_module'
+}
+
+function argumentsOf(call: Node): Node[] {
+  const args = call.childForFieldName('arguments')
+  return args ? (args.namedChildren.filter(Boolean) as Node[]) : []
+}
+
+// ------------------------------------------------------------------ detectors
+
+function frameworkModule(name: string): string | undefined {
+  return moduleMatches(name, PY_FRAMEWORK_MODULES, PY_FRAMEWORK_PREFIXES, '.')
+}
+
+function importFindings(node: Node): Finding[] {
+  const out: Finding[] = []
+  const modules: string[] = []
+  if (node.type === 'import_statement') {
+    for (const name of node.childrenForFieldName('name')) {
+      const dotted = name?.type === 'aliased_import' ? name.childForFieldName('name') : name
+      if (dotted) modules.push(dotted.text)
+    }
+  } else {
+    const module = node.childForFieldName('module_name')
+    if (module?.type === 'dotted_name') {
+      modules.push(module.text)
+      // `from sys import _getframe` names the callable itself.
+      for (const name of node.childrenForFieldName('name')) {
+        const original = name?.type === 'aliased_import' ? name.childForFieldName('name') : name
+        if (original) out.push(...pathFindings(`${module.text}.${original.text}`, node))
+      }
+    }
+  }
+  for (const module of modules) {
+    if (frameworkModule(module) !== undefined)
+      out.push(finding('framework', node, `imports the test framework module ${quote(module)}`))
+  }
+  return out
+}
+
+function callFindings(node: Node, bindings: Bindings): Finding[] {
+  const fn = node.childForFieldName('function')
+  const callee = fn ? resolvePython(fn, bindings) : undefined
+  const args = argumentsOf(node)
+  if (isImportCall(callee) && args[0]) {
+    const module = pythonStringValue(args[0])
+    if (module !== undefined && frameworkModule(module) !== undefined)
+      return [finding('framework', node, `imports the test framework module ${quote(module)}`)]
+  }
+  if (callee === 'getattr' && args[1]) {
+    const path = resolvePython(node, bindings)
+    if (path !== undefined) return pathFindings(path, node)
+  }
+  if ((callee === 'setattr' || callee === 'delattr') && args[0] && args[1]) {
+    const base = resolvePython(args[0], bindings)
+    const name = pythonStringValue(args[1])
+    if (base !== undefined && name !== undefined) return targetFindings(`${base}.${name}`, node)
+  }
+  if ((callee === 'os.kill' || callee === 'os.killpg') && args[0]) {
+    const target = args[0].text
+    if (/getpid|getppid|getpgid|getpgrp/.test(target) || target === '0')
+      return [finding('process', node, `${callee}(${target}) signals the runner's own process`)]
+  }
+  return []
+}
+
+function referenceFindings(node: Node, bindings: Bindings): Finding[] {
+  const parent = node.parent
+  if (node.type === 'identifier') {
+    // Only names bound to something else (imports, aliases) are references of their own;
+    // a bare identifier inside an attribute or an import is covered there.
+    if (!bindings.has(node.text) || bindings.get(node.text) === node.text) return []
+    if (parent?.type === 'attribute' || parent?.type === 'dotted_name') return []
+    if (parent?.type === 'aliased_import' || parent?.type?.startsWith('import')) return []
+    if (parent?.type === 'assignment' && parent.childForFieldName('left')?.id === node.id) return []
+  }
+  if (node.type === 'attribute') {
+    const attr = node.childForFieldName('attribute')?.text
+    if (attr !== undefined && PY_FRAME_ATTRIBUTES.has(attr))
+      return [finding('introspection', node, `reads the frame attribute ${attr}`)]
+  }
+  const path = resolvePython(node, bindings)
+  return path === undefined ? [] : pathFindings(path, node)
+}
+
+/** Findings for any reference to a dotted path (a call, an alias, a decorator). */
+function pathFindings(path: string, node: Node): Finding[] {
+  const introspection = pathMatches(path, PY_INTROSPECTION)
+  if (introspection !== undefined)
+    return [
+      finding(
+        'introspection',
+        node,
+        `uses ${introspection}, which reads callers, frames or the heap`
+      )
+    ]
+  const exit = pathMatches(path, PY_PROCESS_CALLS)
+  if (exit !== undefined)
+    return [finding('process', node, `uses ${exit}, which ends or rewires the runner's process`)]
+  if (path.startsWith(PY_PROCESS_EXEC_PREFIX) && /^os\.exec[lv]p?e?$/.test(path))
+    return [finding('process', node, `uses ${path}, which replaces the runner's process`)]
+  const habit = pathMatches(path, PY_ENTRY_HABITS)
+  if (habit !== undefined)
+    return [
+      finding(
+        'process',
+        node,
+        `uses ${habit}, which runs code when the runner exits or is signalled`,
+        { entryPointHabit: true }
+      )
+    ]
+  const hook = pathMatches(path, ['sys.meta_path', 'sys.path_hooks', 'builtins.__import__'])
+  if (hook !== undefined)
+    return [
+      finding('framework', node, `touches ${hook}, the import machinery that loads the tests`)
+    ]
+  return []
+}
+
+function assignmentTargets(node: Node): Node[] {
+  const left = node.childForFieldName('left')
+  if (!left) return []
+  if (left.type === 'pattern_list' || left.type === 'tuple_pattern' || left.type === 'list_pattern')
+    return left.namedChildren.filter(Boolean) as Node[]
+  return [left]
+}
+
+function assignmentFindings(node: Node, bindings: Bindings): Finding[] {
+  const out: Finding[] = []
+  for (const target of assignmentTargets(node)) {
+    if (target.type !== 'attribute' && target.type !== 'subscript') continue
+    const path = resolvePython(target, bindings)
+    if (path !== undefined) out.push(...targetFindings(path, node))
+    else if (target.type === 'subscript') {
+      const value = target.childForFieldName('value')
+      const base = value ? resolvePython(value, bindings) : undefined
+      if (base === 'sys.modules')
+        out.push(finding('framework', node, 'replaces a module in sys.modules'))
+      if (base !== undefined && PY_PATCHED_MODULES.has(base))
+        out.push(finding('comparison', node, `assigns into ${base}`))
+    }
+  }
+  return out
+}
+
+/** Findings for writing to a dotted path (`x.y = v`, `setattr(x, "y", v)`). */
+function targetFindings(path: string, node: Node): Finding[] {
+  const hook = pathMatches(path, PY_PROCESS_HOOKS)
+  if (hook !== undefined)
+    return [finding('process', node, `replaces ${hook}, which the runner reports through`)]
+  if (path.startsWith('sys.modules.'))
+    return [
+      finding('framework', node, `replaces the module ${quote(path.slice(12))} in sys.modules`)
+    ]
+  const root = path.split('.')[0] ?? ''
+  if (PY_PATCHED_MODULES.has(root))
+    return [
+      finding('comparison', node, `patches ${path}, which comparisons and assertions rely on`)
+    ]
+  const framework = frameworkModule(path)
+  if (framework !== undefined)
+    return [finding('framework', node, `patches ${path} of the test framework`)]
+  return []
+}
+
+function stringFindings(node: Node, bindings: Bindings, ctx: DetectContext): Finding[] {
+  if (node.parent?.type === 'concatenated_string') return []
+  // Docstrings and strings used as comments are not values.
+  if (node.parent?.type === 'expression_statement') return []
+  if (node.parent?.type === 'dotted_name') return []
+  const out: Finding[] = []
+  const runs = pythonStringRuns(node)
+  for (const run of runs) {
+    if (isMarkerName(run.trim()))
+      out.push(finding('markers', node, `reads the runner or gate marker ${quote(run.trim())}`))
+    const report = reportMarker(run)
+    if (report !== undefined)
+      out.push(finding('markers', node, `names the runner's report option ${quote(report)}`))
+  }
+  const value = runs.join('')
+  if (namesRunner(value) && expressionUses(expressionRoot(node), bindings, PY_RUNTIME_SOURCES))
+    out.push(
+      finding(
+        'markers',
+        node,
+        `checks whether ${quote(value.trim())} is running (sys.modules, sys.argv or the environment)`
+      )
+    )
+  for (const candidate of [...runs, ...joinedPath(node, bindings)]) {
+    const named = ctx.instrumentName(candidate)
+    if (named !== undefined) {
+      out.push(finding('instrument', node, `names the instrument path ${quote(named)}`))
+      break
+    }
+  }
+  return out
+}
+
+/** `os.path.join("a", "b")`, `Path("a") / "b"`: the path the string is part of, if static. */
+function joinedPath(node: Node, bindings: Bindings): string[] {
+  let parent = node.parent
+  if (parent?.type === 'argument_list') {
+    const call = parent.parent
+    const fn = call?.childForFieldName('function')
+    const callee = fn ? (resolvePython(fn, bindings) ?? fn.text) : ''
+    if (call && /(^|\.)(join|joinpath|Path|PurePath|PurePosixPath|PosixPath)$/.test(callee)) {
+      // Non-literal parts (a root folder variable) are left out: what follows them is a path.
+      const parts = argumentsOf(call)
+        .map(a => pythonStringValue(a))
+        .filter((p): p is string => p !== undefined)
+      if (parts.length > 1) return [parts.join('/')]
+    }
+    return []
+  }
+  const parts: string[] = []
+  while (parent?.type === 'binary_operator' && parent.text.includes('/')) {
+    parts.length = 0
+    for (const leaf of descendants(parent)) {
+      const value = pythonStringValue(leaf)
+      if (value !== undefined) parts.push(value)
+    }
+    parent = parent.parent
+  }
+  return parts.length > 1 ? [parts.join('/')] : []
+}
+
+const STOP = new Set([
+  'block',
+  'module',
+  'function_definition',
+  'class_definition',
+  'decorated_definition'
+])
+
+/** The outermost expression around `node` inside its statement. */
+export function expressionRoot(node: Node): Node {
+  let current = node
+  for (let p = node.parent; p; p = p.parent) {
+    if (STOP.has(p.type) || p.type.endsWith('statement') || p.type.endsWith('clause')) break
+    current = p
+  }
+  return current
+}
+
+function expressionUses(root: Node, bindings: Bindings, sources: readonly string[]): boolean {
+  for (const node of descendants(root)) {
+    if (node.type !== 'attribute' && node.type !== 'identifier') continue
+    const path = resolvePython(node, bindings)
+    if (path !== undefined && pathMatches(path, sources) !== undefined) return true
+  }
+  return false
+}
+
+// ------------------------------------------------------------------ comparisons
+
+function classFindings(node: Node, bindings: Bindings): Finding[] {
+  const body = node.childForFieldName('body')
+  if (!body) return []
+  const bases = (node.childForFieldName('superclasses')?.namedChildren ?? [])
+    .map(b => (b ? resolvePython(b, bindings) : undefined))
+    .filter((b): b is string => b !== undefined)
+  const valueBase = bases.find(b => PY_VALUE_TYPES.has(b))
+  const out: Finding[] = []
+  for (const member of body.namedChildren) {
+    const def =
+      member?.type === 'decorated_definition' ? member.childForFieldName('definition') : member
+    if (!def) continue
+    const name = memberName(def)
+    if (name === undefined) continue
+    if (name === '__class__')
+      out.push(finding('comparison', def, 'defines __class__, which makes isinstance lie'))
+    if (!PY_COMPARISON_DUNDERS.has(name)) continue
+    if (valueBase !== undefined)
+      out.push(
+        finding(
+          'comparison',
+          def,
+          `redefines ${name} in a subclass of ${valueBase}: comparing it with an expected value no longer means what the test says`
+        )
+      )
+    else if (returnsConstant(def))
+      out.push(
+        finding(
+          'comparison',
+          def,
+          `defines ${name} to return a constant, whatever it is compared with`
+        )
+      )
+  }
+  return out
+}
+
+function memberName(def: Node): string | undefined {
+  if (def.type === 'function_definition') return def.childForFieldName('name')?.text
+  if (def.type === 'expression_statement') {
+    const assignment = def.namedChildren[0]
+    const left = assignment?.type === 'assignment' ? assignment.childForFieldName('left') : null
+    return left?.type === 'identifier' ? left.text : undefined
+  }
+  return undefined
+}
+
+const CONSTANT_TYPES = new Set(['true', 'false', 'none', 'integer', 'float', 'string'])
+
+function isConstant(node: Node | null | undefined): boolean {
+  if (!node) return false
+  return (
+    CONSTANT_TYPES.has(node.type) || (node.type === 'identifier' && node.text === 'NotImplemented')
+  )
+}
+
+/** A comparison method whose every result is a constant and that ignores what it compares. */
+export function returnsConstant(def: Node): boolean {
+  const { other, results } = methodShape(def)
+  if (results.length === 0 || !results.every(isConstant)) return false
+  const decisive = results.filter(r => r.type === 'true' || r.type === 'false').map(r => r.type)
+  if (decisive.length === 0) return false
+  const body = def.type === 'function_definition' ? def.childForFieldName('body') : def
+  const usesOther =
+    other !== undefined &&
+    body !== null &&
+    body.descendantsOfType('identifier').some(n => n?.text === other)
+  return !usesOther || new Set(decisive).size === 1
+}
+
+/** The second parameter's name and the result expressions of a method or a lambda. */
+function methodShape(def: Node): { other: string | undefined; results: Node[] } {
+  if (def.type === 'expression_statement') {
+    const lambda = def.namedChildren[0]?.childForFieldName('right')
+    if (lambda?.type !== 'lambda') return { other: undefined, results: [] }
+    const params = lambda.childForFieldName('parameters')?.namedChildren ?? []
+    const body = lambda.childForFieldName('body')
+    return { other: params[1]?.text, results: body ? [body] : [] }
+  }
+  const params = def.childForFieldName('parameters')?.namedChildren ?? []
+  const second = params[1]
+  const other = second?.type === 'identifier' ? second.text : second?.namedChildren[0]?.text
+  const body = def.childForFieldName('body')
+  const results: Node[] = []
+  if (body) {
+    for (const ret of body.descendantsOfType('return_statement')) {
+      if (!ret || nestedDefinition(ret, def)) continue
+      const value = ret.namedChildren[0]
+      if (value) results.push(value)
+    }
+  }
+  return { other, results }
+}
+
+function nestedDefinition(node: Node, outer: Node): boolean {
+  for (let p = node.parent; p && p.id !== outer.id; p = p.parent)
+    if (p.type === 'function_definition' || p.type === 'lambda' || p.type === 'class_definition')
+      return true
+  return false
+}

@@ -1,0 +1,697 @@
+// `oracle-reach` detectors for JavaScript, TypeScript and TSX: one walk over a parse tree,
+// names resolved through the file's imports, `require`s, destructuring and simple aliases
+// (`const { env } = process`, `const a = require('node:assert')`, `globalThis.process`),
+// each node checked against tables.ts. Pure: a tree in, findings out.
+import type { Node } from 'web-tree-sitter'
+import type { DetectContext } from './python.js'
+import {
+  JS_ASSERT_MODULES,
+  JS_BUILTIN_GLOBALS,
+  JS_FRAMEWORK_PACKAGES,
+  JS_FRAMEWORK_PREFIXES,
+  JS_INTROSPECTION,
+  JS_PRIMITIVE_WRAPPERS,
+  JS_PROCESS_ASSIGNED,
+  JS_PROCESS_CALLS,
+  JS_PROCESS_EVENTS,
+  JS_PROCESS_LISTENERS,
+  JS_RUNNER_GLOBALS,
+  JS_RUNNER_INTERNAL_STRINGS,
+  JS_RUNNER_PROTOCOL_NAMES,
+  JS_RUNTIME_SOURCES
+} from './tables.js'
+import {
+  descendants,
+  finding,
+  isMarkerName,
+  moduleMatches,
+  namesRunner,
+  pathMatches,
+  quote,
+  reportMarker,
+  scriptStringRuns,
+  scriptStringValue
+} from './syntax.js'
+import type { Finding } from './types.js'
+
+interface Scope {
+  bindings: Map<string, string>
+  declared: Set<string>
+}
+
+export function detectScript(root: Node, ctx: DetectContext): Finding[] {
+  const scope = scriptScope(root)
+  const out: Finding[] = []
+  for (const node of descendants(root)) {
+    switch (node.type) {
+      case 'import_statement':
+      case 'export_statement':
+        out.push(...moduleFindings(node.childForFieldName('source'), node))
+        break
+      case 'call_expression':
+        out.push(...callFindings(node, scope))
+        break
+      case 'identifier':
+      case 'member_expression':
+      case 'subscript_expression':
+        out.push(...referenceFindings(node, scope))
+        break
+      case 'property_identifier':
+      case 'shorthand_property_identifier':
+      case 'shorthand_property_identifier_pattern':
+        out.push(...propertyNameFindings(node))
+        break
+      case 'assignment_expression':
+      case 'augmented_assignment_expression':
+        out.push(...targetFindings(node.childForFieldName('left'), node, scope))
+        break
+      case 'update_expression':
+        out.push(...targetFindings(node.childForFieldName('argument'), node, scope))
+        break
+      case 'unary_expression':
+        if (node.text.startsWith('delete'))
+          out.push(...targetFindings(node.childForFieldName('argument'), node, scope))
+        break
+      case 'string':
+      case 'template_string':
+        out.push(...stringFindings(node, scope, ctx))
+        break
+      case 'class_declaration':
+      case 'class':
+        out.push(...wrapperSubclassFindings(node))
+        break
+      case 'method_definition':
+      case 'pair':
+        out.push(...conversionFindings(node))
+        break
+      case 'if_statement':
+      case 'ternary_expression':
+        out.push(...nodeEnvFindings(node, scope))
+        break
+    }
+  }
+  return out
+}
+
+// ------------------------------------------------------------------ names
+
+/** `node:assert` and `assert` are one module; `node:test` has no unprefixed name. */
+export function canonicalModule(module: string): string {
+  if (module === 'node:test' || module.startsWith('node:test/')) return module
+  return module.startsWith('node:') ? module.slice(5) : module
+}
+
+const GLOBAL_OBJECTS = new Set(['globalThis', 'global', 'window', 'self'])
+
+function stripGlobal(path: string): string {
+  const dot = path.indexOf('.')
+  return dot > 0 && GLOBAL_OBJECTS.has(path.slice(0, dot)) ? stripGlobal(path.slice(dot + 1)) : path
+}
+
+export function scriptScope(root: Node): Scope {
+  const scope: Scope = { bindings: new Map(), declared: new Set() }
+  for (const node of descendants(root)) {
+    if (node.type === 'import_statement') importBindings(node, scope)
+    else if (node.type === 'variable_declarator') declaratorBindings(node, scope)
+    else if (
+      node.type === 'function_declaration' ||
+      node.type === 'generator_function_declaration' ||
+      node.type === 'class_declaration'
+    ) {
+      const name = node.childForFieldName('name')
+      if (name) scope.declared.add(name.text)
+    } else if (node.type === 'formal_parameters' || node.type === 'catch_clause') {
+      for (const id of node.descendantsOfType([
+        'identifier',
+        'shorthand_property_identifier_pattern'
+      ]))
+        if (id) scope.declared.add(id.text)
+    }
+  }
+  return scope
+}
+
+function importBindings(node: Node, scope: Scope): void {
+  const source = node.childForFieldName('source')
+  const module = source ? scriptStringValue(source) : undefined
+  if (module === undefined) return
+  const m = canonicalModule(module)
+  for (const clause of node.namedChildren) {
+    if (clause?.type !== 'import_clause') continue
+    for (const part of clause.namedChildren) {
+      if (!part) continue
+      if (part.type === 'identifier') bind(scope, part.text, m)
+      else if (part.type === 'namespace_import') {
+        const id = part.namedChildren[0]
+        if (id) bind(scope, id.text, m)
+      } else if (part.type === 'named_imports') {
+        for (const spec of part.namedChildren) {
+          const name = spec?.childForFieldName('name')
+          const alias = spec?.childForFieldName('alias') ?? name
+          if (name && alias) bind(scope, alias.text, `${m}.${name.text}`)
+        }
+      }
+    }
+  }
+}
+
+function declaratorBindings(node: Node, scope: Scope): void {
+  const name = node.childForFieldName('name')
+  const value = node.childForFieldName('value')
+  if (!name) return
+  const path = value ? resolveScript(value, scope) : undefined
+  if (name.type === 'identifier') {
+    scope.declared.add(name.text)
+    if (path !== undefined && path !== name.text) scope.bindings.set(name.text, path)
+    return
+  }
+  for (const id of name.descendantsOfType(['identifier', 'shorthand_property_identifier_pattern']))
+    if (id) scope.declared.add(id.text)
+  if (path === undefined || name.type !== 'object_pattern') return
+  for (const prop of name.namedChildren) {
+    if (prop?.type === 'shorthand_property_identifier_pattern')
+      scope.bindings.set(prop.text, `${path}.${prop.text}`)
+    else if (prop?.type === 'pair_pattern') {
+      const key = prop.childForFieldName('key')
+      const local = prop.childForFieldName('value')
+      const keyName = key
+        ? key.type === 'property_identifier'
+          ? key.text
+          : scriptStringValue(key)
+        : undefined
+      if (keyName !== undefined && local?.type === 'identifier')
+        scope.bindings.set(local.text, `${path}.${keyName}`)
+    }
+  }
+}
+
+function bind(scope: Scope, name: string, path: string): void {
+  scope.bindings.set(name, path)
+  scope.declared.add(name)
+}
+
+/** Dotted path an expression names (`e.VITEST` → `process.env.VITEST`), or undefined. */
+export function resolveScript(node: Node, scope: Scope): string | undefined {
+  switch (node.type) {
+    case 'identifier':
+      return scope.bindings.get(node.text) ?? node.text
+    case 'this':
+      return 'this'
+    case 'member_expression': {
+      const object = node.childForFieldName('object')
+      const property = node.childForFieldName('property')
+      const base = object ? resolveScript(object, scope) : undefined
+      return base !== undefined && property ? stripGlobal(`${base}.${property.text}`) : undefined
+    }
+    case 'subscript_expression': {
+      const object = node.childForFieldName('object')
+      const index = node.childForFieldName('index')
+      const base = object ? resolveScript(object, scope) : undefined
+      const key = index ? scriptStringValue(index) : undefined
+      return base !== undefined && key !== undefined ? stripGlobal(`${base}.${key}`) : undefined
+    }
+    case 'call_expression': {
+      const module = requiredModule(node)
+      return module === undefined ? undefined : canonicalModule(module)
+    }
+    case 'parenthesized_expression':
+    case 'await_expression':
+    case 'non_null_expression':
+    case 'as_expression':
+    case 'satisfies_expression': {
+      const inner = node.namedChildren[0]
+      return inner ? resolveScript(inner, scope) : undefined
+    }
+    default:
+      return undefined
+  }
+}
+
+/** The module of `require('m')` or `import('m')` with a constant argument. */
+function requiredModule(call: Node): string | undefined {
+  const fn = call.childForFieldName('function')
+  if (!fn || (fn.type !== 'import' && fn.text !== 'require')) return undefined
+  const arg = call.childForFieldName('arguments')?.namedChildren[0]
+  return arg ? scriptStringValue(arg) : undefined
+}
+
+function args(call: Node): Node[] {
+  return (call.childForFieldName('arguments')?.namedChildren ?? []).filter(Boolean) as Node[]
+}
+
+// ------------------------------------------------------------------ detectors
+
+function frameworkPackage(module: string): string | undefined {
+  return moduleMatches(module, JS_FRAMEWORK_PACKAGES, JS_FRAMEWORK_PREFIXES, '/')
+}
+
+function moduleFindings(source: Node | null, at: Node): Finding[] {
+  const module = source ? scriptStringValue(source) : undefined
+  if (module === undefined) return []
+  if (frameworkPackage(module) !== undefined)
+    return [finding('framework', at, `imports the test framework package ${quote(module)}`)]
+  if (canonicalModule(module) === 'inspector' || canonicalModule(module) === 'inspector/promises')
+    return [
+      finding(
+        'introspection',
+        at,
+        `imports ${quote(module)}, which reads the process's heap and frames`
+      )
+    ]
+  return []
+}
+
+const DEFINE_CALLS = new Set([
+  'Object.assign',
+  'Object.defineProperty',
+  'Object.defineProperties',
+  'Object.setPrototypeOf',
+  'Reflect.set',
+  'Reflect.defineProperty',
+  'Reflect.setPrototypeOf',
+  'Reflect.deleteProperty'
+])
+
+function callFindings(node: Node, scope: Scope): Finding[] {
+  const module = requiredModule(node)
+  if (module !== undefined)
+    return moduleFindings(node.childForFieldName('arguments')?.namedChildren[0] ?? null, node)
+  const fn = node.childForFieldName('function')
+  const callee = fn ? resolveScript(fn, scope) : undefined
+  const list = args(node)
+  if (callee === undefined) return []
+  if (DEFINE_CALLS.has(callee) && list[0]) return targetFindings(list[0], node, scope, true)
+  if (callee === 'Error.captureStackTrace' && list[0]?.type !== 'this')
+    return [
+      finding('introspection', node, 'captures a stack trace into an object to read its callers')
+    ]
+  if (callee === 'process.kill' && list[0]) {
+    const target = list[0].text
+    if (
+      /process\.(pid|ppid)/.test(target) ||
+      (/^-?\s*[0-9]+$/.test(target) && Number(target.replace(/\s/g, '')) <= 0)
+    )
+      return [finding('process', node, `process.kill(${target}) signals the runner's own process`)]
+  }
+  const [object, method] = splitLast(callee)
+  if (object === 'process' && JS_PROCESS_LISTENERS.has(method) && list[0]) {
+    const event = scriptStringValue(list[0])
+    if (event !== undefined && JS_PROCESS_EVENTS.has(event))
+      return [
+        finding(
+          'process',
+          node,
+          `listens to process '${event}', which runs when the runner ends or fails`
+        )
+      ]
+    if (event !== undefined && event.startsWith('SIG'))
+      return [
+        finding('process', node, `handles ${event} on the runner's process`, {
+          entryPointHabit: true
+        })
+      ]
+  }
+  return []
+}
+
+function splitLast(path: string): [string, string] {
+  const dot = path.lastIndexOf('.')
+  return dot < 0 ? ['', path] : [path.slice(0, dot), path.slice(dot + 1)]
+}
+
+function referenceFindings(node: Node, scope: Scope): Finding[] {
+  if (node.type === 'identifier') {
+    const global = globalFindings(node)
+    if (global.length > 0 || !boundReference(node, scope)) return global
+  }
+  const object = node.childForFieldName('object')
+  if (node.type === 'member_expression' && object) {
+    const property = node.childForFieldName('property')?.text
+    if (property === 'stack' && freshError(object))
+      return [finding('introspection', node, 'reads the call stack from a new Error')]
+    if (property === 'caller' && callerObject(object, scope))
+      return [
+        finding('introspection', node, `reads ${object.text}.caller, the function that called it`)
+      ]
+  }
+  const path = resolveScript(node, scope)
+  if (path === undefined) return []
+  const root = path.split('.')[0] ?? ''
+  // `globalThis.expect`: the runner's global reached through the global object.
+  if (object && GLOBAL_OBJECTS.has(object.text) && JS_RUNNER_GLOBALS.has(root))
+    return [finding('framework', node, `uses the runner global ${quote(root)}`)]
+  const introspection = pathMatches(path, JS_INTROSPECTION)
+  if (introspection !== undefined)
+    return [
+      finding(
+        'introspection',
+        node,
+        `uses ${introspection}, which reads callers, frames or the heap`
+      )
+    ]
+  const exit = pathMatches(path, JS_PROCESS_CALLS)
+  if (exit !== undefined)
+    return [
+      finding('process', node, `uses ${exit}, which ends or rewires the runner's process`, {
+        entryPointHabit: exit === 'process.exit'
+      })
+    ]
+  return []
+}
+
+/** An alias in use (`exit(0)` after `import { exit } from 'node:process'`), not its declaration. */
+function boundReference(node: Node, scope: Scope): boolean {
+  if (!scope.bindings.has(node.text)) return false
+  const parent = node.parent
+  if (!parent || parent.type === 'import_specifier' || parent.type === 'import_clause') return false
+  if (parent.type === 'namespace_import' || parent.type === 'pair_pattern') return false
+  return !(
+    parent.type === 'variable_declarator' && parent.childForFieldName('name')?.id === node.id
+  )
+}
+
+/** A free `expect`, `vi` or `jest`: the runner's global, present only under test. */
+function globalFindings(node: Node): Finding[] {
+  const parent = node.parent
+  if (!JS_RUNNER_GLOBALS.has(node.text) || declaredAround(node, node.text)) return []
+  if (parent?.type === 'variable_declarator' && parent.childForFieldName('name')?.id === node.id)
+    return []
+  if (parent?.type === 'import_specifier' || parent?.type === 'export_specifier') return []
+  return [finding('framework', node, `uses the runner global ${quote(node.text)}`)]
+}
+
+function freshError(object: Node): boolean {
+  const inner = object.type === 'parenthesized_expression' ? object.namedChildren[0] : object
+  if (!inner || (inner.type !== 'new_expression' && inner.type !== 'call_expression')) return false
+  const ctor = inner.childForFieldName(inner.type === 'new_expression' ? 'constructor' : 'function')
+  return ctor !== null && /Error$/.test(ctor.text)
+}
+
+function callerObject(object: Node, scope: Scope): boolean {
+  const text = object.text
+  if (text === 'arguments' || text === 'arguments.callee' || text === 'Function.prototype')
+    return true
+  return object.type === 'identifier' && scope.declared.has(text)
+}
+
+function propertyNameFindings(node: Node): Finding[] {
+  const name = node.text
+  if (isMarkerName(name))
+    return [finding('markers', node, `reads the runner or gate marker ${quote(name)}`)]
+  if (JS_RUNNER_PROTOCOL_NAMES.has(name))
+    return [
+      finding(
+        'framework',
+        node,
+        `defines ${name}, which makes the runner's equality take the object's word for it`
+      )
+    ]
+  if (JS_RUNNER_INTERNAL_STRINGS.some(s => name.includes(s)))
+    return [finding('framework', node, `names the runner internal ${quote(name)}`)]
+  return []
+}
+
+const FUNCTIONS = new Set([
+  'function_declaration',
+  'function_expression',
+  'function',
+  'arrow_function',
+  'method_definition',
+  'generator_function_declaration',
+  'generator_function'
+])
+const BLOCKS = new Set(['statement_block', 'program', 'switch_body', 'class_body'])
+
+/**
+ * True when a scope around `node` declares `name` (a parameter, a declaration in an
+ * enclosing block, a loop or catch variable, an import): then `expect` is the file's own
+ * variable, not the runner's global. A declaration in some other function does not count.
+ */
+export function declaredAround(node: Node, name: string): boolean {
+  for (let p = node.parent; p; p = p.parent) {
+    if (FUNCTIONS.has(p.type)) {
+      const params = p.childForFieldName('parameters') ?? p.childForFieldName('parameter')
+      if (params && declares(params, name)) return true
+    } else if (BLOCKS.has(p.type)) {
+      for (const child of p.namedChildren) if (child && statementDeclares(child, name)) return true
+    } else if (p.type === 'catch_clause' || p.type.startsWith('for_')) {
+      const binding =
+        p.childForFieldName('parameter') ??
+        p.childForFieldName('left') ??
+        p.childForFieldName('initializer')
+      if (binding && declares(binding, name)) return true
+    }
+  }
+  return false
+}
+
+function statementDeclares(statement: Node, name: string): boolean {
+  const target =
+    statement.type === 'export_statement' ? statement.childForFieldName('declaration') : statement
+  if (!target) return false
+  if (target.type === 'lexical_declaration' || target.type === 'variable_declaration') {
+    return target.namedChildren.some(d => {
+      const bound = d?.childForFieldName('name')
+      return bound ? declares(bound, name) : false
+    })
+  }
+  if (target.type === 'import_statement') {
+    const clause = target.namedChildren.find(c => c?.type === 'import_clause')
+    return clause ? declares(clause, name, true) : false
+  }
+  return target.childForFieldName('name')?.text === name && /declaration$/.test(target.type)
+}
+
+/** `node` is, or binds in a pattern, an identifier called `name`. */
+function declares(node: Node, name: string, importClause = false): boolean {
+  if (node.type === 'identifier' || node.type === 'shorthand_property_identifier_pattern')
+    return node.text === name
+  return node
+    .descendantsOfType(['identifier', 'shorthand_property_identifier_pattern'])
+    .some(id => {
+      if (id?.text !== name) return false
+      // In `import { a as b }` only the alias is bound.
+      if (
+        importClause &&
+        id.parent?.type === 'import_specifier' &&
+        id.parent.childForFieldName('alias')
+      )
+        return id.parent.childForFieldName('alias')?.id === id.id
+      // In a default value (`x = expect`) the name is used, not bound.
+      return !(
+        id.parent?.type === 'assignment_pattern' &&
+        id.parent.childForFieldName('right')?.id === id.id
+      )
+    })
+}
+
+/** A member of a variable the file declares itself (`const expect = make(); expect.x = 1`). */
+function localObject(target: Node, scope: Scope): boolean {
+  let root: Node | null = target
+  while (root && (root.type === 'member_expression' || root.type === 'subscript_expression'))
+    root = root.childForFieldName('object')
+  if (root?.type !== 'identifier') return false
+  return !scope.bindings.has(root.text) && declaredAround(root, root.text)
+}
+
+/** Writes to a member: of an assertion module, the runner, the process or a built-in. */
+function targetFindings(target: Node | null, at: Node, scope: Scope, whole = false): Finding[] {
+  if (!target || localObject(target, scope)) return []
+  const resolved = resolveScript(target, scope)
+  if (resolved === undefined) return []
+  const path = whole ? `${resolved}.*` : resolved
+  const parts = path.split('.')
+  const root = parts[0] ?? ''
+  const module =
+    parts.length >= 2 && JS_ASSERT_MODULES.has(`${root}/${parts[1]}`) ? `${root}/${parts[1]}` : root
+  if (JS_ASSERT_MODULES.has(module) && parts.length >= 2)
+    return [
+      finding('framework', at, `patches ${resolved} of the assertion module ${quote(module)}`)
+    ]
+  if (
+    frameworkPackage(root) !== undefined ||
+    (JS_RUNNER_GLOBALS.has(root) && !declaredAround(at, root))
+  )
+    return [finding('framework', at, `patches ${resolved} of the test runner`)]
+  const assigned = pathMatches(path, JS_PROCESS_ASSIGNED)
+  if (assigned !== undefined)
+    return [
+      finding('process', at, `replaces ${assigned}`, {
+        entryPointHabit: assigned === 'process.exitCode'
+      })
+    ]
+  if (JS_BUILTIN_GLOBALS.has(root) && (parts.length >= 2 || whole) && !declaredAround(at, root))
+    return [
+      finding(
+        'comparison',
+        at,
+        `patches the built-in ${resolved}, which every comparison relies on`
+      )
+    ]
+  return []
+}
+
+function stringFindings(node: Node, scope: Scope, ctx: DetectContext): Finding[] {
+  const parent = node.parent
+  if (parent?.type === 'expression_statement') return []
+  if (parent?.type === 'import_statement' || parent?.type === 'export_statement') return []
+  if (parent?.type === 'arguments' && parent.parent && requiredModule(parent.parent) !== undefined)
+    return []
+  const out: Finding[] = []
+  const runs = scriptStringRuns(node)
+  for (const run of runs) {
+    if (isMarkerName(run.trim()) && parent?.type !== 'pair')
+      out.push(finding('markers', node, `reads the runner or gate marker ${quote(run.trim())}`))
+    const report = reportMarker(run)
+    if (report !== undefined)
+      out.push(finding('markers', node, `names the runner's report option ${quote(report)}`))
+    const internal = JS_RUNNER_INTERNAL_STRINGS.find(s => run.includes(s))
+    if (internal !== undefined)
+      out.push(finding('framework', node, `names the runner internal ${quote(internal)}`))
+  }
+  const value = runs.join('')
+  if (namesRunner(value) && expressionUses(expressionRoot(node), scope))
+    out.push(
+      finding(
+        'markers',
+        node,
+        `checks whether ${quote(value.trim())} is running (process.argv, process.env or require.cache)`
+      )
+    )
+  for (const candidate of [...runs, ...joinedPath(node)]) {
+    const named = ctx.instrumentName(candidate)
+    if (named !== undefined) {
+      out.push(finding('instrument', node, `names the instrument path ${quote(named)}`))
+      break
+    }
+  }
+  return out
+}
+
+/** `path.join('a', 'b')`, `resolve(...)`, `new URL('a', base)`: the static path, if any. */
+function joinedPath(node: Node): string[] {
+  const parent = node.parent
+  const call = parent?.type === 'arguments' ? parent.parent : null
+  if (!call) return []
+  const fn = call.childForFieldName(call.type === 'new_expression' ? 'constructor' : 'function')
+  if (!fn || !/(^|\.)(join|resolve|joinPath)$/.test(fn.text)) return []
+  const parts = args(call)
+    .map(a => scriptStringValue(a))
+    .filter((p): p is string => p !== undefined)
+  return parts.length > 1 ? [parts.join('/')] : []
+}
+
+function expressionRoot(node: Node): Node {
+  let current = node
+  for (let p = node.parent; p; p = p.parent) {
+    if (
+      p.type.endsWith('statement') ||
+      p.type.endsWith('declaration') ||
+      p.type === 'statement_block' ||
+      p.type === 'program'
+    )
+      break
+    current = p
+  }
+  return current
+}
+
+function expressionUses(root: Node, scope: Scope): boolean {
+  for (const node of descendants(root)) {
+    if (
+      node.type !== 'member_expression' &&
+      node.type !== 'identifier' &&
+      node.type !== 'subscript_expression'
+    )
+      continue
+    const path = resolveScript(node, scope)
+    if (path !== undefined && pathMatches(path, JS_RUNTIME_SOURCES) !== undefined) return true
+  }
+  return false
+}
+
+// ------------------------------------------------------------------ comparisons
+
+const CONVERSIONS = new Set(['valueOf', '[Symbol.toPrimitive]', '[Symbol.hasInstance]'])
+
+/** `valueOf() { return 42 }`: a conversion that ignores the object it converts. */
+function conversionFindings(node: Node): Finding[] {
+  const key = node.childForFieldName(node.type === 'pair' ? 'key' : 'name')
+  if (!key || !CONVERSIONS.has(key.text)) return []
+  const fn = node.type === 'pair' ? node.childForFieldName('value') : node
+  if (
+    !fn ||
+    !['method_definition', 'function_expression', 'arrow_function', 'function'].includes(fn.type)
+  )
+    return []
+  const body = fn.childForFieldName('body')
+  if (!body) return []
+  const results =
+    body.type === 'statement_block'
+      ? body.descendantsOfType('return_statement').map(r => r?.namedChildren[0])
+      : [body]
+  if (results.length === 0 || !results.every(r => r && isScriptConstant(r))) return []
+  if (body.descendantsOfType('this').length > 0) return []
+  return [
+    finding(
+      'comparison',
+      node,
+      `defines ${key.text} to return a constant, so comparisons with it always agree`
+    )
+  ]
+}
+
+function isScriptConstant(node: Node): boolean {
+  if (['number', 'string', 'true', 'false', 'null', 'undefined'].includes(node.type)) return true
+  return node.type === 'unary_expression' && node.namedChildren[0]?.type === 'number'
+}
+
+/** `class X extends Number { valueOf() {...} }`: a number that compares as it likes. */
+function wrapperSubclassFindings(node: Node): Finding[] {
+  const heritage = node.namedChildren.find(c => c?.type === 'class_heritage')
+  const base = heritage?.text.replace(/^extends\s+/, '').trim()
+  if (!base || !JS_PRIMITIVE_WRAPPERS.has(base)) return []
+  const body = node.childForFieldName('body')
+  const out: Finding[] = []
+  for (const member of body?.namedChildren ?? []) {
+    const name =
+      member?.type === 'method_definition' ? member.childForFieldName('name')?.text : undefined
+    if (member && name && ['valueOf', 'toString', '[Symbol.toPrimitive]', 'equals'].includes(name))
+      out.push(
+        finding(
+          'comparison',
+          member,
+          `redefines ${name} in a subclass of ${base}: comparing it with an expected value no longer means what the test says`
+        )
+      )
+  }
+  return out
+}
+
+/** `if (process.env.NODE_ENV === 'test') return 42`: a different answer under test. */
+function nodeEnvFindings(node: Node, scope: Scope): Finding[] {
+  const condition = node.childForFieldName('condition')
+  const consequence = node.childForFieldName('consequence')
+  if (!condition || !consequence) return []
+  const mentionsNodeEnv = [...descendants(condition)].some(
+    n =>
+      (n.type === 'member_expression' || n.type === 'subscript_expression') &&
+      resolveScript(n, scope) === 'process.env.NODE_ENV'
+  )
+  const saysTest = condition
+    .descendantsOfType('string')
+    .some(s => s && scriptStringValue(s) === 'test')
+  if (!mentionsNodeEnv || !saysTest) return []
+  const answers =
+    node.type === 'ternary_expression' ||
+    consequence.descendantsOfType('return_statement').some(r => r && r.namedChildren.length > 0)
+  return answers
+    ? [
+        finding(
+          'markers',
+          condition,
+          "returns a different value when NODE_ENV is 'test', which the runner sets"
+        )
+      ]
+    : []
+}

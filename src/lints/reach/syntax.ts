@@ -1,0 +1,145 @@
+// Small pure helpers over tree-sitter nodes shared by the Python and JavaScript detectors:
+// walking, lines, static string values, constants, and the marker predicates of the
+// tables. No I/O, no state.
+import type { Node } from 'web-tree-sitter'
+import { decodeEscapes } from '../extract.js'
+import { MARKER_EXACT, MARKER_PREFIXES, REPORT_MARKERS, RUNNER_NAMES } from './tables.js'
+import type { Finding, ReachCategory } from './types.js'
+
+/** Every named node under `root` (root included), depth first, without recursion. */
+export function* descendants(root: Node): Generator<Node> {
+  const stack: Node[] = [root]
+  while (stack.length > 0) {
+    const node = stack.pop() as Node
+    yield node
+    const children = node.namedChildren
+    for (let i = children.length - 1; i >= 0; i--) {
+      const child = children[i]
+      if (child) stack.push(child)
+    }
+  }
+}
+
+export function lineOf(node: Node): number {
+  return node.startPosition.row + 1
+}
+
+export function finding(
+  category: ReachCategory,
+  node: Node,
+  what: string,
+  extra: Partial<Finding> = {}
+): Finding {
+  return { category, start: lineOf(node), end: node.endPosition.row + 1, what, ...extra }
+}
+
+/** A head-controlled value, quoted and cut short so it is safe to print in a reason. */
+export function quote(value: string, max = 60): string {
+  const cut = value.length > max ? `${value.slice(0, max)}…` : value
+  return JSON.stringify(cut)
+}
+
+/** True when `node` sits inside an ancestor of one of `types` (below `stop`, if given). */
+export function hasAncestor(node: Node, types: ReadonlySet<string>): boolean {
+  for (let p = node.parent; p; p = p.parent) if (types.has(p.type)) return true
+  return false
+}
+
+// ------------------------------------------------------------------ string values
+
+/** Static runs of a Python string node (f-string holes split runs); [] for other nodes. */
+export function pythonStringRuns(node: Node): string[] {
+  if (node.type === 'concatenated_string') {
+    const runs: string[] = []
+    for (const child of node.namedChildren) if (child) runs.push(...pythonStringRuns(child))
+    return runs
+  }
+  if (node.type !== 'string') return []
+  const text = node.text
+  const quoteAt = text.search(/["']/)
+  const prefix = text.slice(0, Math.max(quoteAt, 0)).toLowerCase()
+  const raw = prefix.includes('r')
+  const runs: string[] = []
+  let run = ''
+  for (const child of node.namedChildren) {
+    if (child?.type === 'string_content') run += raw ? child.text : decodeEscapes(child.text)
+    else if (child?.type === 'interpolation') {
+      if (run !== '') runs.push(run)
+      run = ''
+    }
+  }
+  if (run !== '') runs.push(run)
+  return runs
+}
+
+/** The whole value of a Python string without holes, else undefined. */
+export function pythonStringValue(node: Node): string | undefined {
+  if (node.type !== 'string' && node.type !== 'concatenated_string') return undefined
+  if (node.descendantsOfType('interpolation').length > 0) return undefined
+  return pythonStringRuns(node).join('')
+}
+
+/** Static runs of a JavaScript string or template literal; [] for other nodes. */
+export function scriptStringRuns(node: Node): string[] {
+  if (node.type === 'string') return [decodeEscapes(node.text.slice(1, -1))]
+  if (node.type !== 'template_string') return []
+  const runs: string[] = []
+  let run = ''
+  for (const child of node.namedChildren) {
+    if (!child) continue
+    if (child.type === 'template_substitution') {
+      if (run !== '') runs.push(decodeEscapes(run))
+      run = ''
+    } else run += child.text
+  }
+  if (run !== '') runs.push(decodeEscapes(run))
+  return runs
+}
+
+export function scriptStringValue(node: Node): string | undefined {
+  if (node.type === 'string') return decodeEscapes(node.text.slice(1, -1))
+  if (
+    node.type === 'template_string' &&
+    node.descendantsOfType('template_substitution').length === 0
+  )
+    return decodeEscapes(node.text.slice(1, -1))
+  return undefined
+}
+
+// ------------------------------------------------------------------ predicates
+
+/** An environment-variable-like name of a runner or gate marker (`PYTEST_CURRENT_TEST`). */
+export function isMarkerName(value: string): boolean {
+  if (!/^_?[A-Z][A-Z0-9_]*$/.test(value)) return false
+  return MARKER_EXACT.has(value) || MARKER_PREFIXES.some(p => value.startsWith(p))
+}
+
+/** A literal that names a runner's report option (`--junitxml`, `jest-junit`). */
+export function reportMarker(value: string): string | undefined {
+  const lower = value.toLowerCase()
+  return REPORT_MARKERS.find(m => lower.includes(m))
+}
+
+/** A literal naming a runner, alone or as the last part of a path (`/usr/bin/pytest`). */
+export function namesRunner(value: string): boolean {
+  const lower = value.trim().toLowerCase()
+  if (RUNNER_NAMES.has(lower)) return true
+  const last = lower.split(/[\\/]/).pop() ?? ''
+  return RUNNER_NAMES.has(last.replace(/\.(exe|js|mjs|cjs|py)$/, ''))
+}
+
+/** Module `name` is one of `modules` or a submodule/subpath of one, or has a listed prefix. */
+export function moduleMatches(
+  name: string,
+  modules: readonly string[],
+  prefixes: readonly string[],
+  separator: '.' | '/'
+): string | undefined {
+  const exact = modules.find(m => name === m || name.startsWith(m + separator))
+  return exact ?? prefixes.find(p => name.startsWith(p))
+}
+
+/** A dotted path equal to one of `patterns` or below one (`sys.modules.get` below `sys.modules`). */
+export function pathMatches(path: string, patterns: readonly string[]): string | undefined {
+  return patterns.find(p => path === p || path.startsWith(p + '.'))
+}
