@@ -7,6 +7,7 @@
 // from another module of the repository. Pure: a tree in, plain data out.
 import type { Node, Tree } from 'web-tree-sitter'
 import { decodeEscapes } from '../extract.js'
+import { addHit, Bindings, NodeValues } from './bindings.js'
 import type { HelperExports, MarkerHit } from './markers.js'
 import {
   BARE_DECORATORS,
@@ -40,8 +41,8 @@ export function pythonMarkers(tree: Tree, options: PythonOptions = {}): Map<numb
 }
 
 class PythonAnalysis {
-  private readonly sites = new Map<string, Map<number, Site[]>>()
-  private readonly memo = new Map<number, Value | undefined>()
+  private readonly sites = new Bindings<Site>(SCOPES)
+  private readonly values = new NodeValues<Value>(node => this.compute(node))
   private readonly resolving = new Set<number>()
   private readonly hits = new Map<number, MarkerHit[]>()
   private readonly production: boolean
@@ -158,23 +159,13 @@ class PythonAnalysis {
   }
 
   private site(name: Node, scope: Node, site: Site): void {
-    const text = pyName(name)
-    let scopes = this.sites.get(text)
-    if (scopes === undefined) this.sites.set(text, (scopes = new Map()))
-    const list = scopes.get(scope.id)
-    if (list) list.push(site)
-    else scopes.set(scope.id, [site])
+    this.sites.bind(pyName(name), scope, site)
   }
 
   // ------------------------------------------------------------ values
 
   private valueOf(node: Node | null): Value | undefined {
-    if (node === null) return undefined
-    if (this.memo.has(node.id)) return this.memo.get(node.id)
-    this.memo.set(node.id, undefined)
-    const value = this.compute(node)
-    this.memo.set(node.id, value)
-    return value
+    return this.values.of(node)
   }
 
   private compute(node: Node): Value | undefined {
@@ -255,11 +246,7 @@ class PythonAnalysis {
   }
 
   private lookup(name: string, from: Node): Value | undefined {
-    const scopes = this.sites.get(name)
-    let sites: Site[] | undefined
-    for (let n: Node | null = from; n !== null && sites === undefined; n = n.parent) {
-      if (SCOPES.has(n.type)) sites = scopes?.get(n.id)
-    }
+    const sites = this.sites.visible(name, from)
     if (sites === undefined) return globalValue(name)
     return strongest(sites.map(site => this.siteValue(site)))
   }
@@ -333,8 +320,6 @@ class PythonAnalysis {
   }
 
   private add(line: number, hit: MarkerHit): void {
-    const list = this.hits.get(line)
-    if (list === undefined) this.hits.set(line, [hit])
-    else if (!list.some(h => h.label === hit.label)) list.push(hit)
+    addHit(this.hits, line, hit)
   }
 }

@@ -12,6 +12,7 @@
 // script-exports.ts.
 import type { Node, Tree } from 'web-tree-sitter'
 import { decodeEscapes } from '../extract.js'
+import { addHit, Bindings, NodeValues } from './bindings.js'
 import type { HelperExports, MarkerHit } from './markers.js'
 import {
   CONTEXT_NAMES,
@@ -71,8 +72,8 @@ export function scriptMarkers(tree: Tree, options: ScriptOptions = {}): ScriptMa
 
 class Analysis {
   /** name → scope node id → the sites declaring it there. */
-  private readonly sites = new Map<string, Map<number, Site[]>>()
-  private readonly memo = new Map<number, Value | undefined>()
+  private readonly sites = new Bindings<Site>(SCOPES)
+  private readonly values = new NodeValues<Value>(node => this.compute(node))
   private readonly resolving = new Set<string>()
   private readonly hits = new Map<number, MarkerHit[]>()
 
@@ -224,23 +225,13 @@ class Analysis {
   }
 
   private site(name: Node, scope: Node, site: Site): void {
-    const text = identifierName(name)
-    let scopes = this.sites.get(text)
-    if (scopes === undefined) this.sites.set(text, (scopes = new Map()))
-    const list = scopes.get(scope.id)
-    if (list) list.push(site)
-    else scopes.set(scope.id, [site])
+    this.sites.bind(identifierName(name), scope, site)
   }
 
   // ------------------------------------------------------------ values
 
   private valueOf(node: Node | null): Value | undefined {
-    if (node === null) return undefined
-    if (this.memo.has(node.id)) return this.memo.get(node.id)
-    this.memo.set(node.id, undefined)
-    const value = this.compute(node)
-    this.memo.set(node.id, value)
-    return value
+    return this.values.of(node)
   }
 
   private compute(node: Node): Value | undefined {
@@ -320,11 +311,7 @@ class Analysis {
 
   /** The value of a name where `from` reads it: its innermost declaring scope decides. */
   private lookup(name: string, from: Node): Value | undefined {
-    const scopes = this.sites.get(name)
-    let sites: Site[] | undefined
-    for (let n: Node | null = from; n !== null && sites === undefined; n = n.parent) {
-      if (SCOPES.has(n.type)) sites = scopes?.get(n.id)
-    }
+    const sites = this.sites.visible(name, from)
     if (sites === undefined) return globalValue(name)
     if (this.resolving.has(name)) return undefined
     this.resolving.add(name)
@@ -402,9 +389,7 @@ class Analysis {
   }
 
   private add(line: number, hit: MarkerHit): void {
-    const list = this.hits.get(line)
-    if (list === undefined) this.hits.set(line, [hit])
-    else if (!list.some(h => h.label === hit.label)) list.push(hit)
+    addHit(this.hits, line, hit)
   }
 
   /** A test call: its options are checked for markers, its title makes a span. */
@@ -425,14 +410,9 @@ class Analysis {
 
   /** The object literal a name is declared with (`const opts = { skip: true }`), if any. */
   private declaredObject(name: Node): Node | null {
-    for (let n: Node | null = name; n !== null; n = n.parent) {
-      if (!SCOPES.has(n.type)) continue
-      const sites = this.sites.get(identifierName(name))?.get(n.id)
-      if (sites === undefined) continue
-      const site = sites.find(s => s.kind === 'expr' && s.key.length === 0)
-      return site?.kind === 'expr' ? site.node : null
-    }
-    return null
+    const sites = this.sites.visible(identifierName(name), name)
+    const site = sites?.find(s => s.kind === 'expr' && s.key.length === 0)
+    return site?.kind === 'expr' ? site.node : null
   }
 
   /** `{ skip: <anything but a falsy literal> }` among a test call's arguments. */
