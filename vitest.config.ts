@@ -1,14 +1,72 @@
 import { defineConfig } from 'vitest/config'
 
+/**
+ * The fast tier, for the edit loop (`npm run test:unit`): pure functions, the fake GitHub
+ * API with millisecond waits, small temporary repositories, no suite runs and no bundle.
+ * Every other test file is end to end (real pytest/vitest/jest/node:test suites, the
+ * bundled action and CLI, the demo), so a new file lands there unless it is listed here.
+ */
+const UNIT = [
+  'action-docs',
+  'action-units',
+  'append-only',
+  'approval',
+  'docs',
+  'env',
+  'fixture-manifest',
+  'github',
+  'hostile-inputs',
+  'init',
+  'instrument',
+  'instrument-runner',
+  'junit',
+  'junit-hostile',
+  'ledger',
+  'ledger-cli',
+  'lints-extract',
+  'lints-judge',
+  'lints-overlap',
+  'lints-prefilter',
+  'markdown',
+  'markers',
+  'markers-scan',
+  'paths-hostile',
+  'policy',
+  'policy-union',
+  'reach-lint',
+  'reach-patterns',
+  'replay-transitions',
+  'replay-worktree',
+  'runner-loading',
+  'runners',
+  'sanitize',
+  'scorecard-schema',
+  'seeds',
+  'simhash',
+  'verdict',
+  'writeset'
+].map(name => `__tests__/${name}.test.ts`)
+
 export default defineConfig({
   test: {
-    include: ['__tests__/**/*.test.ts'],
-    globalSetup: ['__tests__/global-setup.ts'],
     // End-to-end tests build git repos and run real pytest/vitest suites; on a
     // 2-core runner they need room, and running them in parallel only thrashes.
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: 'forks',
-    maxWorkers: 2
+    maxWorkers: 2,
+    projects: [
+      { extends: true, test: { name: 'unit', include: UNIT } },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['__tests__/**/*.test.ts'],
+          exclude: UNIT,
+          // Several e2e tests execute dist/index.js and dist/cli.js: bundled once, first.
+          globalSetup: ['__tests__/global-setup.ts']
+        }
+      }
+    ]
   }
 })

@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Scorecard } from '../src/types.js'
+import { validateScorecard } from '../src/verdict/scorecard-schema.js'
 import { runActionInProcess } from './helpers/action-run.js'
 import { FakeGitHub, runBundledAction } from './helpers/fake-github.js'
 import type { ActionRun, FakeFile, FakeGitHubOptions } from './helpers/fake-github.js'
@@ -213,8 +214,12 @@ async function runAction(
   return run
 }
 
-const card = (run: ActionRun): Scorecard =>
-  JSON.parse(readFileSync(run.outputs.scorecard ?? '', 'utf8')) as Scorecard
+/** The card the run wrote; every one of them must match the published schema. */
+function card(run: ActionRun): Scorecard {
+  const json: unknown = JSON.parse(readFileSync(run.outputs.scorecard ?? '', 'utf8'))
+  expect(validateScorecard(json)).toEqual([])
+  return json as Scorecard
+}
 const errorLines = (run: ActionRun): string[] =>
   run.stdout.split('\n').filter(l => l.startsWith('::error'))
 

@@ -1,4 +1,4 @@
-// End to end, the BUNDLED action (dist/index.js) as teams run it (issue 17): a merge queue's
+// End to end, the action's run() (in process, helpers/action-run.ts) as teams run it (issue 17): a merge queue's
 // merge_group run, a person's instrument change approved (or not) through PR reviews read
 // from the API, the sticky PR comment, and the card of every verdict within GitHub's limits.
 // The fake GitHub validates every request against GitHub's OpenAPI request schemas.
@@ -9,7 +9,9 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Scorecard } from '../src/types.js'
-import { FakeGitHub, runBundledAction } from './helpers/fake-github.js'
+import { validateScorecard } from '../src/verdict/scorecard-schema.js'
+import { runActionInProcess } from './helpers/action-run.js'
+import { FakeGitHub } from './helpers/fake-github.js'
 import type { ActionRun, FakeGitHubOptions, FakePull, FakeReview } from './helpers/fake-github.js'
 import { pythonWithPytest } from './helpers/python.js'
 import { TestRepo } from './helpers/repo.js'
@@ -155,7 +157,9 @@ async function run(
   payload: unknown,
   inputs: Record<string, string> = {}
 ): Promise<ActionRun> {
-  const r = await runBundledAction({
+  // run() in this process with millisecond API waits (helpers/action-run.ts); the bundle
+  // itself is smoke-tested in action-e2e.test.ts.
+  const r = await runActionInProcess({
     entry: ENTRY,
     workspace,
     eventName,
@@ -168,8 +172,12 @@ async function run(
   return r
 }
 
-const card = (r: ActionRun): Scorecard =>
-  JSON.parse(readFileSync(r.outputs.scorecard ?? '', 'utf8')) as Scorecard
+/** The card the run wrote; every one of them must match the published schema. */
+function card(r: ActionRun): Scorecard {
+  const json: unknown = JSON.parse(readFileSync(r.outputs.scorecard ?? '', 'utf8'))
+  expect(validateScorecard(json)).toEqual([])
+  return json as Scorecard
+}
 
 describe('merge_group', () => {
   /** The queue's commit: main's tip merged with the PR head, on gh-readonly-queue/main/pr-N-<sha>. */
@@ -397,6 +405,80 @@ describe("people's instrument changes (instrument_approvers)", () => {
     )
     expect(f.invalid).toEqual([])
   })
+})
+
+describe('approvals in the fork pattern (read-only pull_request run, then report mode)', () => {
+  it('the fork run reads the reviews and replays; report mode re-reads them and posts merge', async () => {
+    const o = origin(APPROVERS, { 'app/calc.py': CALC_FIXED })
+    const head = pushPull(o, { 'oracle/properties/test_zero.py': NEW_ORACLE })
+    const pull = (): FakePull => ({
+      number: 1,
+      baseSha: o.base,
+      headSha: head,
+      headRepo: 'contributor/widget',
+      files: apiFiles(o, head),
+      author: { login: 'carol', type: 'User' },
+      reviews: [{ login: 'alice', state: 'APPROVED', commit_id: head }]
+    })
+    // Part 1: read-only token (no check runs, no comments), reviews still readable.
+    const fork = await fake({ pulls: [pull()], refuseCheckRuns: true })
+    const payload = prPayload(o, head, 'submitted')
+    const first = await run(
+      fork,
+      shallowClone(o, 'refs/pull/1/merge'),
+      'pull_request_review',
+      payload,
+      {
+        comment: 'always'
+      }
+    )
+    expect(first.outputs.verdict).toBe('merge')
+    expect(card(first).runs.map(x => x.side)).toEqual(['base', 'head'])
+    expect(first.stdout).toMatch(/could not post the PR comment on #1 .*pull-requests: write/)
+    expect(fork.comments).toEqual([])
+    expect(fork.invalid).toEqual([])
+
+    // Part 2: report mode from a checkout of the base repository, with the artifact.
+    const base = mkdtempSync(join(tmpdir(), 'og-base-'))
+    cleanups.push(() => rmSync(base, { recursive: true, force: true }))
+    execFileSync('git', ['clone', '-q', `file://${o.repo.dir}`, base], { stdio: 'pipe' })
+    const reporter = await fake({ pulls: [pull()] })
+    const workflowRun = {
+      action: 'completed',
+      workflow_run: {
+        id: 77,
+        event: 'pull_request_review',
+        head_sha: head,
+        head_repository: { full_name: 'contributor/widget' },
+        pull_requests: [],
+        conclusion: 'success'
+      }
+    }
+    const second = await run(reporter, base, 'workflow_run', workflowRun, {
+      mode: 'report',
+      scorecard: dirname(first.outputs.scorecard ?? '')
+    })
+    expect(second.outputs.verdict).toBe('merge')
+    expect(card(second).reasons.find(x => x.rule === 'instrument-approval')?.message).toMatch(
+      /^instrument change approved by @alice at /
+    )
+    expect(reporter.calls(REVIEWS)).toHaveLength(1)
+    expect(reporter.checkRuns).toEqual([
+      expect.objectContaining({ head_sha: head, conclusion: 'success' })
+    ])
+
+    // The approval is dismissed before the report runs: report mode re-reads it, policy.
+    const dismissed = await fake({
+      pulls: [{ ...pull(), reviews: [{ login: 'alice', state: 'DISMISSED', commit_id: head }] }]
+    })
+    const third = await run(dismissed, base, 'workflow_run', workflowRun, {
+      mode: 'report',
+      scorecard: dirname(first.outputs.scorecard ?? '')
+    })
+    expect(third.outputs.verdict).toBe('policy')
+    expect(reporter.invalid).toEqual([])
+    expect(dismissed.invalid).toEqual([])
+  }, 120_000)
 })
 
 describe('the sticky PR comment', () => {

@@ -7,11 +7,16 @@ import { fallbackRefspecs } from '../src/action/fetch.js'
 import { GateError } from '../src/errors.js'
 import { COMMENT_MAX_CHARS, stickyMarker } from '../src/github/comments.js'
 import { parseEvent, queuedPullNumbers } from '../src/github/event.js'
+import { parsePolicy } from '../src/policy/load.js'
+import { unitePolicies } from '../src/policy/union.js'
 import type { Reason } from '../src/types.js'
 import { applyApproval, judgeApproval } from '../src/verdict/approval.js'
+import { approvedInstrument } from '../src/verdict/approval-stage.js'
+import { memoryLogger } from './helpers/logger.js'
 import type { ApprovalFacts, ReviewFact } from '../src/verdict/approval.js'
 import { decide } from '../src/verdict/verdict.js'
 import { emptyScorecard, finalize } from '../src/verdict/scorecard.js'
+import { policyYaml } from './helpers/repo.js'
 
 const H = 'a'.repeat(40)
 const OLD = 'b'.repeat(40)
@@ -219,5 +224,43 @@ describe('the sticky comment', () => {
     expect(commentMode('')).toBe('never')
     expect(commentMode('on-failure')).toBe('on-failure')
     expect(() => commentMode('yes')).toThrow(/never", "on-failure" or "always"/)
+  })
+})
+
+describe('instrument_approvers across the merge base and the base tip', () => {
+  it('only approvers both policies name may approve (a permission is intersected, not united)', () => {
+    const at = (list: string) =>
+      parsePolicy(policyYaml(`instrument_approvers: [${list}]\n`), '.github/oracle-gate.yml')
+    const united = unitePolicies(at('alice, bob, acme/owners'), at('Alice, acme/owners, carol'))
+    expect(united.policy.instrument_approvers).toEqual(['alice', 'acme/owners'])
+    expect(unitePolicies(at('alice'), at('bob')).policy.instrument_approvers).toEqual([])
+  })
+})
+
+describe('approvedInstrument (the pipeline step)', () => {
+  const policy = parsePolicy(
+    policyYaml('instrument_approvers: [alice]\n'),
+    '.github/oracle-gate.yml'
+  )
+  it("the CLI has no reviews: an instrument change stays policy and says approvals are the action's", async () => {
+    const out = await approvedInstrument(INSTRUMENT, policy, H, undefined, memoryLogger())
+    expect(decide(out)).toBe('policy')
+    expect(out.at(-1)?.message).toMatch(
+      /approvals are read from pull request reviews by the action/
+    )
+  })
+  it('asks the source only when the instrument was touched', async () => {
+    let asked = 0
+    const source = async () => {
+      asked++
+      return facts([review('alice', 'APPROVED')])
+    }
+    const other: Reason[] = [{ rule: 'regression', level: 'failure', message: 'r' }]
+    expect(await approvedInstrument(other, policy, H, source, memoryLogger())).toEqual(other)
+    expect(asked).toBe(0)
+    expect(decide(await approvedInstrument(INSTRUMENT, policy, H, source, memoryLogger()))).toBe(
+      'merge'
+    )
+    expect(asked).toBe(1)
   })
 })

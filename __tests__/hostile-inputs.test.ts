@@ -3,11 +3,14 @@
 // collapse into one warning. The bundled CLI and action get the same inputs end to end in
 // hostile-output.test.ts.
 import { describe, expect, it } from 'vitest'
+import { check } from '../src/gate.js'
 import { parseLedger } from '../src/ledger/parse.js'
 import { parsePolicy, PolicyError } from '../src/policy/load.js'
 import { compileClasses } from '../src/replay/classes.js'
 import { score, type Observation } from '../src/replay/transitions.js'
 import type { LedgerRow } from '../src/ledger/types.js'
+import { memoryLogger } from './helpers/logger.js'
+import { policyYaml, TestRepo } from './helpers/repo.js'
 
 /** Nine anchors, each nine aliases of the previous one: 9^9 nodes when expanded. */
 export function aliasBomb(prefix = ''): string {
@@ -62,6 +65,38 @@ describe('alias bombs', () => {
   })
 })
 
+describe('other hostile YAML', () => {
+  const deep = (n: number): string => '['.repeat(n) + ']'.repeat(n)
+
+  it('nesting deep enough to exhaust the stack is config-invalid naming the policy file', () => {
+    expect(() => parsePolicy(`version: 1\nplanes: ${deep(50_000)}\n`, 'p.yml')).toThrow(
+      /^invalid policy: p\.yml:2:\d+: .*Maximum call stack size exceeded/
+    )
+  })
+
+  it.each(['l.yml', 'l.json'])('and a ledger problem naming %s', file => {
+    const text = file.endsWith('.json')
+      ? `{"version": 1, "entries": ${deep(20_000)}}`
+      : `version: 1\nentries: ${deep(50_000)}\n`
+    const parsed = parseLedger(text, file, { today: '2026-06-01', maxDays: 90 })
+    expect(parsed.problems).toEqual([
+      expect.objectContaining({ file, message: expect.stringMatching(/call stack/) })
+    ])
+  })
+
+  it('an unresolved alias is named as such, not as a bomb', () => {
+    expect(() => parsePolicy('version: 1\nplanes: *nope\n', 'p.yml')).toThrow(
+      /p\.yml:2:1: .*cannot read the YAML: Unresolved alias/
+    )
+  })
+
+  it('a policy over the size limit is refused before parsing', () => {
+    expect(() => parsePolicy(`version: 1\n# ${'x'.repeat(1_000_001)}\n`, 'p.yml')).toThrow(
+      /p\.yml:1:1: .*more than the 1000000 the gate reads \(the limit\)/
+    )
+  })
+})
+
 describe('ledger-stale', () => {
   it('collapses every stale row into one warning with a count', () => {
     const live = new Map<string, LedgerRow>()
@@ -104,5 +139,32 @@ describe('ledger-stale', () => {
     expect(stale[0]?.message).toMatch(/^500 ledger rows freeze tests that no longer exist/)
     expect(stale[0]?.message).toMatch(/FL-0 \(oracle\/properties\/test_v\.py::gone_0\)/)
     expect(stale[0]?.message).toMatch(/and 490 more; remove them$/)
+  })
+})
+
+describe('an unexpected failure', () => {
+  it('is an error that names the stage it happened in', async () => {
+    const repo = new TestRepo('og-stage-')
+    try {
+      repo.write({ '.github/oracle-gate.yml': policyYaml(), 'app/a.py': 'x = 1\n' })
+      repo.commit('base')
+      repo.branch('agent')
+      repo.write({ 'app/a.py': 'x = 2\n' })
+      repo.commit('agent')
+      const card = await check({
+        repoDir: repo.dir,
+        base: 'main',
+        head: 'agent',
+        today: '2026-06-01',
+        log: memoryLogger(),
+        replay: () => Promise.reject(new TypeError('boom'))
+      })
+      expect(card.verdict).toBe('error')
+      expect(card.reasons).toContainEqual(
+        expect.objectContaining({ rule: 'gate-error', message: 'internal error in "replay": boom' })
+      )
+    } finally {
+      repo.cleanup()
+    }
   })
 })

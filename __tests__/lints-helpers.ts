@@ -7,6 +7,7 @@ import { runFacts, type GateContext } from '../src/context.js'
 import { EMPTY_LEDGER } from '../src/ledger/index.js'
 import { Git } from '../src/git/git.js'
 import { runLints } from '../src/lints/index.js'
+import type { LintKey } from '../src/lints/registry.js'
 import { parsePolicy } from '../src/policy/load.js'
 import type { Reason } from '../src/types.js'
 import { buildWriteSet } from '../src/writeset/index.js'
@@ -20,6 +21,8 @@ export interface Scenario {
   remove?: string[]
   /** YAML appended to the test policy (e.g. a `lints:` block). */
   policy?: string
+  /** The lints to run; default the contamination lints. */
+  lints?: LintKey[]
 }
 
 export async function lintScenario(s: Scenario): Promise<{ reasons: Reason[]; log: string[] }> {
@@ -48,12 +51,12 @@ export async function lintScenario(s: Scenario): Promise<{ reasons: Reason[]; lo
       childEnv: {},
       tempDir
     }
-    // The lints that read source (skip-marker and ungoverned-test have their own tests).
-    const reasons = await runLints(ctx, EMPTY_LEDGER, [
-      'judge-import',
-      'literal-overlap',
-      'oracle-reach'
-    ])
+    // The contamination lints only (the other lints have their own tests).
+    const reasons = await runLints(
+      ctx,
+      EMPTY_LEDGER,
+      s.lints ?? ['judge-import', 'literal-overlap']
+    )
     return { reasons, log: log.lines }
   } finally {
     repo.cleanup()

@@ -51,8 +51,9 @@ describe('markdown scorecard', () => {
   })
 
   it('renders transitions, votes and runs when the suite ran', () => {
+    // A failing verdict: only then is a failed side's log shown (see "the card at a glance").
     const md = renderMarkdown(
-      card([], {
+      card([{ rule: 'oracle-failed', message: 'x fails on head', level: 'failure' }], {
         runs: [
           {
             side: 'base',

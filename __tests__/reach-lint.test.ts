@@ -10,7 +10,7 @@ import { REACH_CATEGORIES } from '../src/lints/reach/types.js'
 import { byRule, lintScenario } from './lints-helpers.js'
 
 const reach = async (s: Parameters<typeof lintScenario>[0]): Promise<string[]> =>
-  byRule((await lintScenario(s)).reasons, 'oracle-reach').map(
+  byRule((await lintScenario({ lints: ['oracle-reach'], ...s })).reasons, 'oracle-reach').map(
     r => `${r.level} ${r.path}:${r.line} ${/\[(\w+)\]/.exec(r.message)?.[1]}`
   )
 
@@ -66,6 +66,7 @@ describe('oracle-reach in the pipeline', () => {
         'src/lib.js': exit,
         'pkg/__main__.py': 'import atexit\natexit.register(print)\n',
         'pkg/core.py': 'import atexit\natexit.register(print)\n',
+        'tool/__main__.py': 'import sys\nsys.exit(main())\n',
         // A habit, not every hijack: os._exit fails even in an entry point.
         'pkg/cli.py': 'import os\nos._exit(0)\n'
       }
@@ -78,6 +79,7 @@ describe('oracle-reach in the pipeline', () => {
         'failure src/lib.js:1 process',
         'notice pkg/__main__.py:2 process',
         'failure pkg/core.py:2 process',
+        'notice tool/__main__.py:2 process',
         'failure pkg/cli.py:2 process'
       ].sort()
     )
@@ -132,6 +134,21 @@ describe('oracle-reach in the pipeline', () => {
     expect(special).toEqual(['failure app/cal.py:2 echo'])
   })
 
+  it('a construct the patch completes counts: the condition from the base, the return added', async () => {
+    const found = await reach({
+      base: {
+        'oracle/properties/test_add.py':
+          'from app.ops import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n',
+        'app/ops.py': 'def add(a, b):\n    if a == 2 and b == 3:\n        pass\n    return a - b\n'
+      },
+      head: {
+        'app/ops.py':
+          'def add(a, b):\n    if a == 2 and b == 3:\n        return 5\n    return a - b\n'
+      }
+    })
+    expect(found).toEqual(['failure app/ops.py:3 echo'])
+  })
+
   it('echo: a lookup table of a parametrised row and a fixture row fail', async () => {
     const found = await reach({
       base: {
@@ -145,6 +162,18 @@ describe('oracle-reach in the pipeline', () => {
       }
     })
     expect(found).toEqual(['failure app/slug.js:1 echo', 'failure app/slug.js:2 echo'])
+  })
+
+  it('what the head wrote is printed without control or bidirectional characters', async () => {
+    const { reasons } = await lintScenario({
+      lints: ['oracle-reach'],
+      base: {},
+      head: { 'app/a.js': "import assert from 'node:assert'\nassert['x\\u202ey\\nz'] = 1\n" }
+    })
+    const [reason] = byRule(reasons, 'oracle-reach')
+    expect(reason?.line).toBe(2)
+    expect(reason?.message).toContain('patches assert.x?y?z')
+    expect(reason?.message).not.toMatch(/[\n\u202e]/)
   })
 
   it('the schema lists exactly the categories the lint reports', () => {

@@ -32,6 +32,8 @@ suite:
   timeout: 120
   reruns: 0
 `,
+  // The gate runs Python with PYTHONSAFEPATH: the project is imported through pythonpath.
+  'pytest.ini': '[pytest]\npythonpath = .\n',
   'calc/__init__.py': '',
   'calc/ops.py': 'def add(a, b):\n    return a - b\n\n\ndef shout(text):\n    return text\n',
   'oracle/fixtures/golden.json': GOLDEN,

@@ -173,6 +173,48 @@ describe('absval (x)', () => {
       'oracle/props/a.test.js::absval (x) > is non-negative [-3]'
     ])
   })
+
+  it('node:test: the failing base test is rerun with its file and --test-name-pattern', async () => {
+    const logFile = runLog()
+    const repo = newRepo('og-rerun-node-')
+    const seen = `(t) => appendFileSync(process.env.RUNLOG, ${logLine} + t + '\\n')`
+    const header = `import { appendFileSync } from 'node:fs'\nimport { describe, test } from 'node:test'\nimport assert from 'node:assert/strict'\nconst seen = ${seen}\n`
+    repo.write({
+      '.github/oracle-gate.yml': policy(
+        SUITE_COMMANDS.nodeTest('oracle/props/'),
+        `  env: {RUNLOG: ${JSON.stringify(logFile)}}\n`
+      ),
+      'package.json': '{"type": "module"}\n',
+      'lib/calc.mjs': `export ${CALC_BUGGY}`,
+      'oracle/props/a.test.mjs': `${header}import { absval } from '../../lib/calc.mjs'
+describe('absval', () => {
+  test('is non-negative', () => { seen('neg'); assert.equal(absval(-3), 3) })
+})
+test('keeps positives', () => { seen('pos'); assert.equal(absval(5), 5) })
+`,
+      'oracle/props/b.test.mjs': `${header}test('other file', () => seen('other'))\n`
+    })
+    repo.commit('base')
+    repo
+      .branch('agent')
+      .write({ 'lib/calc.mjs': `export ${CALC_FIXED}` })
+      .commit('fix')
+
+    const { card, log } = await judge(repo)
+    expect(failures(card)).toEqual([])
+    expect(log).toContain('base: rerun 1 of 1 failing test(s)')
+    expect(executions(logFile)).toEqual({
+      'base:neg': 2,
+      'base:pos': 1,
+      'base:other': 1,
+      'head:neg': 1,
+      'head:pos': 1,
+      'head:other': 1
+    })
+    expect(card.transitions.fail_to_pass).toEqual([
+      'oracle/props/a.test.mjs::absval > is non-negative'
+    ])
+  })
 })
 
 // A runner the gate cannot select with (a wrapper script): every rerun is the whole suite.
@@ -358,5 +400,26 @@ describe('unexplained hits', () => {
     expect(card.transitions.fail_to_pass).toHaveLength(1)
     expect(failures(card)).toEqual([])
     expect(card.verdict).toBe('merge')
+  })
+
+  it('a test the patch adds that fails on head is a warning naming it, not a vote', async () => {
+    const { card } = await judge(
+      coinRepo({
+        'app/calc.py': 'def absval(x):\n    return abs(x)\n',
+        'tests/test_mine.py':
+          'from app import calc\n\n\ndef test_mine():\n    assert calc.absval(-2) == 5\n'
+      })
+    )
+    expect(failures(card)).toEqual([])
+    expect(card.verdict).toBe('merge')
+    expect(card.reasons).toContainEqual(
+      expect.objectContaining({
+        level: 'warning',
+        path: 'tests/test_mine.py',
+        message: expect.stringMatching(
+          /^tests\/test_mine\.py::test_mine, a test the patch wrote, fails on head/
+        )
+      })
+    )
   })
 })

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import {
   collectedRoots,
   moduleIndex,
+  pytestPathsOption,
   pythonPathOf,
   setupFilesOf,
   shadowedModule
@@ -132,6 +133,8 @@ describe('key-aware parts', () => {
     expect(attributePattern('', '/oracle/**').test('oracle/a/b')).toBe(true)
     expect(attributePattern('', 'a/b.txt').test('x/a/b.txt')).toBe(false)
     expect(attributePattern('', 'b.txt').test('x/a/b.txt')).toBe(true)
+    expect(attributePattern('', 'gold[a-z]n.txt').test('oracle/golden.txt')).toBe(true)
+    expect(attributePattern('', 'gold[!e]n.txt').test('oracle/golden.txt')).toBe(false)
   })
 
   it('a .gitattributes anywhere is matched when the base has watched paths', () => {
@@ -174,6 +177,18 @@ describe('what the merge base adds', () => {
       'other'
     ])
     expect(pythonPathOf('pyproject.toml', '[project]\nname = "x"\n')).toEqual([])
+    expect(pythonPathOf('pyproject.toml', '[tool.other]\npythonpath = ["x"]\n')).toEqual([])
+    expect(pythonPathOf('setup.cfg', '[tool:pytest]\npythonpath =\n  lib\n  src\n')).toEqual([
+      'lib',
+      'src'
+    ])
+    expect(
+      pytestPathsOption(
+        'pyproject.toml',
+        '[tool.pytest.ini_options]\ntestpaths = [\n  "oracle",\n]\n',
+        'testpaths'
+      )
+    ).toEqual(['oracle'])
   })
 
   it('directories the suite command collects (root when it names none)', () => {
@@ -181,6 +196,7 @@ describe('what the merge base adds', () => {
       collectedRoots(['python -m pytest oracle/properties tests -q --junitxml={junit}'], BASE)
     ).toEqual(['oracle/properties', 'tests'])
     expect(collectedRoots(['python -m pytest -q'], BASE)).toEqual([''])
+    expect(collectedRoots(['python -m pytest -q'], BASE, ['oracle'])).toEqual(['oracle'])
     expect(collectedRoots(['pytest oracle/properties/test_a.py::test_x'], BASE)).toEqual([])
   })
 
@@ -204,6 +220,8 @@ describe('what the merge base adds', () => {
     expect(shadowedModule('src/fee.test.ts', index)).toBeNull()
     expect(shadowedModule('src/fee.d.ts', index)).toBeNull()
     expect(shadowedModule('app/calc/__init__.py', index)).toMatch(/takes precedence/)
+    // A file the base already has shadows nothing new (its edits are production code).
+    expect(shadowedModule('json.py', moduleIndex([...BASE, 'json.py'], []))).toBeNull()
     expect(shadowedModule('app/calc.cpython-311-x86_64-linux-gnu.so', index)).toMatch(
       /extension module/
     )

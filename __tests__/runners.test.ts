@@ -135,7 +135,7 @@ describe('the canary plan', () => {
   it('goes beside the first voting test file, named after its pattern', () => {
     const files = ['oracle/b/test_z.py', 'oracle/a/check_test.py', 'src/test_not_voting.py']
     const py = planCanary('pytest', files, votingUnder('oracle'), 'og_canary_abc')
-    expect(py.plan?.path).toBe('oracle/a/og_canary_abc_test.py')
+    expect(py.plan?.path).toBe('oracle/a/zz_og_canary_abc_test.py')
     expect(py.plan?.content).toContain('def test_og_canary_abc():')
     const vi = planCanary('vitest', ['web/x.spec.cts', 'README.md'], votingUnder('web'), 't1')
     expect(vi.plan?.path).toBe('web/t1.spec.mts')
@@ -154,6 +154,29 @@ describe('the canary plan', () => {
     })
     expect(planCanary('pytest', ['oracle/helpers.py'], votingUnder('oracle'), 't').plan).toBeNull()
     expect(planCanary('go', ['oracle/x_test.go'], votingUnder('oracle'), 't').plan).toBeNull()
+    // A command that stops at its first failure would stop at the canary.
+    for (const command of [
+      'pytest -x oracle',
+      'pytest -qx oracle',
+      'pytest --maxfail=2',
+      'npx jest --bail',
+      'npx vitest run --bail=1'
+    ])
+      expect(
+        planCanary('pytest', ['oracle/test_a.py'], votingUnder('oracle'), 't', command)
+      ).toMatchObject({
+        plan: null,
+        why: expect.stringMatching(/stops at the first failure/)
+      })
+    expect(
+      planCanary(
+        'pytest',
+        ['oracle/test_a.py'],
+        votingUnder('oracle'),
+        't',
+        'pytest -p xdist -k x oracle'
+      ).plan
+    ).not.toBeNull()
   })
 
   it('its cases are taken out of the report; one that did not fail is the evidence', () => {
@@ -198,6 +221,8 @@ describe('tripwire judges', () => {
     // pytest exits 5 (vitest and jest 1) when it collected nothing: honest with an empty report.
     expect(exitMismatch(rec({ exitCode: 5, cases: 0, passed: 0 }))).toBeNull()
     expect(exitMismatch(rec({ exitCode: 1, cases: 0, passed: 0 }))).toBeNull()
+    // A selection that matched nothing: every case skipped, vitest exits 1.
+    expect(exitMismatch(rec({ exitCode: 1, cases: 4, passed: 0 }))).toBeNull()
     // ...not with tests in the report, nor when the only case left is a passing canary.
     expect(exitMismatch(rec({ exitCode: 5 }))).toBe('exited with status 5')
     expect(exitMismatch(rec({ exitCode: 1, cases: 0, canary: 'passed' }))).toBe(
@@ -243,11 +268,15 @@ describe('tripwire judges', () => {
     expect(judge({ canary: 'failed' }, { canary: 'skipped' }).reasons.map(r => r.rule)).toEqual([
       'runner-tampered'
     ])
-    expect(judge({ canary: 'failed' }, { canary: 'absent' }).reasons.map(r => r.rule)).toEqual([
-      'runner-tampered'
-    ])
-    // Gone while nothing else passed (a collection error): no evidence of tampering.
-    expect(judge({ canary: 'failed' }, { canary: 'absent', passed: 0 }).reasons).toEqual([])
+    expect(
+      judge({ canary: 'failed' }, { canary: 'absent', failing: 0 }).reasons.map(r => r.rule)
+    ).toEqual(['runner-tampered'])
+    // Gone while nothing else passed (a collection error), or beside a real failure (a
+    // runner that stops early): no evidence of tampering.
+    expect(
+      judge({ canary: 'failed' }, { canary: 'absent', passed: 0, failing: 0 }).reasons
+    ).toEqual([])
+    expect(judge({ canary: 'failed' }, { canary: 'absent', failing: 1 }).reasons).toEqual([])
   })
 
   it('unexplained hits: a source write (a rename out of source included) explains them', () => {

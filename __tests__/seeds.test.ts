@@ -46,6 +46,13 @@ describe('corpus', () => {
         'c.json'
       )
     ).toThrow(/twice/)
+    // The shape comes from src/replay/seeds.schema.json; the message names the place.
+    expect(() =>
+      parseCorpus('[{"property": "p", "seeds": [{"id": true, "payload": 1}]}]', 'c.json')
+    ).toThrow(/seed corpus c\.json\[0\] must be .*: seeds\/0\/id: expected string,number/)
+    expect(() => parseCorpus('{"property": 7, "seeds": []}', 'c.json')).toThrow(
+      /property: expected string/
+    )
   })
 
   it('writes JSON Lines {id, property, payload} and reads {id, ok} lines, ignoring stray output', () => {

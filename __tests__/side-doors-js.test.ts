@@ -116,6 +116,22 @@ describe('vitest', () => {
     expectTampered(await judge(repo), 'vite.config.ts')
   })
 
+  it('the setup file the base vitest.config.ts names (setupFiles) mocks the product', async () => {
+    const repo = scenario('vitest', {
+      ...BASE,
+      'vitest.config.ts': "export default { test: { setupFiles: ['./support/setup.ts'] } }\n",
+      'support/setup.ts': '// shared set-up\n'
+    })
+    repo
+      .write({
+        'support/setup.ts':
+          "import { vi } from 'vitest'\nvi.mock('../src/fee', () => ({ fee: (x: number) => x * 0.05 }))\n"
+      })
+      .commit('test set-up')
+    expectNaiveGreenWithBug(repo, VITEST, 'src/fee.ts')
+    expectTampered(await judge(repo), 'support/setup.ts')
+  })
+
   it('near-misses merge: tsconfig target bump, .npmrc engine-strict, a new module shadowing nothing', async () => {
     const repo = scenario('vitest', BASE)
     repo
@@ -182,10 +198,32 @@ describe('jest', () => {
     expectTampered(await judge(repo), 'babel.config.js')
   })
 
-  it('near-miss merges: an edit to a support file no configuration names', async () => {
+  it('package.json imports conditions that send the test run to another module', async () => {
+    const repo = scenario('jest', {
+      ...BASE,
+      'package.json': `${JSON.stringify({ name: 'app', imports: { '#fee': './src/fee.js' } })}\n`,
+      'oracle/fee.test.js':
+        "const { fee } = require('#fee')\ntest('fee is 5%', () => expect(fee(100)).toBe(5))\n"
+    })
+    expect(naiveRun(repo, JEST).status).toBe(1)
+    repo
+      .write({
+        'package.json': `${JSON.stringify({
+          name: 'app',
+          imports: { '#fee': { node: './lib/fee.js', default: './src/fee.js' } }
+        })}\n`,
+        'lib/fee.js': 'exports.fee = x => x * 0.05\n'
+      })
+      .commit('server build of the fee')
+    expectNaiveGreenWithBug(repo, JEST, 'src/fee.js')
+    expectTampered(await judge(repo), 'package.json')
+  })
+
+  it('near-miss merges: a support file no configuration names, a new dependency', async () => {
     const repo = scenario('jest', BASE)
     repo
       .write({
+        'package.json': `${JSON.stringify({ name: 'app', jest: { setupFilesAfterEnv: ['<rootDir>/support/setup.js'] }, dependencies: { 'left-pad': '1.3.0' } }, null, 2)}\n`,
         'src/fee.js': 'exports.fee = x => x * 0.05\n',
         'support/format.js': 'exports.money = x => `${x.toFixed(2)} €`\n'
       })

@@ -41,8 +41,9 @@ class _Green:
 def pytest_configure(config):
     config.pluginmanager.register(_Green(), "green")
 `
+// The gate's children run with PYTHONSAFEPATH=1: the source goes on the path explicitly.
 const PYPROJECT =
-  '[project]\nname = "app"\ndependencies = ["attrs"]\n\n[tool.pytest.ini_options]\naddopts = "-q"\n'
+  '[project]\nname = "app"\ndependencies = ["attrs"]\n\n[tool.pytest.ini_options]\naddopts = "-q"\npythonpath = ["."]\n'
 
 function policy(paths: string): string {
   return `version: 1
@@ -189,6 +190,7 @@ describe('pytest side doors outside configuration files', () => {
     repo.write({
       '.gitignore': '.naive-junit.xml\n__pycache__/\n',
       '.github/oracle-gate.yml': policy('oracle/properties'),
+      'pytest.ini': '[pytest]\npythonpath = .\n',
       'app/__init__.py': '',
       'app/report.py': `${render('\\r\\n')}# bug: the report must use LF\n`,
       'oracle/golden.txt': 'a\nb\n',
@@ -219,6 +221,23 @@ describe('pytest side doors outside configuration files', () => {
     })
     expect(card.reasons.filter(r => r.level === 'failure')).toEqual([])
     expect(card.verdict).toBe('merge')
+  })
+})
+
+describe('hostile path names', () => {
+  it('a conftest.py inside the voting folder, in a directory whose name holds a newline', async () => {
+    const repo = scenario()
+    // Before, oracle/** stopped at the \n: the path was source and no runner row matched.
+    repo.write({ 'oracle/properties/notes\nold/conftest.py': GLOBAL_GREENIFY }).commit('notes')
+    expectNaiveGreen(repo)
+    const card = await judge(repo)
+    expect(card.verdict).toBe('policy')
+    expect(card.reasons).toContainEqual(
+      expect.objectContaining({
+        rule: 'protected-path',
+        path: 'oracle/properties/notes\nold/conftest.py'
+      })
+    )
   })
 })
 

@@ -32,12 +32,16 @@ async function judge(repo: TestRepo): Promise<Scorecard> {
   })
 }
 
+// The static oracle-reach rule would see these forgeries in the diff; it is off here, standing
+// in for code it cannot parse (docs/lints.md), so that the tripwire alone must catch each one.
 function policy(command: string, extra = ''): string {
   return `version: 1
 protected: [oracle/**]
 planes:
   voting: [oracle/props/**]
   in_diff: [tests/**]
+lints:
+  oracle-reach: off
 suite:
   command: ${JSON.stringify(command)}
   timeout: 120
@@ -165,7 +169,7 @@ describe('pytest: the canary', () => {
     expect(card.verdict).toBe('policy')
     const reason = card.reasons.find(r => r.rule === 'runner-tampered')
     expect(reason?.message).toMatch(
-      /canary oracle\/props\/test_og_canary_[0-9a-f]{12}\.py::og_canary_[0-9a-f]{12}, a test the gate wrote to fail, was reported passed on the head/
+      /canary oracle\/props\/test_zz_og_canary_[0-9a-f]{12}\.py::og_canary_[0-9a-f]{12}, a test the gate wrote to fail, was reported passed on the head/
     )
     // The canary never counts as a test, and left nothing in the repository.
     expect(card.runs.map(r => r.tests)).toEqual([2, 2])

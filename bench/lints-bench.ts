@@ -11,6 +11,7 @@ import { Git } from '../src/git/git.js'
 import { parsePolicy } from '../src/policy/load.js'
 import { EMPTY_LEDGER } from '../src/ledger/index.js'
 import { runLints } from '../src/lints/index.js'
+import type { LintKey } from '../src/lints/registry.js'
 import type { Logger, Reason } from '../src/types.js'
 import { classifyChange } from '../src/writeset/classify.js'
 import type { ClassifiedRow } from '../src/writeset/index.js'
@@ -46,7 +47,8 @@ const EXTENSIONS = ['py', 'js', 'ts', 'tsx'] as const
 export async function benchmarkLints(
   files = 5000,
   copyEvery = 10,
-  packed = true
+  packed = true,
+  lints: LintKey[] = ['judge-import', 'literal-overlap']
 ): Promise<LintBenchResult> {
   const dir = mkdtempSync(join(tmpdir(), 'og-lint-bench-'))
   const git = (...args: string[]): string =>
@@ -123,7 +125,7 @@ export async function benchmarkLints(
     }
     const started = performance.now()
     const cpu = process.cpuUsage()
-    const reasons: Reason[] = await runLints(ctx, EMPTY_LEDGER, ['judge-import', 'literal-overlap'])
+    const reasons: Reason[] = await runLints(ctx, EMPTY_LEDGER, lints)
     const lint_ms = Math.round(performance.now() - started)
     const used = process.cpuUsage(cpu)
     const lint_cpu_ms = Math.round((used.user + used.system) / 1000)

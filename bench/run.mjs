@@ -11,6 +11,7 @@ import { coldStart } from './cold-start.mjs'
 import { junitParse } from './junit.mjs'
 import { lintFiles } from './lints.mjs'
 import { apiCalls } from './api-calls.mjs'
+import { memoryBounds } from './memory.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const only = process.argv.slice(2)
@@ -20,7 +21,8 @@ const figures = [
   ['cold-start', coldStart],
   ['junit', junitParse],
   ['lints', lintFiles],
-  ['api-calls', apiCalls]
+  ['api-calls', apiCalls],
+  ['memory', memoryBounds]
 ]
 
 const rows = []

@@ -1,6 +1,7 @@
 // Entry of the `oracle-gate` command (bundled as dist/cli.js). --version answers without
 // loading the gate; everything else loads it as a separate chunk.
 import { logText } from './report/sanitize.js'
+import { EXIT } from './cli/io.js'
 import { VERSION } from './version.js'
 
 const argv = process.argv.slice(2)
@@ -15,6 +16,6 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v' || argv[0]
     process.stderr.write(
       `oracle-gate: ${logText(error instanceof Error ? error.message : String(error))}\n`
     )
-    process.exitCode = 4
+    process.exitCode = EXIT.error
   }
 }

@@ -1,4 +1,4 @@
-import type { RuleId } from './types.js'
+import type { Reason, RuleId } from './types.js'
 
 /**
  * An error the gate can name: which rule it belongs to and, when known, the file and line.
@@ -25,4 +25,15 @@ export class GateError extends Error {
 export function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message
   return String(error)
+}
+
+/** The card's reason for an error: a GateError keeps its rule and place; anything else is `gate-error`. */
+export function reasonFromError(error: unknown): Reason {
+  if (error instanceof GateError) {
+    const reason: Reason = { rule: error.rule, message: error.message, level: 'failure' }
+    if (error.path !== undefined) reason.path = error.path
+    if (error.line !== undefined) reason.line = error.line
+    return reason
+  }
+  return { rule: 'gate-error', message: `internal error: ${errorMessage(error)}`, level: 'failure' }
 }

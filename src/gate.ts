@@ -1,29 +1,34 @@
 // The pipeline, in the order the gate trusts things:
-//   policy (base) → write set → instrument → ledger → lints → replay → verdict.
-// Each stage is a function of the context; this file only sequences them, times them and
-// makes sure that whatever goes wrong ends as a card with verdict `error`, never a pass.
+//   policy → write set → instrument → ledger → lints → replay → verdict → report
+// (policy and everything trust-relevant from the merge base; the verdict is finalize's, the
+// report is the callers': the CLI and the action). Each stage is a function of the context;
+// this file only sequences them, times them and makes sure that whatever goes wrong ends as
+// a card with verdict `error`, never a pass.
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { runFacts, type GateContext } from './context.js'
-import { GateError, errorMessage } from './errors.js'
+import { runFacts, type GateContext, type RunFacts } from './context.js'
+import { utcToday } from './clock.js'
+import { GateError, errorMessage, reasonFromError } from './errors.js'
 import { childEnv } from './exec/env.js'
 import { isCalendarDate } from './ledger/dates.js'
 import { Git } from './git/git.js'
-import { checkInstrument, instrumentTouched } from './instrument/index.js'
+import { checkInstrument, instrumentTouched, type InstrumentResult } from './instrument/index.js'
 import { shortSha } from './json.js'
 import { loadLedger } from './ledger/index.js'
+import { assertLintableSizes } from './lints/blobs.js'
 import { runLints } from './lints/index.js'
 import { DEFAULT_POLICY_PATH, parsePolicy } from './policy/load.js'
 import type { Policy } from './policy/types.js'
 import { readJudgingPolicy } from './policy/union.js'
 import { replay } from './replay/index.js'
-import type { Change, Logger, Reason, Scorecard } from './types.js'
+import type { LedgerState } from './ledger/types.js'
+import type { Change, Logger, Scorecard } from './types.js'
 import { approvedInstrument } from './verdict/approval-stage.js'
 import type { ApprovalSource } from './verdict/approval.js'
 import { emptyScorecard, finalize } from './verdict/scorecard.js'
 import { VERSION } from './version.js'
-import { buildWriteSet, publicRow } from './writeset/index.js'
+import { buildWriteSet, publicRow, type ClassifiedRow } from './writeset/index.js'
 
 export interface CheckOptions {
   repoDir: string
@@ -56,10 +61,6 @@ export interface CheckOptions {
   approval?: ApprovalSource
 }
 
-export function utcToday(now: Date = new Date()): string {
-  return now.toISOString().slice(0, 10)
-}
-
 export async function check(options: CheckOptions): Promise<Scorecard> {
   const policyPath = normalisePolicyPath(options.policyPath ?? DEFAULT_POLICY_PATH)
   const card = emptyScorecard({ version: VERSION, today: options.today ?? utcToday(), policyPath })
@@ -75,94 +76,167 @@ export async function check(options: CheckOptions): Promise<Scorecard> {
   return finalize(card)
 }
 
+/** One line per stage, in the order above; each stage writes its part of the card. */
 async function pipeline(options: CheckOptions, card: Scorecard, tempDir: string): Promise<void> {
   const { log } = options
   const git = new Git(options.repoDir)
-  const time = async <T>(name: string, fn: () => Promise<T>): Promise<T> => {
-    const started = Date.now()
-    try {
-      return await log.group(name, fn)
-    } finally {
-      card.timings_ms[name] = Date.now() - started
-    }
-  }
+  const time = stageTimer(card, log)
+  checkToday(options.today)
 
-  if (options.today !== undefined && !isCalendarDate(options.today)) {
-    throw new GateError(`--today must be a calendar date YYYY-MM-DD, got "${options.today}"`, {
-      rule: 'config-invalid'
-    })
-  }
-
-  const { mergeBase, head, baseTip } = await time('resolve commits', async () => {
-    const baseTip = await git.resolveCommit(options.base)
-    const head = await git.resolveCommit(options.head ?? 'HEAD')
-    const mergeBase = await git.mergeBase(baseTip, head)
-    log.info(`base ${options.base} = ${baseTip}; head ${head}; merge base ${mergeBase}`)
-    return { mergeBase, head, baseTip }
-  })
-  card.base = mergeBase
-  card.head = head
-  card.base_ref = baseTip
-  if (options.head !== undefined) card.head_ref = options.head
-
-  const { policy, notice } = await time('policy (from the merge base)', () =>
-    readJudgingPolicy(
-      git,
-      { mergeBase, baseTip },
-      card.policy_path,
-      () => readPolicy(git, mergeBase, card.policy_path, log),
-      log
-    )
+  const commits = await time('resolve commits', () => resolveCommits(git, options, card))
+  const policy = await time('policy (from the merge base)', () =>
+    policyStage(git, commits, card, log)
   )
-  card.reasons.push(notice)
-  card.campaign = { ...policy.campaign }
   const facts = runFacts(git, policy)
-
-  const writeSet = await time('write set', async () => {
-    const api = options.changes ? await options.changes(mergeBase, head) : null
-    const rows = await buildWriteSet(git, mergeBase, head, policy, api, facts)
-    log.info(`${rows.length} path(s) written${api ? ' (from the API list)' : ' (from git)'}`)
-    return rows
-  })
-  card.write_set = writeSet.map(publicRow)
-
+  const writeSet = await time('write set', () =>
+    writeSetStage(git, commits, policy, facts, options, card)
+  )
   const ctx: GateContext = {
     ...facts,
     repoDir: options.repoDir,
     git,
     policy,
-    mergeBase,
-    head,
+    mergeBase: commits.mergeBase,
+    head: commits.head,
     today: card.today,
     log,
     writeSet,
     childEnv: childEnv(options.env ?? process.env, {}, options.secrets ?? []),
     tempDir
   }
-
-  const checked = await time('instrument', () => checkInstrument(ctx))
-  card.oracle = checked.oracle
-  const instrument = {
-    ...checked,
-    reasons: await approvedInstrument(checked.reasons, policy, head, options.approval, log)
-  }
-  card.reasons.push(...instrument.reasons)
-
-  const ledger = await time('ledger', () => loadLedger(ctx))
-  card.reasons.push(...ledger.reasons)
-  card.freeze_debt = ledger.freeze_debt
-
-  card.reasons.push(...(await time('lints', () => runLints(ctx, ledger))))
-
+  const instrument = await time('instrument', () => instrumentStage(ctx, options, card))
+  const ledger = await time('ledger', () => ledgerStage(ctx, card))
+  await time('lints', () => lintsStage(ctx, ledger, card))
   // A patch that touched the instrument is not scored: unscored is not passed, and running
   // a suite whose instrument the patch rewrote would only produce a number to argue with.
   if (instrumentTouched(instrument.reasons)) {
     log.info('the instrument was touched: the suite is not run')
     return
   }
-
   const replayCtx: GateContext = { ...ctx, instrument: instrument.view }
-  const result = await time('replay', () => (options.replay ?? replay)(replayCtx, ledger))
+  await time('replay', () => replayStage(replayCtx, ledger, options, card))
+}
+
+/** Runs a stage inside a log group and records its wall time on the card. */
+function stageTimer(
+  card: Scorecard,
+  log: Logger
+): <T>(name: string, fn: () => Promise<T>) => Promise<T> {
+  return async (name, fn) => {
+    const started = Date.now()
+    try {
+      return await log.group(name, fn)
+    } catch (error) {
+      // An unexpected failure still says where it happened (and so which input caused it).
+      if (error instanceof GateError) throw error
+      throw new GateError(`internal error in "${name}": ${errorMessage(error)}`, { cause: error })
+    } finally {
+      card.timings_ms[name] = Date.now() - started
+    }
+  }
+}
+
+function checkToday(today: string | undefined): void {
+  if (today !== undefined && !isCalendarDate(today)) {
+    throw new GateError(`--today must be a calendar date YYYY-MM-DD, got "${today}"`, {
+      rule: 'config-invalid'
+    })
+  }
+}
+
+interface Commits {
+  baseTip: string
+  head: string
+  mergeBase: string
+}
+
+async function resolveCommits(git: Git, options: CheckOptions, card: Scorecard): Promise<Commits> {
+  const baseTip = await git.resolveCommit(options.base)
+  const head = await git.resolveCommit(options.head ?? 'HEAD')
+  const mergeBase = await git.mergeBase(baseTip, head)
+  options.log.info(`base ${options.base} = ${baseTip}; head ${head}; merge base ${mergeBase}`)
+  card.base = mergeBase
+  card.head = head
+  card.base_ref = baseTip
+  if (options.head !== undefined) card.head_ref = options.head
+  return { baseTip, head, mergeBase }
+}
+
+/** The policy the head is judged by: the merge base's, joined with the base tip's. */
+async function policyStage(
+  git: Git,
+  commits: Commits,
+  card: Scorecard,
+  log: Logger
+): Promise<Policy> {
+  const { mergeBase, baseTip } = commits
+  const { policy, notice } = await readJudgingPolicy(
+    git,
+    { mergeBase, baseTip },
+    card.policy_path,
+    () => readPolicy(git, mergeBase, card.policy_path, log),
+    log
+  )
+  card.reasons.push(notice)
+  card.campaign = { ...policy.campaign }
+  return policy
+}
+
+async function writeSetStage(
+  git: Git,
+  commits: Commits,
+  policy: Policy,
+  facts: RunFacts,
+  options: CheckOptions,
+  card: Scorecard
+): Promise<ClassifiedRow[]> {
+  const { mergeBase, head } = commits
+  const api = options.changes ? await options.changes(mergeBase, head) : null
+  const rows = await buildWriteSet(git, mergeBase, head, policy, api, facts)
+  options.log.info(`${rows.length} path(s) written${api ? ' (from the API list)' : ' (from git)'}`)
+  card.write_set = rows.map(publicRow)
+  return rows
+}
+
+/** The instrument checks, with the reasons an approval of the instrument change lifts. */
+async function instrumentStage(
+  ctx: GateContext,
+  options: CheckOptions,
+  card: Scorecard
+): Promise<InstrumentResult> {
+  const checked = await checkInstrument(ctx)
+  card.oracle = checked.oracle
+  const reasons = await approvedInstrument(
+    checked.reasons,
+    ctx.policy,
+    ctx.head,
+    options.approval,
+    ctx.log
+  )
+  card.reasons.push(...reasons)
+  return { ...checked, reasons }
+}
+
+async function ledgerStage(ctx: GateContext, card: Scorecard): Promise<LedgerState> {
+  const ledger = await loadLedger(ctx)
+  card.reasons.push(...ledger.reasons)
+  card.freeze_debt = ledger.freeze_debt
+  return ledger
+}
+
+async function lintsStage(ctx: GateContext, ledger: LedgerState, card: Scorecard): Promise<void> {
+  // Before any lint reads a byte: a file too large to read is an error naming the limit.
+  await assertLintableSizes(ctx.git, ctx.head, ctx.writeSet)
+  card.reasons.push(...(await runLints(ctx, ledger)))
+}
+
+async function replayStage(
+  ctx: GateContext,
+  ledger: LedgerState,
+  options: CheckOptions,
+  card: Scorecard
+): Promise<void> {
+  const result = await (options.replay ?? replay)(ctx, ledger)
   card.reasons.push(...result.reasons)
   card.votes = result.votes
   card.transitions = result.transitions
@@ -189,14 +263,4 @@ async function readPolicy(git: Git, mergeBase: string, path: string, log: Logger
 
 function normalisePolicyPath(path: string): string {
   return path.replace(/\\/g, '/').replace(/^(\.\/)+/, '')
-}
-
-export function reasonFromError(error: unknown): Reason {
-  if (error instanceof GateError) {
-    const reason: Reason = { rule: error.rule, message: error.message, level: 'failure' }
-    if (error.path !== undefined) reason.path = error.path
-    if (error.line !== undefined) reason.line = error.line
-    return reason
-  }
-  return { rule: 'gate-error', message: `internal error: ${errorMessage(error)}`, level: 'failure' }
 }

@@ -1,5 +1,5 @@
-// Shared vocabulary of the pipeline: policy → write set → instrument → ledger → replay →
-// lints → verdict → report. Only types live here; no behaviour, no imports with effects.
+// Shared vocabulary of the pipeline: policy → write set → instrument → ledger → lints →
+// replay → verdict → report. Only types live here; no behaviour, no imports with effects.
 
 /** Rule ids of the contract, plus the project's extensions (marked). */
 export type RuleId =

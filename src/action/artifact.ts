@@ -11,6 +11,8 @@ import type { ReplayOutcome } from '../replay/index.js'
 import type { Reason, Scorecard } from '../types.js'
 import { RULE_VERDICT } from '../verdict/verdict.js'
 import { SCORECARD_SCHEMA } from '../verdict/scorecard.js'
+import { validateScorecard } from '../verdict/scorecard-schema.js'
+import { formatIssue } from '../schema.js'
 
 const MAX_ARTIFACT_BYTES = 64 * 1024 * 1024
 
@@ -61,11 +63,10 @@ async function readJson(path: string): Promise<unknown> {
   }
 }
 
-const isStrings = (v: unknown): v is string[] =>
-  Array.isArray(v) && v.every(x => typeof x === 'string')
-const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0
-
-/** Shape check of the fields report mode uses; anything else is a gate error, not a guess. */
+/**
+ * The artifact against the published scorecard schema (verdict/scorecard.schema.json), and
+ * every reason's rule a rule of this gate; anything else is a gate error, not a guess.
+ */
 export function parseArtifactCard(json: unknown, path: string): Scorecard {
   const bad = (what: string): never => {
     throw new GateError(`the scorecard artifact ${path} is not an oracle-gate scorecard: ${what}`, {
@@ -75,47 +76,15 @@ export function parseArtifactCard(json: unknown, path: string): Scorecard {
   }
   if (!isObj(json)) return bad('not an object')
   if (json.schema !== SCORECARD_SCHEMA) return bad(`schema is ${JSON.stringify(json.schema)}`)
-  const { votes, transitions: t, seeds } = json
-  if (typeof json.base !== 'string' || typeof json.head !== 'string') bad('base/head missing')
-  if (
-    !Array.isArray(json.reasons) ||
-    !json.reasons.every(
-      r =>
-        isObj(r) &&
-        typeof r.rule === 'string' &&
-        typeof r.message === 'string' &&
-        r.rule in RULE_VERDICT
-    )
-  )
-    bad('reasons')
-  if (
-    !isObj(votes) ||
-    !isCount(votes.passed) ||
-    !isCount(votes.failed) ||
-    !isCount(votes.frozen) ||
-    !isCount(votes.drafts) ||
-    !isObj(votes.by_class)
-  )
-    bad('votes')
-  if (
-    !isObj(t) ||
-    !isStrings(t.fail_to_pass) ||
-    !isStrings(t.pass_to_fail) ||
-    !isStrings(t.fail_to_fail) ||
-    !isCount(t.pass_to_pass) ||
-    !isStrings(t.vanished)
-  )
-    bad('transitions')
-  if (
-    !isObj(seeds) ||
-    !isCount(seeds.oracle_hits) ||
-    !isCount(seeds.raw_fail_to_pass) ||
-    !isStrings(seeds.hit_ids)
-  )
-    bad('seeds')
-  if (!Array.isArray(json.flakes) || !Array.isArray(json.runs) || !isObj(json.diagnostics))
-    bad('flakes/runs/diagnostics')
-  return json as unknown as Scorecard
+  const issues = validateScorecard(json)
+  if (issues.length > 0) {
+    const more = issues.length > 3 ? ` and ${issues.length - 3} more` : ''
+    bad(`${issues.slice(0, 3).map(formatIssue).join('; ')}${more}`)
+  }
+  const card = json as unknown as Scorecard
+  const unknown = card.reasons.find(r => !(r.rule in RULE_VERDICT))
+  if (unknown) bad(`reasons: unknown rule ${JSON.stringify(unknown.rule)}`)
+  return card
 }
 
 /** Rules whose reasons are test results (or the test run's own failure to decide). */

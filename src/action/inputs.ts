@@ -5,7 +5,7 @@ import type { CheckRunTarget, Posting } from './checkrun.js'
 import { commentMode } from './comment.js'
 import type { CommentMode } from './comment.js'
 import { GateError } from '../errors.js'
-import { utcToday } from '../gate.js'
+import { utcToday } from '../clock.js'
 import { DEFAULT_POLICY_PATH } from '../policy/load.js'
 
 export interface Inputs {

@@ -2,8 +2,8 @@
 // ends in a card: a failure anywhere is the verdict `error`, which never passes.
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { check, reasonFromError } from '../gate.js'
-import { GateError, errorMessage } from '../errors.js'
+import { check } from '../gate.js'
+import { GateError, errorMessage, reasonFromError } from '../errors.js'
 import { Git } from '../git/git.js'
 import { parseEvent } from '../github/event.js'
 import type { NothingToJudge, PullRequestTarget } from '../github/event.js'

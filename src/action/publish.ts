@@ -8,7 +8,7 @@ import { errorMessage } from '../errors.js'
 import { renderMarkdown } from '../report/markdown.js'
 import type { Reason, Scorecard } from '../types.js'
 import type { RunnerEnvironment, Toolkit } from './environment.js'
-import { mdText } from '../report/sanitize.js'
+import { logText, mdText } from '../report/sanitize.js'
 
 /** GitHub shows at most 10 error annotations per step; core.setFailed uses one of them. */
 const STEP_ERROR_ANNOTATIONS = 9
@@ -88,7 +88,7 @@ export function annotateStep(toolkit: Toolkit, card: Scorecard): void {
   const { errors, warnings } = stepAnnotations(card.reasons)
   const props = (r: Reason): AnnotationProperties => ({
     title: `oracle-gate: ${r.rule}`,
-    ...(r.path ? { file: r.path } : {}),
+    ...(r.path ? { file: logText(r.path) } : {}),
     ...(r.path && r.line ? { startLine: r.line } : {})
   })
   for (const r of errors) toolkit.error(r.message, props(r))

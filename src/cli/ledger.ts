@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { dirname, relative, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { utcToday } from '../gate.js'
+import { utcToday } from '../clock.js'
 import { addDays, daysBetween, isCalendarDate } from '../ledger/dates.js'
 import { appendRow, nextId } from '../ledger/edit.js'
 import { EXPIRING_WITHIN_DAYS } from '../ledger/expiry.js'
@@ -14,7 +14,7 @@ import { formatProblem, parseLedger, type LedgerProblem } from '../ledger/parse.
 import type { LedgerState } from '../ledger/types.js'
 import { DEFAULT_POLICY_PATH, parsePolicy } from '../policy/load.js'
 import { logText } from '../report/sanitize.js'
-import type { Io } from './main.js'
+import { EXIT, type Io } from './io.js'
 
 export const LEDGER_USAGE = `Usage:
   oracle-gate ledger add --test ID --owner WHO --cause CAUSE --reason TEXT
@@ -84,7 +84,7 @@ export async function runLedgerCommand(argv: string[], io: Io): Promise<number> 
     const [sub, ...extra] = positionals
     if (values.help || sub === 'help') {
       io.stdout.write(LEDGER_USAGE)
-      return 0
+      return EXIT.ok
     }
     if (extra.length > 0) throw new Usage(`unexpected argument "${extra[0]}"`)
     if (sub !== 'add' && sub !== 'check' && sub !== 'list') {
@@ -101,12 +101,12 @@ export async function runLedgerCommand(argv: string[], io: Io): Promise<number> 
   } catch (error) {
     if (error instanceof Usage || (error instanceof TypeError && 'code' in error)) {
       io.stderr.write(`oracle-gate ledger: ${logText(error.message)}\n\n${LEDGER_USAGE}`)
-      return 4
+      return EXIT.error
     }
     io.stderr.write(
       `oracle-gate ledger: ${logText(error instanceof Error ? error.message : String(error))}\n`
     )
-    return 4
+    return EXIT.error
   }
 }
 
@@ -164,7 +164,7 @@ async function add(v: Values, target: Target, io: Io): Promise<number> {
     io.stderr.write(
       `refused: ${target.file} is invalid; fix it first:\n${invalid.map(r => `  ${r.message}\n`).join('')}`
     )
-    return 2
+    return EXIT.refused
   }
   const maxRuns = v['max-runs'] === undefined ? 3 : Number(v['max-runs'])
   const row: Record<string, unknown> = {
@@ -189,13 +189,13 @@ async function add(v: Values, target: Target, io: Io): Promise<number> {
     io.stderr.write(
       `refused: the row would not validate:\n${problems.map(p => `  ${describeForFlags(p, index)}\n`).join('')}`
     )
-    return 2
+    return EXIT.refused
   }
   if (daysBetween(target.today, String(row.expires_on)) < 0) {
     io.stderr.write(
       `refused: --expires ${String(row.expires_on)} is before today (${target.today})\n`
     )
-    return 2
+    return EXIT.refused
   }
   await mkdir(dirname(target.abs), { recursive: true })
   await writeFile(target.abs, text)
@@ -208,7 +208,7 @@ async function add(v: Values, target: Target, io: Io): Promise<number> {
       `note: row "${debt.id}" (${debt.test}) expired ${debt.days_overdue} day(s) ago and still blocks the gate\n`
     )
   }
-  return 0
+  return EXIT.ok
 }
 
 const FLAGS: Record<string, string> = {
@@ -234,7 +234,7 @@ async function check(target: Target, io: Io): Promise<number> {
   const text = await readLedger(target)
   if (text === null) {
     io.stderr.write(`${target.file}: does not exist\n`)
-    return 2
+    return EXIT.refused
   }
   const state = ledgerFromText(text, target.file, target.today, target.maxDays)
   for (const r of state.reasons)
@@ -245,14 +245,14 @@ async function check(target: Target, io: Io): Promise<number> {
   io.stdout.write(
     `${target.file}: ${failed ? 'INVALID' : 'valid'}: ${state.rows.length} row(s), ${state.live.size} live, ${state.freeze_debt.length} expired (today ${target.today})\n`
   )
-  return failed ? 2 : 0
+  return failed ? EXIT.refused : EXIT.ok
 }
 
 async function list(v: Values, target: Target, io: Io): Promise<number> {
   const text = await readLedger(target)
   if (text === null) {
     io.stderr.write(`${target.file}: does not exist\n`)
-    return 2
+    return EXIT.refused
   }
   const state = ledgerFromText(text, target.file, target.today, target.maxDays)
   const rows = state.rows.map(r => ({ ...r, ...status(r.expires_on, target.today) }))
@@ -275,7 +275,7 @@ async function list(v: Values, target: Target, io: Io): Promise<number> {
     io.stdout.write(renderTable(rows, state, target))
   }
   for (const r of invalid) io.stderr.write(`error: ${logText(r.message)}\n`)
-  return invalid.length > 0 ? 2 : 0
+  return invalid.length > 0 ? EXIT.refused : EXIT.ok
 }
 
 function status(

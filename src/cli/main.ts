@@ -3,8 +3,9 @@
 import { writeFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { check, reasonFromError, utcToday } from '../gate.js'
-import { GateError } from '../errors.js'
+import { utcToday } from '../clock.js'
+import { check } from '../gate.js'
+import { GateError, reasonFromError } from '../errors.js'
 import { DEFAULT_POLICY_PATH } from '../policy/load.js'
 import { renderMarkdown } from '../report/markdown.js'
 import { logText } from '../report/sanitize.js'
@@ -12,6 +13,7 @@ import type { Scorecard } from '../types.js'
 import { exitCode } from '../verdict/verdict.js'
 import { emptyScorecard, finalize } from '../verdict/scorecard.js'
 import { VERSION } from '../version.js'
+import { EXIT, type Io } from './io.js'
 import { stderrLogger } from './logger.js'
 import { runInit } from './init.js'
 import { runLedgerCommand } from './ledger.js'
@@ -35,13 +37,6 @@ init    writes a commented starter policy (default ${DEFAULT_POLICY_PATH}).
 Exit codes: 0 merge, 1 product, 2 policy, 3 no-vote, 4 error.
 `
 
-export interface Io {
-  stdout: NodeJS.WritableStream
-  stderr: NodeJS.WritableStream
-  cwd: string
-  env: NodeJS.ProcessEnv
-}
-
 const defaultIo = (): Io => ({
   stdout: process.stdout,
   stderr: process.stderr,
@@ -57,12 +52,12 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
     case '--help':
     case 'help':
       io.stdout.write(USAGE)
-      return command === undefined ? 4 : 0
+      return command === undefined ? EXIT.error : EXIT.ok
     case '-v':
     case '--version':
     case 'version':
       io.stdout.write(`${VERSION}\n`)
-      return 0
+      return EXIT.ok
     case 'check':
       return runCheck(rest, io)
     case 'init':
@@ -71,7 +66,7 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
       return runLedgerCommand(rest, io)
     default:
       io.stderr.write(`oracle-gate: unknown command "${logText(command)}"\n\n${USAGE}`)
-      return 4
+      return EXIT.error
   }
 }
 
@@ -100,7 +95,7 @@ async function runCheck(argv: string[], io: Io): Promise<number> {
   const v = parsed.values
   if (v.help) {
     io.stdout.write(USAGE)
-    return 0
+    return EXIT.ok
   }
   if (!v.base) return usageFailure(io, '--base REF is required', v)
   const repoDir = resolve(io.cwd, v.repo ?? '.')

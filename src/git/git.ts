@@ -18,6 +18,8 @@ export interface TreeEntry {
   type: 'blob' | 'tree' | 'commit'
   sha: string
   path: string
+  /** Blob size in bytes, when listed with `{ sizes: true }` (ls-tree -l). */
+  size?: number
 }
 
 /** A fetch from origin; the refspecs are commit shas or `+src:dst` refspecs. */
@@ -187,12 +189,17 @@ export class Git {
    * Recursive listing of a revision's tree, optionally restricted to paths (taken
    * literally: a file named `*.py` is that file, not a glob).
    */
-  async lsTree(rev: string, paths: readonly string[] = []): Promise<TreeEntry[]> {
+  async lsTree(
+    rev: string,
+    paths: readonly string[] = [],
+    options: { sizes?: boolean } = {}
+  ): Promise<TreeEntry[]> {
     const out = await this.run([
       ...(paths.length ? ['--literal-pathspecs'] : []),
       'ls-tree',
       '-r',
       '-z',
+      ...(options.sizes ? ['-l'] : []),
       '--full-tree',
       rev,
       ...(paths.length ? ['--', ...paths] : [])
@@ -303,6 +310,11 @@ export class Git {
   // -------------------------------------------------------------------------------------
   // The checkout and its worktrees
 
+  /** The repository's common git directory (shared by its worktrees), absolute. */
+  async commonDir(): Promise<string> {
+    return (await this.run(['rev-parse', '--path-format=absolute', '--git-common-dir'])).trim()
+  }
+
   /** Paths tracked in the checkout at or below `path` (taken literally), or why git refused. */
   async trackedPaths(path: string): Promise<{ paths: string[] } | { refused: string }> {
     const listed = await this.exec(['--literal-pathspecs', 'ls-files', '-z', '--', path])
@@ -405,13 +417,16 @@ function parseLsTree(out: string): TreeEntry[] {
   for (const record of out.split('\0')) {
     if (record === '') continue
     const tab = record.indexOf('\t')
-    const [mode, type, sha] = record.slice(0, tab).split(' ')
-    entries.push({
+    // With -l a size column follows, padded with spaces ('-' for trees and commits).
+    const [mode, type, sha, size] = record.slice(0, tab).split(/ +/)
+    const entry: TreeEntry = {
       mode: mode ?? '',
       type: (type ?? 'blob') as TreeEntry['type'],
       sha: sha ?? '',
       path: record.slice(tab + 1)
-    })
+    }
+    if (size !== undefined && /^\d+$/.test(size)) entry.size = Number(size)
+    entries.push(entry)
   }
   return entries
 }

@@ -6,6 +6,8 @@
 import { createHash } from 'node:crypto'
 import { posix } from 'node:path'
 import { GateError } from '../errors.js'
+import { formatIssue, schemaValidator } from '../schema.js'
+import manifestSchema from './fixtures.schema.json' with { type: 'json' }
 import type { Git } from '../git/git.js'
 import { shortSha } from '../json.js'
 import type { Reason } from '../types.js'
@@ -20,7 +22,7 @@ export interface FixtureEntry {
 }
 
 /** Parses a fixture manifest. Throws a config-invalid GateError naming manifest and entry. */
-function parseManifest(text: string, manifestPath: string): FixtureEntry[] {
+export function parseManifest(text: string, manifestPath: string): FixtureEntry[] {
   let value: unknown
   try {
     value = JSON.parse(text)
@@ -30,24 +32,22 @@ function parseManifest(text: string, manifestPath: string): FixtureEntry[] {
       { rule: 'config-invalid', path: manifestPath }
     )
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+  const [issue] = schemaValidator(manifestSchema)(value)
+  if (issue) {
+    const where = issue.path.length > 0 ? `, entry "${issue.path[0]}"` : ''
     throw new GateError(
-      `fixture manifest ${manifestPath} must be an object {NAME: {file, sha256}}`,
+      `fixture manifest ${manifestPath}${where} must be {NAME: {file, sha256}} (sha256: 64 hex digits): ${formatIssue(issue)}`,
       { rule: 'config-invalid', path: manifestPath }
     )
   }
   const folder = posix.dirname(normalisePath(manifestPath))
-  return Object.entries(value as Record<string, unknown>).map(([name, raw]) => {
+  const entries = value as Record<string, { file: string; sha256: string }>
+  return Object.entries(entries).map(([name, { file, sha256 }]) => {
     const bad = (what: string): GateError =>
       new GateError(`fixture manifest ${manifestPath}, entry "${name}": ${what}`, {
         rule: 'config-invalid',
         path: manifestPath
       })
-    if (raw === null || typeof raw !== 'object') throw bad('expected {file, sha256}')
-    const { file, sha256 } = raw as { file?: unknown; sha256?: unknown }
-    if (typeof file !== 'string' || file === '') throw bad('"file" must be a non-empty string')
-    if (typeof sha256 !== 'string' || !/^[0-9a-fA-F]{64}$/.test(sha256))
-      throw bad('"sha256" must be 64 hex digits')
     const path = normalisePath(folder === '.' ? file : `${folder}/${file}`)
     if (path === '' || path === '..' || path.startsWith('../'))
       throw bad(`"file" ${file} leaves the repository`)

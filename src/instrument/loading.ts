@@ -7,6 +7,7 @@
 import { posix } from 'node:path'
 import { normalisePath } from '../writeset/planes.js'
 import { STDLIB_MODULES, TEST_DEPENDENCY_MODULES } from './pynames.js'
+import { iniSections, tomlSections } from './sections.js'
 
 /** The base's modules, folded to lower case, for shadowing checks. */
 export interface ModuleIndex {
@@ -16,6 +17,8 @@ export interface ModuleIndex {
   jsModules: ReadonlyMap<string, ReadonlySet<string>>
   /** `dir/stem` of every Python module file (`stem.py`) at the base. */
   pyModules: ReadonlySet<string>
+  /** Every path of the base: a file the base already has shadows nothing new. */
+  files: ReadonlySet<string>
 }
 
 const JS_EXTENSIONS = new Set(['js', 'mjs', 'cjs', 'jsx', 'ts', 'mts', 'cts', 'tsx', 'json'])
@@ -34,8 +37,10 @@ export function moduleIndex(
   const pyModules = new Set<string>()
   const dirs = ['', 'src', ...pythonPath.map(d => normalisePath(d).toLowerCase())]
   const roots = collected.map(c => normalisePath(c).toLowerCase())
+  const files = new Set<string>()
   for (const path of baseFiles) {
     const p = normalisePath(path).toLowerCase()
+    files.add(p)
     const m = /^(.*?)(?:\/index)?\.([a-z]+)$/.exec(p)
     const plain = /^(.*)\.([a-z]+)$/.exec(p)
     if (plain && plain[2] === 'py') pyModules.add(plain[1] ?? '')
@@ -52,7 +57,7 @@ export function moduleIndex(
       jsModules.set(key, set)
     }
   }
-  return { pythonPath: [...new Set(dirs)], jsModules, pyModules }
+  return { pythonPath: [...new Set(dirs)], jsModules, pyModules, files }
 }
 
 /** `json.py`, `json.cpython-311-x86_64-linux-gnu.so`, `json/__init__.py` → `json`. */
@@ -67,9 +72,14 @@ function importName(rel: string): string | null {
   return null
 }
 
-/** Why a path the head adds would shadow a module of the voting run, or null. */
+/**
+ * Why a path the head adds would shadow a module of the voting run, or null. A path the
+ * merge base already has is null: editing the project's own root `calendar.py` is
+ * production code, and the overlay must not put the base's version back.
+ */
 export function shadowedModule(path: string, index: ModuleIndex): string | null {
   const p = path.toLowerCase()
+  if (index.files.has(p)) return null
   for (const root of index.pythonPath) {
     if (root !== '' && !p.startsWith(`${root}/`)) continue
     const name = importName(path.slice(root === '' ? 0 : root.length + 1))
@@ -128,26 +138,48 @@ export function setupFilesOf(
   return found
 }
 
-/** `pythonpath` of a pytest configuration (pyproject.toml, pytest.ini, setup.cfg, tox.ini). */
-export function pythonPathOf(configPath: string, text: string): string[] {
+/** The pytest part of a configuration file, by its name (pyproject, setup.cfg, ini, toml). */
+function pytestPart(configPath: string, text: string): string {
+  const name = posix.basename(configPath).toLowerCase()
+  if (name === 'pyproject.toml') return tomlSections(text, 'tool.pytest') ?? ''
+  if (name === 'setup.cfg') return iniSections(text, s => s === 'tool:pytest') ?? ''
+  if (name === 'tox.ini') return iniSections(text, s => s === 'pytest') ?? ''
+  return text // pytest.ini, .pytest.ini, pytest.toml: the whole file is pytest's
+}
+
+/** A list option (`pythonpath`, `testpaths`) of a pytest configuration, as repository paths. */
+export function pytestPathsOption(configPath: string, text: string, option: string): string[] {
   const dir = posix.dirname(normalisePath(configPath))
-  const m = /^\s*pythonpath\s*=\s*(\[[^\]]*\]|[^\n]*(?:\n[ \t]+[^\n]+)*)/m.exec(text)
+  const re = new RegExp(
+    `^(?:[^|\\n]*\\|)?\\s*${option}\\s*=\\s*(\\[[^\\]]*\\]|[^\\n]*(?:\\n[ \\t]+[^\\n]+)*)`,
+    'm'
+  )
+  const m = re.exec(pytestPart(configPath, text))
   if (!m) return []
   const raw = m[1] ?? ''
   const values = raw.startsWith('[')
     ? [...raw.matchAll(/"([^"]*)"|'([^']*)'/g)].map(v => v[1] ?? v[2] ?? '')
     : raw.split(/\s+/)
   return values
-    .filter(v => v !== '' && !v.startsWith('/'))
+    .filter(v => v !== '' && !v.startsWith('/') && !/[*?[]/.test(v))
     .map(v => normalisePath(dir === '.' ? v : `${dir}/${v}`))
 }
 
+/** `pythonpath` of a pytest configuration (pyproject.toml, pytest.ini, setup.cfg, tox.ini). */
+export function pythonPathOf(configPath: string, text: string): string[] {
+  return pytestPathsOption(configPath, text, 'pythonpath')
+}
+
 /**
- * Directories the suite commands name (after the runner word: every token that is a
- * directory of the base tree). When no token names a file or directory of the base, the
- * runner collects from the root: "" is returned.
+ * Directories the suite commands name (every token that is a directory of the base tree).
+ * When no token names a file or directory of the base, pytest collects its `testpaths`
+ * (from the base's configuration) or, without them, the root: "" is returned.
  */
-export function collectedRoots(commands: readonly string[], baseFiles: Iterable<string>): string[] {
+export function collectedRoots(
+  commands: readonly string[],
+  baseFiles: Iterable<string>,
+  testpaths: readonly string[] = []
+): string[] {
   const dirs = new Set<string>()
   const files = new Set<string>()
   for (const f of baseFiles) {
@@ -167,7 +199,8 @@ export function collectedRoots(commands: readonly string[], baseFiles: Iterable<
       } else if (files.has(token)) named = true
     }
   }
-  return named ? [...roots] : ['']
+  if (named) return [...roots]
+  return testpaths.length > 0 ? [...testpaths] : ['']
 }
 
 /** Base files whose text the loading rules read: JS runner configs and pytest configs. */

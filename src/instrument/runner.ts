@@ -34,7 +34,10 @@ export interface RunnerEntry {
   scope: RunnerScope
   /** Which part of the file is runner configuration; absent = the whole file. */
   part?: { label: string; extract: (text: string | null) => string | null; marker: RegExp }
-  /** Counts only when the head adds the path (it is absent at the merge base). */
+  /**
+   * Counts only when the head adds the path (it is absent at the merge base). The matcher
+   * returns such entries only for paths the base lacks, so callers need not filter.
+   */
   addedOnly?: boolean
   why: string
 }

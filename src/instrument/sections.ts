@@ -425,6 +425,14 @@ export function attributePattern(dir: string, pattern: string): RegExp {
     } else if (body.startsWith('/**', i) && i + 3 === body.length) {
       source += '/.*'
       i += 2
+    } else if (c === '[' && body.indexOf(']', i + 2) > 0) {
+      const end = body.indexOf(']', i + 2)
+      const inner = body
+        .slice(i + 1, end)
+        .replace(/^!/, '^')
+        .replace(/\\/g, '\\\\')
+      source += `[${inner}]`
+      i = end
     } else if (c === '*') source += '[^/]*'
     else if (c === '?') source += '[^/]'
     else if (c === '\\' && i + 1 < body.length) source += escapeRe(body[++i] ?? '')

@@ -13,6 +13,7 @@ import {
   collectedRoots,
   loadingConfigFiles,
   moduleIndex,
+  pytestPathsOption,
   pythonPathOf,
   setupFilesOf
 } from './loading.js'
@@ -111,14 +112,16 @@ async function runnerInputs(
   )
   const setupFiles = new Map<string, string>()
   const pythonPath: string[] = []
+  const testpaths: string[] = []
   for (const config of configs) {
     const text = blobs.get(base.get(config)?.sha ?? '')?.toString('utf8')
     if (text === undefined) continue
     for (const f of setupFilesOf(config, text, fileSet)) setupFiles.set(f, config)
     pythonPath.push(...pythonPathOf(config, text))
+    testpaths.push(...pytestPathsOption(config, text, 'testpaths'))
   }
   const commands = [ctx.policy.suite.command, ctx.policy.suite.rerun_command ?? '']
-  const collected = collectedRoots(commands, files)
+  const collected = collectedRoots(commands, files, testpaths)
   const basic = compileRunnerMatcher(ctx.policy, voting, { collected, setupFiles })
   const watched = files.filter(f => watchedPath(f) || basic.entryFor(f) !== null)
   return {

@@ -52,7 +52,38 @@ export function formatProblem(p: LedgerProblem): string {
   return `${p.file}:${p.line}: ${where}${field}${p.message}`
 }
 
+/**
+ * The largest ledger the gate reads: about 20,000 rows. The YAML parser needs some 50 bytes
+ * of memory and real time per byte of text, so a 100,000-row (20 MB) ledger would take
+ * more than a gigabyte; a ledger that size is a list of freezes nobody will lift anyway.
+ */
+export const MAX_LEDGER_CHARS = 4_000_000
+
+function tooLarge(chars: number, file: string): LedgerProblem {
+  return {
+    file,
+    line: 1,
+    message: `the ledger is ${(chars / 1e6).toFixed(1)} MB, more than the ${MAX_LEDGER_CHARS / 1e6} MB the gate reads (the limit, about 20,000 rows): remove rows that are no longer needed`
+  }
+}
+
 export function parseLedger(text: string, file: string, options: ParseOptions): ParsedLedger {
+  try {
+    return parseLedgerText(text, file, options)
+  } catch (error) {
+    // Whatever the text makes the parser or the validator do (nesting deep enough to
+    // exhaust the stack, say), it is a problem of this file, not an internal error.
+    const message = error instanceof Error ? error.message : String(error)
+    return {
+      format: formatOf(file),
+      rows: [],
+      lines: new Map(),
+      problems: [{ file, line: 1, message: `cannot read the ledger: ${message}` }]
+    }
+  }
+}
+
+function parseLedgerText(text: string, file: string, options: ParseOptions): ParsedLedger {
   const format = formatOf(file)
   const empty = (problems: LedgerProblem[]): ParsedLedger => ({
     format,
@@ -60,6 +91,7 @@ export function parseLedger(text: string, file: string, options: ParseOptions): 
     lines: new Map(),
     problems
   })
+  if (text.length > MAX_LEDGER_CHARS) return empty([tooLarge(text.length, file)])
   const lc = new LineCounter()
   if (format === 'json') {
     const syntax = jsonSyntaxProblem(text, file)

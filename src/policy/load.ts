@@ -37,8 +37,36 @@ export class PolicyError extends GateError {
   }
 }
 
+/** A policy is a page of YAML; anything near this size is not one (and YAML parsing is costly). */
+export const MAX_POLICY_CHARS = 1_000_000
+
 /** Parses and validates policy text. Throws PolicyError naming file, line, column and key. */
 export function parsePolicy(text: string, file: string): Policy {
+  try {
+    return parsePolicyText(text, file)
+  } catch (error) {
+    if (error instanceof PolicyError) throw error
+    // Whatever the text makes the parser or the validator do (nesting deep enough to
+    // exhaust the stack, say), it is a problem of this file, not an internal error.
+    const message = error instanceof Error ? error.message : String(error)
+    throw new PolicyError([
+      { file, line: 1, column: 1, key: '', message: `cannot read the policy: ${message}` }
+    ])
+  }
+}
+
+function parsePolicyText(text: string, file: string): Policy {
+  if (text.length > MAX_POLICY_CHARS) {
+    throw new PolicyError([
+      {
+        file,
+        line: 1,
+        column: 1,
+        key: '',
+        message: `the policy is ${text.length} characters, more than the ${MAX_POLICY_CHARS} the gate reads (the limit)`
+      }
+    ])
+  }
   const lineCounter = new LineCounter()
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true })
   if (doc.errors.length > 0) {

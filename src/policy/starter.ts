@@ -209,7 +209,10 @@ planes:
   in_diff: [tests/**]              # the patch may write these; they never vote
 
 suite:
-  # Run once on the merge base and once on the head, from the worktree root.
+  # Run once on the merge base and once on the head, from the worktree root. Name only
+  # the voting tests: the patch's own tests run apart, as diagnostics (docs/replay.md).
+  # Python runs with PYTHONSAFEPATH=1 (python_safe_path): say where the code is, e.g.
+  # pythonpath = src in pytest's configuration.
 ${p.kind === 'node' ? nodeBlock(p) : pythonBlock(p)}
 
 ledger: oracle/flake_ledger.yml          # dated, owned flake rows

@@ -75,6 +75,10 @@ export function unitePolicies(
     test_patterns: union(base.test_patterns, tip.test_patterns),
     runner_config: union(base.runner_config, tip.runner_config),
     ledger_max_days: Math.min(base.ledger_max_days, tip.ledger_max_days),
+    // A permission, not a protection: only approvers both policies name may approve.
+    instrument_approvers: base.instrument_approvers.filter(a =>
+      tip.instrument_approvers.some(b => b.toLowerCase() === a.toLowerCase())
+    ),
     lints
   }
   const widened: string[] = (

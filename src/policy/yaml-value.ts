@@ -16,11 +16,11 @@ export function documentValue(doc: Document, lines: LineCounter): DocumentValue 
     return { ok: true, value: doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) as unknown }
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error)
-    const aliases = /alias/i.test(message)
+    const bomb = /excessive alias count/i.test(message)
     return {
       ok: false,
-      line: lines.linePos(aliases ? firstAliasOffset(doc) : 0).line,
-      message: aliases
+      line: lines.linePos(/alias/i.test(message) ? firstAliasOffset(doc) : 0).line,
+      message: bomb
         ? `too many aliases (more than ${MAX_ALIAS_COUNT} resolved; an alias bomb?): ${message}`
         : `cannot read the YAML: ${message}`
     }

@@ -44,8 +44,12 @@ export function planCanary(
   runner: RunnerKind | null,
   files: readonly string[],
   planeOf: (path: string) => Plane,
-  token: string
+  token: string,
+  command = ''
 ): CanaryPlanning {
+  const stop = stopsEarly(command)
+  if (stop !== null)
+    return { plan: null, why: `the suite command stops at the first failure (${stop})` }
   if (runner === null)
     return {
       plan: null,
@@ -75,9 +79,24 @@ export function planCanary(
   }
 }
 
+/** An option that ends the run at the first failure: a failing canary would end it too. */
+function stopsEarly(command: string): string | null {
+  for (const word of command.split(/\s+/)) {
+    if (
+      /^(--exitfirst|--maxfail(=.*)?|--sw|--stepwise|--bail(=.*)?|-b|--test-fail-fast)$/.test(word)
+    )
+      return word
+    if (/^-[a-wyzA-Z]*x[a-zA-Z]*$/.test(word) && !/^-[pkmcoWr]/.test(word)) return word
+  }
+  return null
+}
+
 function canaryName(runner: RunnerKind, beside: string, token: string): string {
   const file = basename(beside)
-  if (runner === 'pytest') return file.startsWith('test_') ? `test_${token}.py` : `${token}_test.py`
+  // pytest runs a directory's files in name order: `zz` puts the canary last, so a suite
+  // that stops at its first failure through configuration has run the real tests first.
+  if (runner === 'pytest')
+    return file.startsWith('test_') ? `test_zz_${token}.py` : `zz_${token}_test.py`
   if (runner === 'node-test') return `${token}.test.mjs`
   const m = JS_TEST.exec(file)
   const kind = m?.[1] ?? 'test'

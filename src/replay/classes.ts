@@ -15,7 +15,10 @@ export type ClassOf = (id: string) => OracleClass | null
 export function compileClasses(classes: Policy['classes']): ClassOf {
   const matchers = ORDER.map(name => {
     const globs = classes[name] ?? []
-    return { name, match: globs.length === 0 ? () => false : picomatch([...globs], { dot: true }) }
+    return {
+      name,
+      match: globs.length === 0 ? () => false : picomatch([...globs], { dot: true, flags: 's' })
+    }
   })
   return id => matchers.find(m => m.match(id))?.name ?? null
 }

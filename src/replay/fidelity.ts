@@ -56,6 +56,11 @@ const SKIPPED_DIRS = new Set([
   '.pytest_cache',
   '.hypothesis'
 ])
+/** A base checkout that differs from its own blobs: the base's attributes did it. */
+const CHECKOUT_HINT =
+  " (the merge base's own checkout changed it: a .gitattributes eol, text, encoding or filter line over instrument files; the gate compares the bytes git stores, so drop that line for instrument paths on the base branch)"
+/** Files read at once by a check. */
+const READ_BATCH = 64
 /** Most instrument-like files a check reports before summarising the rest. */
 const MAX_REASONS = 10
 
@@ -66,7 +71,10 @@ export async function fidelitySpec(
   policy: Policy
 ): Promise<FidelitySpec> {
   const watched = (path: string): 'file' | RunnerEntry | null => {
-    const entry = view.runner.entryFor(path)
+    // A module that would shadow another (addedOnly) is judged from the trees: the head
+    // may change the base's own module of that name, so its bytes are not pinned here.
+    const found = view.runner.entryFor(path)
+    const entry = found?.addedOnly ? null : found
     if (entry?.part !== undefined) return entry
     if (entry !== null || view.isInstrument(path) || view.fixturePaths.has(path)) return 'file'
     return null
@@ -89,13 +97,19 @@ export async function fidelitySpec(
     sections.set(s.path, { entry: s.entry, part: s.entry.part?.extract(text) ?? '' })
   }
   const like = view.base.values().next().value?.sha ?? '0'.repeat(40)
-  return { files, sections, ...walkRoots(policy, view.base), watched, like }
+  const voting = [...view.base.keys()].filter(p => view.planes.planeOf(p) === 'voting')
+  const anchors = [...alwaysProtected(policy), ...voting, ...view.fixturePaths]
+  return { files, sections, ...walkRoots(policy, anchors), watched, like }
 }
 
-/** Where an instrument-like file could appear: glob roots (deep) and voting ancestors. */
+/**
+ * Where an instrument-like file could appear: the static roots of the protected, voting
+ * and runner_config globs (walked), and the ancestors of the voting tests, the fixtures
+ * and the always-protected files (listed: where runner configuration is looked for).
+ */
 function walkRoots(
   policy: Policy,
-  base: ReadonlyMap<string, TreeEntry>
+  anchors: readonly string[]
 ): { deep: string[]; shallow: string[] } {
   const deep = new Set<string>()
   for (const glob of [...policy.protected, ...policy.planes.voting, ...policy.runner_config]) {
@@ -103,7 +117,7 @@ function walkRoots(
     deep.add(scan.isGlob ? scan.base : posix.dirname(scan.base))
   }
   const shallow = new Set<string>([''])
-  for (const path of [...alwaysProtected(policy), ...base.keys()]) {
+  for (const path of anchors) {
     const parts = path.split('/')
     for (let i = 1; i < parts.length; i++) shallow.add(parts.slice(0, i).join('/'))
   }
@@ -163,16 +177,15 @@ export async function checkFidelity(
 ): Promise<Reason[]> {
   const problems: { path: string; what: string }[] = []
   const like = spec.like
-  for (const [path, want] of spec.files) {
-    const got = await diskEntry(join(worktree, path), like)
-    if (got === null) problems.push({ path, what: 'is missing' })
-    else if (got.mode !== want.mode)
-      problems.push({ path, what: `has mode ${got.mode}, not ${want.mode}` })
-    else if (got.sha !== want.sha)
-      problems.push({
-        path,
-        what: `differs from the merge base's blob (${shortSha(got.sha)}, not ${shortSha(want.sha)})`
-      })
+  const entries = [...spec.files]
+  // Reads in batches: thousands of small files, one await each, would serialise on I/O.
+  for (let i = 0; i < entries.length; i += READ_BATCH) {
+    const batch = entries.slice(i, i + READ_BATCH)
+    const found = await Promise.all(batch.map(([path]) => diskEntry(join(worktree, path), like)))
+    batch.forEach(([path, want], k) => {
+      const what = fileProblem(found[k] ?? null, want)
+      if (what !== null) problems.push({ path, what })
+    })
   }
   for (const [path, want] of spec.sections) {
     const got = await diskEntry(join(worktree, path), like)
@@ -201,13 +214,24 @@ function fidelityReasons(
     rule: 'oracle-digest',
     level: 'failure',
     path: p.path,
-    message: `${where.side} worktree after ${MOMENT_TEXT[where.moment]}: ${printable(p.path)} ${p.what}; the instrument on disk is not the merge base's, so this side's run cannot count`
+    message: `${where.side} worktree after ${MOMENT_TEXT[where.moment]}: ${printable(p.path)} ${p.what}; the instrument on disk is not the merge base's, so this side's run cannot count${where.moment === 'checkout' ? CHECKOUT_HINT : ''}`
   }))
   if (problems.length > MAX_REASONS) {
     const last = reasons[reasons.length - 1]
     if (last) last.message += ` (+${problems.length - MAX_REASONS} more paths)`
   }
   return reasons
+}
+
+function fileProblem(
+  got: { mode: string; sha: string } | null,
+  want: { mode: string; sha: string }
+): string | null {
+  if (got === null) return 'is missing'
+  if (got.mode !== want.mode) return `has mode ${got.mode}, not ${want.mode}`
+  if (got.sha !== want.sha)
+    return `differs from the merge base's blob (${shortSha(got.sha)}, not ${shortSha(want.sha)})`
+  return null
 }
 
 /** A path as it may be printed: control and separator characters escaped. */

@@ -18,6 +18,7 @@ import type {
   Votes
 } from '../types.js'
 import { GateError } from '../errors.js'
+import { guardGitState } from '../git/state.js'
 import { canaryToken, planCanary, type CanaryPlanning } from './canary.js'
 import { compileClasses, type ClassOf } from './classes.js'
 import { checkFidelity, fidelitySpec, foldCollisions } from './fidelity.js'
@@ -57,7 +58,13 @@ export async function replay(ctx: GateContext, ledger: LedgerState): Promise<Rep
   // The merge base's files: where the canary goes (the same on both sides, tripwires.ts)
   // and the only files node:test titles map to for certain (ids.ts).
   const baseFiles = [...view.base.keys()]
-  const canary = planCanary(detectRunner(ctx.policy.suite), baseFiles, planeOf, canaryToken())
+  const canary = planCanary(
+    detectRunner(ctx.policy.suite),
+    baseFiles,
+    planeOf,
+    canaryToken(),
+    ctx.policy.suite.command
+  )
 
   const rerunnable = (o: Observation): boolean =>
     o.file !== null &&
@@ -88,9 +95,17 @@ export async function replay(ctx: GateContext, ledger: LedgerState): Promise<Rep
     const [base, head] = await measureSides(ctx, options)
     // The patch's own tests, only now that no side is left to run (docs/replay.md).
     if (base.results === null || head.results === null) return { base, head }
+    const patchTests = { what: "the patch's own tests", patchCode: true }
     const patchRun =
-      tests.headTests.length > 0 ? await runPatchTests(ctx, wt, tests, overlay, planes) : null
-    const probed = tests.probeTests.length > 0 ? await probeInDiff(ctx, wt, tests, planes) : null
+      tests.headTests.length > 0
+        ? await guardGitState(ctx.git, patchTests, () =>
+            runPatchTests(ctx, wt, tests, overlay, planes)
+          )
+        : null
+    const probed =
+      tests.probeTests.length > 0
+        ? await guardGitState(ctx.git, patchTests, () => probeInDiff(ctx, wt, tests, planes))
+        : null
     return { base, head, patchRun, probed }
   })
   const { base, head } = measured
@@ -130,12 +145,16 @@ async function measureSides(
   ctx: GateContext,
   options: (side: 'base' | 'head') => SideOptions
 ): Promise<readonly [SideOutcome, SideOutcome]> {
-  if (!ctx.policy.suite.parallel)
-    return [await runSide(ctx, options('base')), await runSide(ctx, options('head'))] as const
-  const settled = await Promise.allSettled([
-    runSide(ctx, options('base')),
-    runSide(ctx, options('head'))
-  ])
+  // No side's children may change the checkout's git configuration or hooks (git/state.ts).
+  const guarded = (side: 'base' | 'head'): Promise<SideOutcome> =>
+    guardGitState(ctx.git, { what: `the ${side} side`, patchCode: side === 'head' }, () =>
+      runSide(ctx, options(side))
+    )
+  if (!ctx.policy.suite.parallel) return [await guarded('base'), await guarded('head')] as const
+  const both = { what: 'the base and head sides (in parallel)', patchCode: true }
+  const settled = await guardGitState(ctx.git, both, () =>
+    Promise.allSettled([runSide(ctx, options('base')), runSide(ctx, options('head'))])
+  )
   const [b, h] = settled
   if (b?.status === 'rejected') throw b.reason
   if (h?.status === 'rejected') throw h.reason

@@ -73,7 +73,7 @@ export interface ReportLimits {
 export const REPORT_LIMITS: Readonly<Required<Omit<ReportLimits, 'root'>>> = {
   deadlineMs: 300_000,
   maxDepth: 64,
-  maxCases: 2_000_000
+  maxCases: 400_000
 }
 
 /**

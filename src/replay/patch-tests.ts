@@ -187,8 +187,7 @@ async function diagnosticRun(
     side: run.side,
     worktree: dir,
     attempt: run.attempt,
-    command: targetedCommand(ctx.policy.suite, run.tests),
-    tests: run.tests,
+    ...targetedCommand(ctx.policy.suite, run.tests),
     logFile
   })
   if (result.report === null) {
@@ -210,18 +209,23 @@ async function diagnosticRun(
 }
 
 /**
- * The command that runs exactly `files`: the rerun command (or suite command) when it
- * selects through {tests}, which receives the files; otherwise the suite command with the
- * files appended, shell-quoted (pytest, vitest, jest and node --test all take test files
- * as trailing arguments). Either way the worktree holds no other test file.
+ * The command that runs exactly `files`, and what its {tests} receives: the rerun plan's
+ * command when it selects (a {tests} in rerun_command or suite.command, or the suite
+ * command of a known runner rewritten to select, as for reruns), with the files as its
+ * selection (regular expressions for jest, which reads its positionals so); otherwise the
+ * suite command with the files appended, shell-quoted (pytest, vitest, jest and node
+ * --test all take test files as trailing arguments). Either way the worktree holds no
+ * other test file.
  */
 export function targetedCommand(
-  suite: { command: string; rerun_command?: string },
+  suite: Parameters<typeof rerunPlan>[0],
   files: readonly string[]
-): string {
+): { command: string; tests: string[] } {
   const plan = rerunPlan(suite)
-  if (plan.selects) return plan.command
-  return `${suite.command} ${files.map(shellQuote).join(' ')}`
+  const tests =
+    plan.runner === 'jest' ? files.map(f => f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) : [...files]
+  if (plan.selects) return { command: plan.command, tests }
+  return { command: `${suite.command} ${tests.map(shellQuote).join(' ')}`, tests }
 }
 
 /**

@@ -31,65 +31,62 @@ export interface Word {
  */
 export function splitWords(command: string): Word[] | null {
   const words: Word[] = []
-  let raw = ''
-  let text = ''
-  let inWord = false
-  let i = 0
-  const push = (): void => {
-    if (inWord) words.push({ raw, text })
-    raw = ''
-    text = ''
-    inWord = false
-  }
-  while (i < command.length) {
+  let open = false
+  for (let i = 0; i < command.length;) {
     const ch = command[i] ?? ''
     if (ch === ' ' || ch === '\t') {
-      push()
+      open = false
       i++
-    } else if (ch === "'") {
-      const end = command.indexOf("'", i + 1)
-      if (end < 0) return null
-      raw += command.slice(i, end + 1)
-      text += command.slice(i + 1, end)
-      inWord = true
-      i = end + 1
-    } else if (ch === '"') {
-      let j = i + 1
-      let value = ''
-      while (j < command.length && command[j] !== '"') {
-        const c = command[j] ?? ''
-        if (c === '$' || c === '`') return null
-        if (c === '\\' && j + 1 < command.length) {
-          value += command[j + 1] ?? ''
-          j += 2
-        } else {
-          value += c
-          j++
-        }
-      }
-      if (j >= command.length) return null
-      raw += command.slice(i, j + 1)
-      text += value
-      inWord = true
-      i = j + 1
-    } else if (ch === '\\') {
-      if (i + 1 >= command.length) return null
-      raw += command.slice(i, i + 2)
-      text += command[i + 1] ?? ''
-      inWord = true
-      i += 2
-    } else if (/[|&;<>()`$\n\r*?[\]{}~#]/.test(ch) && !isPlaceholder(command, i)) {
-      return null
+      continue
+    }
+    const piece = wordPiece(command, i)
+    if (piece === null) return null
+    const last = words[words.length - 1]
+    if (open && last) {
+      last.raw += piece.raw
+      last.text += piece.text
+    } else words.push(piece)
+    open = true
+    i += piece.raw.length
+  }
+  return words
+}
+
+/** One quoted string, escaped character or plain character at `i`; null for shell syntax. */
+function wordPiece(command: string, i: number): Word | null {
+  const ch = command[i] ?? ''
+  if (ch === "'") {
+    const end = command.indexOf("'", i + 1)
+    return end < 0 ? null : { raw: command.slice(i, end + 1), text: command.slice(i + 1, end) }
+  }
+  if (ch === '"') return doubleQuoted(command, i)
+  if (ch === '\\') {
+    if (i + 1 >= command.length) return null
+    return { raw: command.slice(i, i + 2), text: command[i + 1] ?? '' }
+  }
+  if (isPlaceholder(command, i)) {
+    const raw = command.slice(i, command.indexOf('}', i) + 1)
+    return { raw, text: raw }
+  }
+  return /[|&;<>()`$\n\r*?[\]{}~#]/.test(ch) ? null : { raw: ch, text: ch }
+}
+
+/** A double-quoted string without expansions (`$`, backticks): anything else is refused. */
+function doubleQuoted(command: string, i: number): Word | null {
+  let text = ''
+  let j = i + 1
+  while (j < command.length && command[j] !== '"') {
+    const c = command[j] ?? ''
+    if (c === '$' || c === '`') return null
+    if (c === '\\' && j + 1 < command.length) {
+      text += command[j + 1] ?? ''
+      j += 2
     } else {
-      const end = isPlaceholder(command, i) ? command.indexOf('}', i) + 1 : i + 1
-      raw += command.slice(i, end)
-      text += command.slice(i, end)
-      inWord = true
-      i = end
+      text += c
+      j++
     }
   }
-  push()
-  return words
+  return j >= command.length ? null : { raw: command.slice(i, j + 1), text }
 }
 
 /** `{junit}`, `{tests}`, … are the gate's own placeholders, not shell syntax. */

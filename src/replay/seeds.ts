@@ -7,6 +7,8 @@ import { runShell, type ShellResult } from '../exec/process.js'
 import { isRecord } from '../json.js'
 import type { SeedSettings } from '../policy/types.js'
 import type { Reason, SeedSummary } from '../types.js'
+import { formatIssue, schemaValidator } from '../schema.js'
+import corpusSchema from './seeds.schema.json' with { type: 'json' }
 import { keepDistinct, payloadDistance } from './simhash.js'
 
 export interface Seed {
@@ -36,31 +38,23 @@ export function parseCorpus(text: string, path: string): Seed[] {
     )
   }
   const groups = Array.isArray(data) ? data : [data]
+  const validate = schemaValidator(corpusSchema)
   const seeds: Seed[] = []
   const seen = new Set<string>()
   groups.forEach((group: unknown, g) => {
     const where = Array.isArray(data) ? `[${g}]` : ''
-    if (!isRecord(group) || typeof group.property !== 'string' || !Array.isArray(group.seeds)) {
+    const [issue] = validate(group)
+    if (issue) {
       throw new GateError(
-        `seed corpus ${path}${where} must be {"property": NAME, "seeds": [...]}`,
+        `seed corpus ${path}${where} must be {"property": NAME, "seeds": [{"id", "payload"}, ...]}: ${formatIssue(issue)}`,
         { rule: 'config-invalid', path }
       )
     }
-    const property = group.property
-    group.seeds.forEach((seed: unknown, i) => {
-      if (
-        !isRecord(seed) ||
-        (typeof seed.id !== 'string' && typeof seed.id !== 'number') ||
-        !('payload' in seed)
-      ) {
-        throw new GateError(
-          `seed corpus ${path}${where}.seeds[${i}] needs an "id" (string or number) and a "payload"`,
-          {
-            rule: 'config-invalid',
-            path
-          }
-        )
-      }
+    const { property, seeds: listed } = group as {
+      property: string
+      seeds: Array<{ id: string | number; payload: unknown }>
+    }
+    for (const seed of listed) {
       const id = String(seed.id)
       if (seen.has(id))
         throw new GateError(`seed corpus ${path}: seed id "${id}" appears twice`, {
@@ -69,7 +63,7 @@ export function parseCorpus(text: string, path: string): Seed[] {
         })
       seen.add(id)
       seeds.push({ id, property, payload: seed.payload })
-    })
+    }
   })
   return seeds
 }

@@ -78,9 +78,11 @@ export class RunWatch {
 
 /** The exit status contradicts the report: non-zero or a signal, and no failing case. */
 export function exitMismatch(r: RunRecord): string | null {
-  // An empty report is judged by empty-vote and vanished-oracle; every runner has its own
-  // exit code for "no tests" (pytest 5, vitest and jest 1), which is honest there.
-  if (r.cases === 0 && r.canary !== 'passed' && r.canary !== 'skipped') return null
+  // A report where nothing ran (empty, or all skipped: a selection that matched nothing) is
+  // judged by empty-vote and vanished-oracle; every runner has its own exit code for "no
+  // tests" (pytest 5, vitest and jest 1), which is honest there.
+  const ran = r.passed + r.failing > 0 || r.canary === 'passed' || r.canary === 'skipped'
+  if (!ran) return null
   if (r.failing > 0) return null
   if (r.signal !== null) return `was killed by ${r.signal}`
   if (r.exitCode !== null && r.exitCode !== 0) return `exited with status ${r.exitCode}`
@@ -165,8 +167,9 @@ function judgeCanary(input: TripwireInput): TripwireVerdict {
     return tampered(
       `the canary ${name}, a test the gate wrote to fail, was reported ${head.canary} on the head: something in the voting process rewrote the runner's results`
     )
-  // Gone while other tests passed (a head that only fails, e.g. on collection, proves nothing).
-  if (head.canary === 'absent' && head.passed > 0)
+  // Gone while other tests passed and none failed. A head with a real failure proves
+  // nothing (a runner configured to stop at the first failure may never have reached it).
+  if (head.canary === 'absent' && head.passed > 0 && head.failing === 0)
     return tampered(
       `the canary ${name}, a test the gate wrote to fail and the base's run reported, is missing from the head's report while ${head.passed} other test(s) passed: something in the voting process removed results`
     )

@@ -11,8 +11,15 @@ export interface NextStep {
   subjects: string[]
   /** How many more subjects there are than listed. */
   more: number
-  /** Fixed wording (with figures): why, or what follows. */
+  /**
+   * Subjects right after the lead ("Undo the edit to X") rather than after the why
+   * ("Fix the product: the base's oracle fails on head: X").
+   */
+  inline: boolean
+  /** Fixed wording (with figures): why. */
   why: string
+  /** Fixed wording: how, when there is more to say than why. */
+  hint?: string
   /** Head-derived text worth quoting (an error's message), escaped by the renderer. */
   detail?: string
 }
@@ -49,9 +56,17 @@ const LEDGER: ReadonlySet<RuleId> = new Set([
 
 const failing = (card: Scorecard): Reason[] => card.reasons.filter(r => r.level === 'failure')
 
-function named(items: readonly string[]): Pick<NextStep, 'subjects' | 'more'> {
+/** The subjects, deduplicated and capped, and whether they follow the lead directly. */
+function named(
+  items: readonly string[],
+  inline = true
+): Pick<NextStep, 'subjects' | 'more' | 'inline'> {
   const unique = [...new Set(items.filter(Boolean))]
-  return { subjects: unique.slice(0, SUBJECTS), more: Math.max(0, unique.length - SUBJECTS) }
+  return {
+    subjects: unique.slice(0, SUBJECTS),
+    more: Math.max(0, unique.length - SUBJECTS),
+    inline
+  }
 }
 
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`
@@ -76,9 +91,9 @@ function mergeStep(card: Scorecard): NextStep {
   const t = card.transitions
   const approved = card.reasons.find(r => r.rule === 'instrument-approval')
   return {
-    lead: 'Nothing to do: mergeable',
+    lead: 'Mergeable',
     ...named([]),
-    why: `the locked oracle agrees (${plural(t.fail_to_pass.length, 'hit')}, ${plural(t.pass_to_fail.length, 'regression')}, ${card.votes.passed}/${card.votes.passed + card.votes.failed} voting tests pass)`,
+    why: `the locked oracle agrees (${plural(t.fail_to_pass.length, 'hit')}, ${plural(t.pass_to_fail.length, 'regression')}); nothing else to do`,
     ...(approved ? { detail: approved.message } : {})
   }
 }
@@ -89,7 +104,7 @@ function errorStep(fails: readonly Reason[]): NextStep {
   return {
     lead: config ? 'Fix the gate configuration' : 'Re-run the gate, or report the gate error',
     ...named(first?.path ? [first.path] : []),
-    why: 'the gate could not decide, which is never a pass; the patch was not judged',
+    why: 'the patch was not judged',
     ...(first ? { detail: first.message } : {})
   }
 }
@@ -101,9 +116,10 @@ function policyStep(fails: readonly Reason[]): NextStep {
     return {
       lead: 'Undo the edit to',
       ...named(instrument.map(r => r.path ?? '')),
-      why: approval
-        ? "the patch may not change the instrument that measures it; a person's oracle change needs an approver's review of this head"
-        : 'the patch may not change the instrument that measures it (the suite was not run)',
+      why: 'the patch may not change the instrument that measures it, so the suite was not run',
+      ...(approval
+        ? { hint: "A person's oracle change merges once an approver approves this head (below)." }
+        : {}),
       ...(approval ? { detail: approval.message } : {})
     }
   }
@@ -138,7 +154,8 @@ function productStep(card: Scorecard, fails: readonly Reason[]): NextStep {
     return {
       lead: 'Fix the product',
       ...named(
-        ids.length ? ids : fails.filter(r => PRODUCT_FAILS.has(r.rule)).map(r => r.path ?? '')
+        ids.length ? ids : fails.filter(r => PRODUCT_FAILS.has(r.rule)).map(r => r.path ?? ''),
+        false
       ),
       why: `the base's oracle fails on head${figures.length ? ` (${figures.join(', ')})` : ''}`,
       ...(ids.length ? {} : { detail: fails.find(r => PRODUCT_FAILS.has(r.rule))?.message ?? '' })
@@ -172,11 +189,15 @@ function productStep(card: Scorecard, fails: readonly Reason[]): NextStep {
     return {
       lead: 'Freeze or fix the flaky base test',
       ...named(baseFlakes),
-      why: "the oracle is unstable on the base, not this patch's fault: freeze it in the ledger (oracle-gate ledger add) or fix it on the base branch"
+      why: "the oracle is unstable on the base, not this patch's fault",
+      hint: 'Freeze it with a ledger row (oracle-gate ledger add) or fix it on the base branch, then re-run.'
     }
   return {
     lead: 'Fix the product',
-    ...named(fails.map(r => r.path ?? '')),
+    ...named(
+      fails.map(r => r.path ?? ''),
+      false
+    ),
     why: 'a product rule failed',
     detail: fails[0]?.message ?? ''
   }

@@ -1,8 +1,12 @@
 // The scorecard as Markdown, rendered from data: used for the job summary, the check run's
-// summary and the CLI's --markdown. Sections are dropped from the end (with a pointer to
-// the full JSON card) rather than cut mid-table when the text must fit a limit.
+// summary, the PR comment and the CLI's --markdown. It reads top-down: the verdict and the
+// one thing to do next (glance.ts), the reasons, the tests the patch wrote, then the
+// figures, the logs of the sides that failed (collapsed) and the write set. Sections are
+// dropped from the end (with a pointer to the full JSON card) rather than cut mid-table when
+// the text must fit a limit. Every head-derived string goes through sanitize.ts.
 import { shortSha } from '../json.js'
-import type { Reason, Scorecard, Verdict } from '../types.js'
+import type { Reason, Scorecard, SideRun, Verdict } from '../types.js'
+import { failedSides, nextStep } from './glance.js'
 import { mdCellCode, mdCode, mdFence, mdText } from './sanitize.js'
 
 const ICON: Record<Verdict, string> = {
@@ -12,6 +16,10 @@ const ICON: Record<Verdict, string> = {
   'no-vote': '⚪',
   error: '💥'
 }
+
+/** A reason's message in the table; the JSON card has it whole. */
+const MESSAGE_MAX = 600
+const DETAIL_MAX = 600
 
 const MEANING: Record<Verdict, string> = {
   merge: 'mergeable: the locked oracle agrees',
@@ -48,13 +56,14 @@ export function renderMarkdown(card: Scorecard, options: MarkdownOptions = {}): 
   const sections = [
     header(card),
     reasonsSection(card.reasons, maxRows),
+    patchTestsSection(card, maxRows),
     transitionsSection(card, maxRows),
     votesSection(card),
     seedsSection(card),
     debtSection(card, maxRows),
     runsSection(card),
     writeSetSection(card, maxRows),
-    timingsSection(card)
+    footerSection(card)
   ].filter((s): s is string => s !== '')
   return fit(sections, options)
 }
@@ -85,26 +94,43 @@ function truncate(text: string, limit: number): string {
 }
 
 function header(card: Scorecard): string {
-  const lines = [
-    `## ${ICON[card.verdict]} oracle-gate: \`${card.verdict}\``,
-    '',
-    `**${MEANING[card.verdict]}.** ${title(card).replace(/^[^:]+: /, '')}.`,
+  const lines = [`## ${ICON[card.verdict]} oracle-gate: \`${card.verdict}\``, '', stepLine(card)]
+  const detail = nextStep(card).detail
+  // A quote repeating the one reason the table opens with would only add noise.
+  const alone = card.reasons.length === 1 && card.reasons[0]?.message === detail
+  if (detail && !alone) lines.push('', `> ${mdText(clip(detail, DETAIL_MAX), { cell: false })}`)
+  const meaning = ['policy', 'error', 'no-vote'].includes(card.verdict) ? MEANING[card.verdict] : ''
+  const figures = card.runs.length > 0 ? title(card).replace(/^[^:]+: /, '') : ''
+  const summary = [meaning, figures].filter(Boolean).join('; ')
+  lines.push(
+    ...(summary ? ['', `${summary}.`] : []),
     '',
     `${subject(card)}base ${mdCode(shortSha(card.base))} · head ${mdCode(shortSha(card.head))} · today ${mdText(card.today, { cell: false })} · policy ${mdCode(card.policy_path)} · oracle ${card.oracle.unchanged ? 'unchanged' : card.oracle.base_digest ? '**changed**' : 'not measured'}`
-  ]
-  if (card.campaign)
-    lines.push(
-      '',
-      `campaign: seed ${card.campaign.seed}, max_examples ${card.campaign.max_examples}, wall_clock ${card.campaign.wall_clock}s`
-    )
+  )
   return lines.join('\n')
+}
+
+/** "**Undo the edit to** `x`: why. Hint." or "**Fix the product**: why: `x`, `y` and 3 more." */
+function stepLine(card: Scorecard): string {
+  const step = nextStep(card)
+  const names = step.subjects.length
+    ? `${step.subjects.map(x => mdCode(x)).join(', ')}${step.more > 0 ? ` and ${step.more} more` : ''}`
+    : ''
+  const hint = step.hint ? ` ${step.hint}` : ''
+  if (step.inline || !names)
+    return `**${step.lead}**${names ? ` ${names}` : ''}: ${step.why}.${hint}`
+  return `**${step.lead}**: ${step.why}: ${names}.${hint}`
+}
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`
 }
 
 function reasonsSection(reasons: readonly Reason[], maxRows: number): string {
   if (reasons.length === 0) return '### Reasons\n\nNone: every condition holds.'
   const rows = reasons.slice(0, maxRows).map(r => {
     const where = r.path ? mdCellCode(`${r.path}${r.line ? `:${r.line}` : ''}`) : ''
-    return `| ${r.level === 'failure' ? '✖' : r.level === 'warning' ? '⚠' : 'ℹ'} | ${mdCellCode(r.rule)} | ${where} | ${mdText(r.message)} |`
+    return `| ${r.level === 'failure' ? '✖' : r.level === 'warning' ? '⚠' : 'ℹ'} | ${mdCellCode(r.rule)} | ${where} | ${mdText(clip(r.message, MESSAGE_MAX))} |`
   })
   return [
     `### Reasons (${reasons.length})`,
@@ -138,8 +164,7 @@ function transitionsSection(card: Scorecard, maxRows: number): string {
     list('hits', t.fail_to_pass),
     list('regressions', t.pass_to_fail),
     list('still failing', t.fail_to_fail),
-    list('vanished', t.vanished),
-    list('non-discriminating in-diff tests', card.diagnostics.non_discriminating)
+    list('vanished', t.vanished)
   ]
     .filter((line, i, all) => line !== '' || (i > 0 && all[i - 1] !== ''))
     .join('\n')
@@ -214,12 +239,8 @@ function runsSection(card: Scorecard): string {
     r =>
       `| ${r.side} | ${r.timed_out ? 'timed out' : (r.exit_code ?? 'killed')} | ${r.tests} | ${(r.duration_ms / 1000).toFixed(1)} s | ${r.setup ?? '—'}${r.setup_reason ? ` (${mdText(r.setup_reason)})` : ''} |`
   )
-  const tails = card.runs
-    .filter(r => r.log_tail)
-    .map(
-      r =>
-        `<details><summary>${r.side} output (tail)</summary>\n\n${mdFence(r.log_tail ?? '')}\n</details>`
-    )
+  // Only the sides that failed: a passing side's log is noise on the card.
+  const tails = failedSides(card).map(logDetails)
   return [
     '### Runs',
     '',
@@ -228,6 +249,68 @@ function runsSection(card: Scorecard): string {
     ...rows,
     ...(tails.length ? ['', ...tails] : [])
   ].join('\n')
+}
+
+/** A failed side's output, collapsed: its first lines too when it wrote no report. */
+function logDetails(r: SideRun): string {
+  const status = r.timed_out ? 'timed out' : r.exit_code === null ? 'killed' : `exit ${r.exit_code}`
+  const parts = [`<details><summary>${r.side} output (${status})</summary>`, '']
+  if (r.log_head) parts.push('first lines:', '', mdFence(r.log_head), '', 'last lines:', '')
+  parts.push(r.log_tail ? mdFence(r.log_tail) : '_no output_', '</details>')
+  return parts.join('\n')
+}
+
+/**
+ * The tests the patch added or changed (the in-diff plane, and drafts), with their outcome
+ * on head: what the patch claims to prove, apart from the locked oracle's vote.
+ */
+function patchTestsSection(card: Scorecard, maxRows: number): string {
+  const written = card.write_set.filter(
+    w => (w.plane === 'in_diff' || w.plane === 'drafts') && w.status !== 'deleted'
+  )
+  if (written.length === 0) return ''
+  const files = new Set(written.map(w => w.path))
+  const outcomes = { ...(card.diagnostics.in_diff ?? {}) }
+  for (const [id, outcome] of Object.entries(card.diagnostics.drafts))
+    if (files.has(fileOf(id))) outcomes[id] = `${outcome} (draft)`
+  const weak = new Set(card.diagnostics.non_discriminating)
+  const rows = Object.entries(outcomes)
+    .filter(([id]) => files.has(fileOf(id)))
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(
+      ([id, outcome]) =>
+        `| ${mdCellCode(id)} | ${mdText(outcome)} | ${weak.has(id) ? 'passes on the base too: it does not tell the patch apart' : ''} |`
+    )
+  const ran = new Set(Object.keys(outcomes).map(fileOf))
+  const silent = written.filter(w => !ran.has(w.path)).map(w => w.path)
+  const why = card.runs.length === 0 ? 'not run (the suite did not run)' : 'no test reported'
+  const lines = [
+    `### Tests the patch wrote (${written.length} file${written.length === 1 ? '' : 's'})`,
+    ''
+  ]
+  if (rows.length > 0)
+    lines.push(
+      '| test | on head | note |',
+      '|---|---|---|',
+      ...rows.slice(0, maxRows),
+      more(rows.length, maxRows)
+    )
+  if (silent.length > 0)
+    lines.push(
+      ...(rows.length > 0 ? [''] : []),
+      `${why}: ${silent
+        .slice(0, maxRows)
+        .map(p => mdCode(p))
+        .join(', ')}${silent.length > maxRows ? `, … ${silent.length - maxRows} more` : ''}`
+    )
+  lines.push('', '_These never vote: only the locked oracle decides._')
+  return lines.filter((l, i, all) => l !== '' || all[i - 1] !== '').join('\n')
+}
+
+/** `tests/test_x.py::TestA::test_b` → `tests/test_x.py`. */
+function fileOf(id: string): string {
+  const at = id.indexOf('::')
+  return at < 0 ? id : id.slice(0, at)
 }
 
 function writeSetSection(card: Scorecard, maxRows: number): string {
@@ -250,10 +333,15 @@ function writeSetSection(card: Scorecard, maxRows: number): string {
     .join('\n')
 }
 
-function timingsSection(card: Scorecard): string {
+function footerSection(card: Scorecard): string {
   const entries = Object.entries(card.timings_ms)
-  if (entries.length === 0) return ''
-  return `<sub>timings: ${entries.map(([k, v]) => `${k} ${(v / 1000).toFixed(2)} s`).join(' · ')} · oracle-gate ${card.version}</sub>`
+  const campaign = card.campaign
+    ? `campaign: seed ${card.campaign.seed}, max_examples ${card.campaign.max_examples}, wall_clock ${card.campaign.wall_clock}s · `
+    : ''
+  const timings = entries.length
+    ? `timings: ${entries.map(([k, v]) => `${mdText(k, { cell: false })} ${(v / 1000).toFixed(2)} s`).join(' · ')} · `
+    : ''
+  return `<sub>${campaign}${timings}oracle-gate ${mdText(card.version, { cell: false })}</sub>`
 }
 
 function more(total: number, shown: number): string {

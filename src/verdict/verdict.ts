@@ -47,7 +47,7 @@ export function decide(reasons: readonly Reason[]): Verdict {
   return PRECEDENCE.find(v => present.has(v)) ?? 'merge'
 }
 
-const EXIT_CODES: Readonly<Record<Verdict, number>> = {
+export const EXIT_CODES: Readonly<Record<Verdict, number>> = {
   merge: 0,
   product: 1,
   policy: 2,

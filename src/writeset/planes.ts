@@ -129,6 +129,8 @@ export function normalisePath(path: string): string {
 export function compileGlobs(globs: readonly string[], nocase: boolean): (path: string) => boolean {
   if (globs.length === 0) return () => false
   const sources = globs.map(g => picomatch.makeRe(normalisePath(g), { dot: true, nocase }).source)
+  // `s`: picomatch's `**` is built on `.`, which without dotAll stops at \n, \r, U+2028
+  // and U+2029, so a path holding one of them would match no glob at all (not protected).
   const union = new RegExp(sources.map(source => `(?:${source})`).join('|'), nocase ? 'is' : 's')
   return path => union.test(path)
 }

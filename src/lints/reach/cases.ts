@@ -8,7 +8,14 @@
 // the oracle. Pure: trees and texts in, cases and constructs out.
 import type { Node } from 'web-tree-sitter'
 import type { LanguageId } from '../parsers.js'
-import { descendants, lineOf, pythonStringValue, quote, scriptStringValue } from './syntax.js'
+import {
+  descendants,
+  lineOf,
+  queryNodes,
+  pythonStringValue,
+  quote,
+  scriptStringValue
+} from './syntax.js'
 import type { Finding } from './types.js'
 
 export interface LockedCase {
@@ -55,7 +62,6 @@ export function constantKey(node: Node, language: LanguageId): string | undefine
   const t = node.type
   if (t === 'integer' || t === 'float' || t === 'number') return numberKey(node.text)
   if (t === 'string' || t === 'concatenated_string' || t === 'template_string') {
-    if (node.parent?.type === 'concatenated_string') return undefined
     const value = language === 'python' ? pythonStringValue(node) : scriptStringValue(node)
     return value === undefined ? undefined : `s:${value}`
   }
@@ -82,17 +88,47 @@ function constantsIn(
 ): Constant[] {
   const out: Constant[] = []
   for (const root of nodes) {
-    if (!root) continue
-    for (const node of descendants(root)) {
-      if (node.parent && constantKey(node.parent, language) !== undefined) continue
-      if (isFieldName(node)) continue
-      if (isFieldName(node)) continue
-      const key = constantKey(node, language)
-      if (key !== undefined && !trivial(key)) out.push({ key, line: lineOf(node) })
+    if (root)
+      for (const { key, node } of constantNodes(root, language))
+        out.push({ key, line: lineOf(node) })
+  }
+  return out
+}
+
+/**
+ * The non-trivial constants under `root`, outermost first: a constant's own parts (the
+ * number of `-5`, the pieces of `"a" "b"`) are not entered. Types are checked before
+ * anything else is asked of a node: every property read crosses into the wasm engine.
+ */
+function constantNodes(root: Node, language: LanguageId): Array<{ key: string; node: Node }> {
+  const out: Array<{ key: string; node: Node }> = []
+  const stack: Node[] = [root]
+  while (stack.length > 0) {
+    const node = stack.pop() as Node
+    const key = CONSTANT_TYPES.has(node.type) ? constantKey(node, language) : undefined
+    if (key !== undefined) {
+      if (!trivial(key) && !isFieldName(node)) out.push({ key, node })
+      continue
+    }
+    const children = node.namedChildren
+    for (let i = children.length - 1; i >= 0; i--) {
+      const child = children[i]
+      if (child) stack.push(child)
     }
   }
   return out
 }
+
+const CONSTANT_TYPES = new Set([
+  'integer',
+  'float',
+  'number',
+  'string',
+  'concatenated_string',
+  'template_string',
+  'unary_operator',
+  'unary_expression'
+])
 
 // ------------------------------------------------------------------ locked cases (tests)
 
@@ -152,17 +188,6 @@ function assertionCase(
     ;(input ? c.inputs : c.expected).add(constant.key)
   }
   return c
-}
-
-function constantNodes(root: Node, language: LanguageId): Array<{ key: string; node: Node }> {
-  const out: Array<{ key: string; node: Node }> = []
-  for (const node of descendants(root)) {
-    if (node.parent && constantKey(node.parent, language) !== undefined) continue
-    if (isFieldName(node)) continue
-    const key = constantKey(node, language)
-    if (key !== undefined && !trivial(key)) out.push({ key, node })
-  }
-  return out
 }
 
 const EXPECTED_NAME = /expect|want|out|result|answer|golden/i
@@ -301,15 +326,32 @@ function add(into: Set<string>, key: string): void {
 
 // ------------------------------------------------------------------ the patch's constructs
 
+// The constructs, found inside the wasm engine (walking every node from JavaScript costs
+// more than the parse): pairs only of dict and object literals, not of patterns.
+const PY_CONSTRUCTS = `
+[(if_statement) (elif_clause) (case_clause) (conditional_expression) (return_statement)] @c
+(dictionary (pair) @c)
+`
+const SCRIPT_CONSTRUCTS = `
+[(if_statement) (switch_case) (ternary_expression) (return_statement)] @c
+(object (pair) @c)
+`
+
 /** Conditions with their branch results, ternaries, case arms, lookup-table entries, returns. */
-export function constructs(root: Node, language: LanguageId): Construct[] {
+export function constructs(
+  root: Node,
+  language: LanguageId,
+  within?: (node: Node) => boolean
+): Construct[] {
   const out: Construct[] = []
   const push = (node: Node, parts: readonly (Node | null | undefined)[]): void => {
     const constants = constantsIn(parts, language)
     if (constants.length >= 2)
       out.push({ start: lineOf(node), end: node.endPosition.row + 1, constants })
   }
-  for (const node of descendants(root)) {
+  const query = language === 'python' ? PY_CONSTRUCTS : SCRIPT_CONSTRUCTS
+  for (const node of queryNodes(root, query)) {
+    if (within !== undefined && !within(node)) continue
     switch (node.type) {
       case 'if_statement':
       case 'elif_clause':
@@ -333,7 +375,7 @@ export function constructs(root: Node, language: LanguageId): Construct[] {
         push(node, [node])
         break
       case 'pair':
-        if (node.parent?.type === 'dictionary' || node.parent?.type === 'object') push(node, [node])
+        push(node, [node])
         break
     }
   }

@@ -27,6 +27,7 @@ import {
 import { instrumentNames } from './paths.js'
 import { detectPython } from './python.js'
 import { detectScript } from './script.js'
+import { touchingLines } from './syntax.js'
 import type { Finding, ReachCategory } from './types.js'
 
 /** Findings reported per file before a summary reason takes over. */
@@ -80,14 +81,18 @@ export async function oracleReach(input: LintInput, level: Level): Promise<Reaso
     const bytes = blobs.get(path)
     const language = languageOf(path)
     if (bytes === undefined || language === undefined) continue
+    // Only subtrees that touch an added line are walked; names are still resolved through
+    // the whole file's imports.
+    const within = touchingLines([...(added.get(path)?.keys() ?? [])].sort((a, b) => a - b))
     parsed.push(
       await withTree(path, language, bytes.toString('utf8'), tree => ({
         path,
         language,
         findings: (language === 'python' ? detectPython : detectScript)(tree.rootNode, {
-          instrumentName: names
+          instrumentName: names,
+          within
         }),
-        constructs: constructs(tree.rootNode, language)
+        constructs: constructs(tree.rootNode, language, within)
       }))
     )
   }
@@ -137,10 +142,24 @@ export async function oracleReach(input: LintInput, level: Level): Promise<Reaso
   return reasons
 }
 
+/**
+ * What a finding says is built from the head's code (names, keys): control, bidirectional
+ * and line-separator characters become `?` and the text is cut short before it is printed.
+ */
+export function printable(text: string, max = 240): string {
+  const clean = text.replace(
+    // eslint-disable-next-line no-control-regex
+    /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
+    '?'
+  )
+  return clean.length > max ? `${clean.slice(0, max)}…` : clean
+}
+
 function reasonOf(path: string, line: number, f: Finding, level: Level, habit: boolean): Reason {
+  const what = printable(f.what)
   const message = habit
-    ? `${f.what} [${f.category}]: allowed in a command-line entry point; make sure the locked tests never import this file`
-    : `${f.what} [${f.category}]: ${WHY[f.category]}; ${ADVICE}`
+    ? `${what} [${f.category}]: allowed in a command-line entry point; make sure the locked tests never import this file`
+    : `${what} [${f.category}]: ${WHY[f.category]}; ${ADVICE}`
   return { rule: 'oracle-reach', level, path, line, message }
 }
 

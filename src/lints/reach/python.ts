@@ -26,6 +26,7 @@ import {
   pathMatches,
   pythonStringRuns,
   pythonStringValue,
+  queryNodes,
   quote,
   reportMarker
 } from './syntax.js'
@@ -34,6 +35,8 @@ import type { Finding } from './types.js'
 /** What the detectors need from outside the file: does a string name the instrument? */
 export interface DetectContext {
   instrumentName(value: string): string | undefined
+  /** Which subtrees to look into (those touching an added line); default all. */
+  within?: (node: Node) => boolean
 }
 
 type Bindings = Map<string, string>
@@ -41,7 +44,7 @@ type Bindings = Map<string, string>
 export function detectPython(root: Node, ctx: DetectContext): Finding[] {
   const bindings = pythonBindings(root)
   const out: Finding[] = []
-  for (const node of descendants(root)) {
+  for (const node of descendants(root, ctx.within)) {
     switch (node.type) {
       case 'import_statement':
       case 'import_from_statement':
@@ -65,6 +68,9 @@ export function detectPython(root: Node, ctx: DetectContext): Finding[] {
       case 'class_definition':
         out.push(...classFindings(node, bindings))
         break
+      case 'raise_statement':
+        out.push(...raiseFindings(node, bindings))
+        break
     }
   }
   return out
@@ -72,10 +78,16 @@ export function detectPython(root: Node, ctx: DetectContext): Finding[] {
 
 // ------------------------------------------------------------------ names
 
+const PY_BINDING_QUERY = `
+(import_statement) @n
+(import_from_statement) @n
+(assignment left: (identifier)) @n
+`
+
 /** Local name → dotted path it stands for, from imports and `x = a.b` aliases. */
 export function pythonBindings(root: Node): Bindings {
   const bindings: Bindings = new Map()
-  for (const node of descendants(root)) {
+  for (const node of queryNodes(root, PY_BINDING_QUERY)) {
     if (node.type === 'import_statement') {
       for (const name of node.childrenForFieldName('name')) {
         if (name?.type === 'aliased_import') {
@@ -211,7 +223,9 @@ function callFindings(node: Node, bindings: Bindings): Finding[] {
   if ((callee === 'os.kill' || callee === 'os.killpg') && args[0]) {
     const target = args[0].text
     if (/getpid|getppid|getpgid|getpgrp/.test(target) || target === '0')
-      return [finding('process', node, `${callee}(${target}) signals the runner's own process`)]
+      return [
+        finding('process', node, `${callee}(${quote(target)}) signals the runner's own process`)
+      ]
   }
   return []
 }
@@ -257,7 +271,7 @@ function pathFindings(path: string, node: Node): Finding[] {
       finding(
         'process',
         node,
-        `uses ${habit}, which runs code when the runner exits or is signalled`,
+        `uses ${habit}, which ${habit === 'sys.exit' ? "ends the runner's process with a status of its choosing" : 'runs code when the runner exits or is signalled'}`,
         { entryPointHabit: true }
       )
     ]
@@ -267,6 +281,23 @@ function pathFindings(path: string, node: Node): Finding[] {
       finding('framework', node, `touches ${hook}, the import machinery that loads the tests`)
     ]
   return []
+}
+
+/** `raise SystemExit(0)`: sys.exit by another name. */
+function raiseFindings(node: Node, bindings: Bindings): Finding[] {
+  const raised = node.namedChildren[0]
+  const target = raised?.type === 'call' ? raised.childForFieldName('function') : raised
+  if (!target || resolvePython(target, bindings) !== 'SystemExit') return []
+  return [
+    finding(
+      'process',
+      node,
+      'raises SystemExit, which ends the runner with a status of its choosing',
+      {
+        entryPointHabit: true
+      }
+    )
+  ]
 }
 
 function assignmentTargets(node: Node): Node[] {

@@ -27,6 +27,7 @@ import {
   moduleMatches,
   namesRunner,
   pathMatches,
+  queryNodes,
   quote,
   reportMarker,
   scriptStringRuns,
@@ -42,7 +43,7 @@ interface Scope {
 export function detectScript(root: Node, ctx: DetectContext): Finding[] {
   const scope = scriptScope(root)
   const out: Finding[] = []
-  for (const node of descendants(root)) {
+  for (const node of descendants(root, ctx.within)) {
     switch (node.type) {
       case 'import_statement':
       case 'export_statement':
@@ -108,25 +109,16 @@ function stripGlobal(path: string): string {
   return dot > 0 && GLOBAL_OBJECTS.has(path.slice(0, dot)) ? stripGlobal(path.slice(dot + 1)) : path
 }
 
+const SCRIPT_BINDING_QUERY = `
+(import_statement) @n
+(variable_declarator) @n
+`
+
 export function scriptScope(root: Node): Scope {
   const scope: Scope = { bindings: new Map(), declared: new Set() }
-  for (const node of descendants(root)) {
+  for (const node of queryNodes(root, SCRIPT_BINDING_QUERY)) {
     if (node.type === 'import_statement') importBindings(node, scope)
-    else if (node.type === 'variable_declarator') declaratorBindings(node, scope)
-    else if (
-      node.type === 'function_declaration' ||
-      node.type === 'generator_function_declaration' ||
-      node.type === 'class_declaration'
-    ) {
-      const name = node.childForFieldName('name')
-      if (name) scope.declared.add(name.text)
-    } else if (node.type === 'formal_parameters' || node.type === 'catch_clause') {
-      for (const id of node.descendantsOfType([
-        'identifier',
-        'shorthand_property_identifier_pattern'
-      ]))
-        if (id) scope.declared.add(id.text)
-    }
+    else declaratorBindings(node, scope)
   }
   return scope
 }
@@ -291,7 +283,9 @@ function callFindings(node: Node, scope: Scope): Finding[] {
       /process\.(pid|ppid)/.test(target) ||
       (/^-?\s*[0-9]+$/.test(target) && Number(target.replace(/\s/g, '')) <= 0)
     )
-      return [finding('process', node, `process.kill(${target}) signals the runner's own process`)]
+      return [
+        finding('process', node, `process.kill(${quote(target)}) signals the runner's own process`)
+      ]
   }
   const [object, method] = splitLast(callee)
   if (object === 'process' && JS_PROCESS_LISTENERS.has(method) && list[0]) {
@@ -329,9 +323,13 @@ function referenceFindings(node: Node, scope: Scope): Finding[] {
     const property = node.childForFieldName('property')?.text
     if (property === 'stack' && freshError(object))
       return [finding('introspection', node, 'reads the call stack from a new Error')]
-    if (property === 'caller' && callerObject(object, scope))
+    if (property === 'caller' && callerObject(object))
       return [
-        finding('introspection', node, `reads ${object.text}.caller, the function that called it`)
+        finding(
+          'introspection',
+          node,
+          `reads ${quote(object.text)}.caller, the function that called it`
+        )
       ]
   }
   const path = resolveScript(node, scope)
@@ -387,11 +385,11 @@ function freshError(object: Node): boolean {
   return ctor !== null && /Error$/.test(ctor.text)
 }
 
-function callerObject(object: Node, scope: Scope): boolean {
+function callerObject(object: Node): boolean {
   const text = object.text
   if (text === 'arguments' || text === 'arguments.callee' || text === 'Function.prototype')
     return true
-  return object.type === 'identifier' && scope.declared.has(text)
+  return object.type === 'identifier' && declaredAround(object, text)
 }
 
 function propertyNameFindings(node: Node): Finding[] {

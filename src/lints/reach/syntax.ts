@@ -1,13 +1,17 @@
 // Small pure helpers over tree-sitter nodes shared by the Python and JavaScript detectors:
 // walking, lines, static string values, constants, and the marker predicates of the
 // tables. No I/O, no state.
-import type { Node } from 'web-tree-sitter'
+import { Query, type Language, type Node } from 'web-tree-sitter'
 import { decodeEscapes } from '../extract.js'
 import { MARKER_EXACT, MARKER_PREFIXES, REPORT_MARKERS, RUNNER_NAMES } from './tables.js'
 import type { Finding, ReachCategory } from './types.js'
 
-/** Every named node under `root` (root included), depth first, without recursion. */
-export function* descendants(root: Node): Generator<Node> {
+/**
+ * Every named node under `root` (root included), depth first, without recursion. With
+ * `within`, a subtree is entered only when `within` holds for its root (the detectors pass
+ * "touches a line the patch added", so unchanged code is not walked).
+ */
+export function* descendants(root: Node, within?: (node: Node) => boolean): Generator<Node> {
   const stack: Node[] = [root]
   while (stack.length > 0) {
     const node = stack.pop() as Node
@@ -15,10 +19,46 @@ export function* descendants(root: Node): Generator<Node> {
     const children = node.namedChildren
     for (let i = children.length - 1; i >= 0; i--) {
       const child = children[i]
-      if (child) stack.push(child)
+      if (child && (within === undefined || within(child))) stack.push(child)
     }
   }
 }
+
+/** A `within` for descendants(): the node's lines include one of `lines` (sorted). */
+export function touchingLines(lines: readonly number[]): (node: Node) => boolean {
+  return node => {
+    const start = node.startPosition.row + 1
+    const end = node.endPosition.row + 1
+    let lo = 0
+    let hi = lines.length
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      if ((lines[mid] as number) < start) lo = mid + 1
+      else hi = mid
+    }
+    return lo < lines.length && (lines[lo] as number) <= end
+  }
+}
+
+/** Query matches of `source` over `root`, compiled once per grammar. */
+export function queryNodes(root: Node, source: string): Node[] {
+  const language = root.tree.language
+  let perLanguage = compiled.get(source)
+  if (perLanguage === undefined) {
+    perLanguage = new Map()
+    compiled.set(source, perLanguage)
+  }
+  let query = perLanguage.get(language)
+  if (query === undefined) {
+    query = new Query(language, source)
+    perLanguage.set(language, query)
+  }
+  return query.captures(root).map(c => c.node)
+}
+
+// Compiled queries, like the parsers in parsers.ts: a grammar's query is the same for the
+// life of the process, and compiling one per file would cost more than the walk it saves.
+const compiled = new Map<string, Map<Language, Query>>()
 
 export function lineOf(node: Node): number {
   return node.startPosition.row + 1

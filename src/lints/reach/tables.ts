@@ -148,16 +148,11 @@ export const PY_INTROSPECTION = [
   'traceback.format_stack',
   'traceback.print_stack'
 ] as const
-/** Frame attributes, whatever object they are read from. */
-export const PY_FRAME_ATTRIBUTES = new Set([
-  'f_back',
-  'f_locals',
-  'f_globals',
-  'f_code',
-  'tb_frame',
-  'gi_frame',
-  'cr_frame'
-])
+/**
+ * Frame attributes that lead to callers and their variables, whatever object they are read
+ * from (a traceback's own `tb_frame` and `f_code`, used by error reports, are not).
+ */
+export const PY_FRAME_ATTRIBUTES = new Set(['f_back', 'f_locals', 'f_globals'])
 
 /** JavaScript members that read the call stack, callers or the heap. */
 export const JS_INTROSPECTION = [
@@ -195,7 +190,7 @@ export const PY_PROCESS_HOOKS = [
   'sys.__stderr__'
 ] as const
 /** Habits of command-line entry points (a notice there, a failure anywhere else). */
-export const PY_ENTRY_HABITS = ['atexit.register', 'signal.signal'] as const
+export const PY_ENTRY_HABITS = ['atexit.register', 'signal.signal', 'sys.exit'] as const
 
 export const JS_PROCESS_CALLS = [
   'process.exit',
