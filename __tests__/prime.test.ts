@@ -12,6 +12,7 @@ import type { Io } from '../src/cli/io.js'
 import { main } from '../src/cli/main.js'
 import { check } from '../src/gate.js'
 import { fingerprintDifferences, lockfileDigests } from '../src/prime/fingerprint.js'
+import { provenanceProblems, runLabel } from '../src/prime/provenance.js'
 import { primedBase } from '../src/prime/source.js'
 import { parsePrimed, readPrimed, type PrimedFile } from '../src/prime/store.js'
 import type { Scorecard } from '../src/types.js'
@@ -247,5 +248,50 @@ describe('fingerprint (pure)', () => {
         { path: 'Cargo.lock', sha: '3' }
       ])
     ).toEqual({ 'web/package-lock.json': '1', 'Cargo.lock': '3' })
+  })
+})
+
+describe('provenance of a primed artifact (pure)', () => {
+  const want = {
+    defaultBranch: 'main',
+    mergeBase: 'a'.repeat(40),
+    workflowPath: '.github/workflows/gate.yml',
+    repository: 'acme/app'
+  }
+  const pushRun = {
+    id: 7,
+    event: 'push',
+    head_branch: 'main',
+    head_sha: 'a'.repeat(40),
+    path: '.github/workflows/gate.yml@refs/heads/main',
+    status: 'completed',
+    conclusion: 'success',
+    head_repository_full_name: 'acme/app',
+    html_url: 'https://github.com/acme/app/actions/runs/7'
+  }
+  it('accepts a successful push run of the same workflow on the default branch at the merge base', () => {
+    expect(provenanceProblems(pushRun, want)).toEqual([])
+    expect(runLabel(pushRun)).toContain('workflow run 7 (push to main')
+  })
+  it('refuses a forged artifact from a pull-request run, and every other mismatch', () => {
+    // A PR run whose head claims to be main at the merge base: the event alone refuses it.
+    const forged = { ...pushRun, event: 'pull_request' }
+    expect(provenanceProblems(forged, want)).toEqual(['event is "pull_request", not "push"'])
+    expect(provenanceProblems({ ...pushRun, head_branch: 'agent' }, want)).toEqual([
+      'branch is "agent", not "main"'
+    ])
+    expect(provenanceProblems({ ...pushRun, head_sha: 'b'.repeat(40) }, want)).toHaveLength(1)
+    expect(provenanceProblems({ ...pushRun, path: '.github/workflows/other.yml' }, want)).toEqual([
+      'workflow path is ".github/workflows/other.yml", not ".github/workflows/gate.yml"'
+    ])
+    expect(provenanceProblems({ ...pushRun, conclusion: 'failure' }, want)).toEqual([
+      'conclusion is "failure", not "success"'
+    ])
+    expect(
+      provenanceProblems(
+        { ...pushRun, event: 'pull_request', head_repository_full_name: 'fork/app' },
+        want
+      )
+    ).toHaveLength(2)
   })
 })
