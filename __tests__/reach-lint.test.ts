@@ -85,6 +85,51 @@ describe('oracle-reach in the pipeline', () => {
     )
   })
 
+  it('process code under a main guard is a notice (a test that imports the file never runs it)', async () => {
+    const found = await reach({
+      base: {},
+      head: {
+        'tools/gen.py':
+          'import atexit\nimport os\nimport sys\n\natexit.register(print)\n\nif __name__ == "__main__":\n    os._exit(main())\n',
+        'tools/gen.js':
+          "if (require.main === module) {\n  process.exit(main())\n}\nprocess.on('exit', flush)\n",
+        // A main guard does not excuse the other categories.
+        'tools/peek.py':
+          'import os\n\nif __name__ == "__main__":\n    print(os.environ["PYTEST_CURRENT_TEST"])\n'
+      }
+    })
+    expect(found.sort()).toEqual(
+      [
+        'failure tools/gen.py:5 process',
+        'notice tools/gen.py:8 process',
+        'notice tools/gen.js:2 process',
+        'failure tools/gen.js:4 process',
+        'failure tools/peek.py:4 markers'
+      ].sort()
+    )
+  })
+
+  it("the base's npm scripts and pyproject scripts name entry points too", async () => {
+    const found = await reach({
+      base: {
+        'package.json': '{"scripts": {"start": "node --enable-source-maps ./src/server.js"}}\n',
+        'pyproject.toml': '[project]\nname = "app"\n\n[project.scripts]\napp = "app.main:run"\n'
+      },
+      head: {
+        'src/server.js': "process.on('SIGTERM', () => server.close())\n",
+        'app/main.py': 'import signal\nsignal.signal(signal.SIGTERM, stop)\n',
+        'app/other.py': 'import signal\nsignal.signal(signal.SIGTERM, stop)\n'
+      }
+    })
+    expect(found.sort()).toEqual(
+      [
+        'notice src/server.js:1 process',
+        'notice app/main.py:2 process',
+        'failure app/other.py:2 process'
+      ].sort()
+    )
+  })
+
   it('a bin entry the patch adds to package.json does not make its file an entry point', async () => {
     const found = await reach({
       base: { 'package.json': '{}\n' },

@@ -40,6 +40,7 @@ const PY_ATTACKS: Array<[ReachCategory, string]> = [
   ['framework', 'import pytest_asyncio'],
   ['framework', 'import importlib\nimportlib.import_module("pluggy")'],
   ['framework', '__import__("pytest")'],
+  ['framework', 'import builtins\nbuiltins.__import__("_pytest.runner")'],
   ['framework', 'import sys\nsys.modules["json"] = fake'],
   ['framework', 'import sys\nsys.meta_path.insert(0, Finder())'],
   ['markers', 'import os\nx = os.environ["PYTEST_CURRENT_TEST"]'],
@@ -119,6 +120,12 @@ const JS_ATTACKS: Array<[ReachCategory, string]> = [
   ['framework', "const j = require('@jest/globals')"],
   ['framework', "const t = await import('node:test')"],
   ['framework', "import chai from 'chai'"],
+  ['framework', "import fc from 'fast-check'"],
+  [
+    'framework',
+    "const localRequire = createRequire(import.meta.url)\nconst v = localRequire('vitest')"
+  ],
+  ['framework', "const j = module.require('jest-circus')"],
   ['framework', "export * from 'jest-circus'"],
   ['framework', 'expect.extend({ toBe: () => ({ pass: true }) })'],
   ['framework', 'const e = globalThis.expect'],

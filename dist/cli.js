@@ -1,11 +1,16 @@
 #!/usr/bin/env node
 import { createRequire as __oracleGateCreateRequire } from 'module'; const require = __oracleGateCreateRequire(import.meta.url);
 import {
-  logText
-} from "./chunks/chunk-2BXU6TTU.js";
+  EXIT
+} from "./chunks/chunk-TADAZM5Q.js";
+import "./chunks/chunk-GL77JWVN.js";
 import {
   VERSION
-} from "./chunks/chunk-4PLJCNFX.js";
+} from "./chunks/chunk-4TO6EUUJ.js";
+import {
+  logText
+} from "./chunks/chunk-FAPZVZVY.js";
+import "./chunks/chunk-BLJCPJ76.js";
 
 // src/cli.ts
 var argv = process.argv.slice(2);
@@ -14,13 +19,13 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v" || argv[0]
 `);
 } else {
   try {
-    const { main } = await import("./chunks/main-P7FJUMFZ.js");
+    const { main } = await import("./chunks/main-CAWSSOIZ.js");
     process.exitCode = await main(argv);
   } catch (error) {
     process.stderr.write(
       `oracle-gate: ${logText(error instanceof Error ? error.message : String(error))}
 `
     );
-    process.exitCode = 4;
+    process.exitCode = EXIT.error;
   }
 }

@@ -1,15 +1,16 @@
 import { createRequire as __oracleGateCreateRequire } from 'module'; const require = __oracleGateCreateRequire(import.meta.url);
 import {
   VERSION
-} from "./chunks/chunk-4PLJCNFX.js";
+} from "./chunks/chunk-4TO6EUUJ.js";
+import "./chunks/chunk-BLJCPJ76.js";
 
 // src/index.ts
 process.stdout.write(`oracle-gate ${VERSION}
 `);
 try {
   const [{ run }, { readEnvironment }] = await Promise.all([
-    import("./chunks/main-5VZ7EYLL.js"),
-    import("./chunks/environment-YBVTYEZU.js")
+    import("./chunks/main-WCU37SDA.js"),
+    import("./chunks/environment-4FGW5FJD.js")
   ]);
   await run(readEnvironment());
 } catch (error) {

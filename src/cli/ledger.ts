@@ -13,6 +13,7 @@ import { ledgerFromText } from '../ledger/load.js'
 import { formatProblem, parseLedger, type LedgerProblem } from '../ledger/parse.js'
 import type { LedgerState } from '../ledger/types.js'
 import { DEFAULT_POLICY_PATH, parsePolicy } from '../policy/load.js'
+import { policySchema } from '../policy/validate.js'
 import { logText } from '../report/sanitize.js'
 import { EXIT, type Io } from './io.js'
 
@@ -29,7 +30,7 @@ Common options:
   --policy PATH     policy file, for the ledger path and ledger_max_days
                     (default ${DEFAULT_POLICY_PATH})
   --today DATE      YYYY-MM-DD (default: the UTC date)
-  --max-days N      longest first_seen → expires_on window (default: the policy's, else 30)
+  --max-days N      longest first_seen → expires_on window (default: the policy's, else the policy default, 30)
 
 add     appends a row: CAUSE is one of order, time, net, rng, shared, env; --first-seen
         defaults to today, --expires to today + 14 days, --max-runs to 3, --id to the
@@ -141,7 +142,8 @@ async function resolveTarget(v: Values, io: Io): Promise<Target> {
     abs,
     file: relative(repo, abs).replace(/\\/g, '/') || file,
     today,
-    maxDays: maxDays ?? 30
+    // No policy to read: the policy schema's own default, never a second copy of it.
+    maxDays: maxDays ?? policySchema.properties.ledger_max_days.default
   }
 }
 

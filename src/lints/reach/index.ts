@@ -109,7 +109,10 @@ export async function oracleReach(input: LintInput, level: Level): Promise<Reaso
   for (const p of parsed) p.findings.push(...echoFindings(p.constructs, cases))
 
   const allowed = allowList(ctx.policy.lints.reach_allow, ctx.policy.case_insensitive)
-  const isEntry = entryPoints(await ctx.git.showText(ctx.mergeBase, 'package.json'))
+  const isEntry = entryPoints(
+    await ctx.git.showText(ctx.mergeBase, 'package.json'),
+    await ctx.git.showText(ctx.mergeBase, 'pyproject.toml')
+  )
   const reasons: Reason[] = []
   let waived = 0
   for (const p of parsed) {
@@ -123,8 +126,13 @@ export async function oracleReach(input: LintInput, level: Level): Promise<Reaso
         waived++
         continue
       }
-      const habit = f.entryPointHabit === true && isEntry(p.path)
-      kept.push(reasonOf(p.path, line, f, habit ? 'notice' : level, habit))
+      const soft =
+        f.mainOnly === true
+          ? 'main'
+          : f.entryPointHabit === true && isEntry(p.path)
+            ? 'entry'
+            : undefined
+      kept.push(reasonOf(p.path, line, f, soft === undefined ? level : 'notice', soft))
     }
     reasons.push(...kept.slice(0, PER_FILE_CAP))
     if (kept.length > PER_FILE_CAP) {
@@ -155,11 +163,23 @@ export function printable(text: string, max = 240): string {
   return clean.length > max ? `${clean.slice(0, max)}…` : clean
 }
 
-function reasonOf(path: string, line: number, f: Finding, level: Level, habit: boolean): Reason {
+const SOFTENED = {
+  entry: 'allowed in a command-line entry point; make sure the locked tests never import this file',
+  main: 'allowed: it runs only when the file is run as a program, never when a test imports it'
+} as const
+
+function reasonOf(
+  path: string,
+  line: number,
+  f: Finding,
+  level: Level,
+  soft: keyof typeof SOFTENED | undefined
+): Reason {
   const what = printable(f.what)
-  const message = habit
-    ? `${what} [${f.category}]: allowed in a command-line entry point; make sure the locked tests never import this file`
-    : `${what} [${f.category}]: ${WHY[f.category]}; ${ADVICE}`
+  const message =
+    soft !== undefined
+      ? `${what} [${f.category}]: ${SOFTENED[soft]}`
+      : `${what} [${f.category}]: ${WHY[f.category]}; ${ADVICE}`
   return { rule: 'oracle-reach', level, path, line, message }
 }
 

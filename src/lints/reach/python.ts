@@ -21,6 +21,7 @@ import {
   descendants,
   finding,
   isMarkerName,
+  markMainOnly,
   moduleMatches,
   namesRunner,
   pathMatches,
@@ -41,7 +42,13 @@ export interface DetectContext {
 
 type Bindings = Map<string, string>
 
+const PY_MAIN_GUARD = /^(__name__\s*==\s*(['"])__main__\2|(['"])__main__\3\s*==\s*__name__)$/
+
 export function detectPython(root: Node, ctx: DetectContext): Finding[] {
+  return markMainOnly(root, pythonFindings(root, ctx), c => PY_MAIN_GUARD.test(c))
+}
+
+function pythonFindings(root: Node, ctx: DetectContext): Finding[] {
   const bindings = pythonBindings(root)
   const out: Finding[] = []
   for (const node of descendants(root, ctx.within)) {
@@ -162,7 +169,12 @@ function resolveCall(node: Node, bindings: Bindings): string | undefined {
 }
 
 function isImportCall(callee: string | undefined): boolean {
-  return callee === '__import__' || callee === 'importlib.import_module'
+  return (
+    callee === '__import__' ||
+    callee === 'builtins.__import__' ||
+    callee === 'importlib.__import__' ||
+    callee === 'importlib.import_module'
+  )
 }
 
 function argumentsOf(call: Node): Node[] {

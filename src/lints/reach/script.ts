@@ -24,6 +24,7 @@ import {
   descendants,
   finding,
   isMarkerName,
+  markMainOnly,
   moduleMatches,
   namesRunner,
   pathMatches,
@@ -40,7 +41,13 @@ interface Scope {
   declared: Set<string>
 }
 
+const JS_MAIN_GUARD = /^(require\.main\s*===?\s*module|module\s*===?\s*require\.main)$/
+
 export function detectScript(root: Node, ctx: DetectContext): Finding[] {
+  return markMainOnly(root, scriptFindings(root, ctx), c => JS_MAIN_GUARD.test(c))
+}
+
+function scriptFindings(root: Node, ctx: DetectContext): Finding[] {
   const scope = scriptScope(root)
   const out: Finding[] = []
   for (const node of descendants(root, ctx.within)) {
@@ -222,7 +229,9 @@ export function resolveScript(node: Node, scope: Scope): string | undefined {
 /** The module of `require('m')` or `import('m')` with a constant argument. */
 function requiredModule(call: Node): string | undefined {
   const fn = call.childForFieldName('function')
-  if (!fn || (fn.type !== 'import' && fn.text !== 'require')) return undefined
+  // `require`, `module.require`, and what createRequire() made (`const req = createRequire(…)`
+  // is usually called `require` or `*Require`; other names are not followed).
+  if (!fn || (fn.type !== 'import' && !/(^|\.)require$|Require$/.test(fn.text))) return undefined
   const arg = call.childForFieldName('arguments')?.namedChildren[0]
   return arg ? scriptStringValue(arg) : undefined
 }

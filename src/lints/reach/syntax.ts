@@ -183,3 +183,29 @@ export function moduleMatches(
 export function pathMatches(path: string, patterns: readonly string[]): string | undefined {
   return patterns.find(p => path === p || path.startsWith(p + '.'))
 }
+
+/**
+ * Marks process findings inside a top-level block that runs only when the file is the
+ * program (the `if` whose condition `isMainGuard` recognises): a test that imports the file
+ * never runs that code.
+ */
+export function markMainOnly(
+  root: Node,
+  findings: Finding[],
+  isMainGuard: (condition: string) => boolean
+): Finding[] {
+  const ranges: Array<[number, number]> = []
+  for (const statement of root.namedChildren) {
+    if (statement?.type !== 'if_statement') continue
+    const condition = statement.childForFieldName('condition')
+    const body = statement.childForFieldName('consequence')
+    if (condition && body && isMainGuard(condition.text.replace(/^\((.*)\)$/s, '$1').trim()))
+      ranges.push([body.startPosition.row + 1, body.endPosition.row + 1])
+  }
+  if (ranges.length === 0) return findings
+  return findings.map(f =>
+    f.category === 'process' && ranges.some(([a, b]) => f.start >= a && f.end <= b)
+      ? { ...f, mainOnly: true }
+      : f
+  )
+}

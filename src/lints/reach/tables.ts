@@ -32,10 +32,18 @@ export const JS_FRAMEWORK_PACKAGES = [
   'tap',
   'uvu',
   'tinyspy',
+  'fast-check',
   '@playwright/test'
 ] as const
 /** npm scopes and name prefixes of runner internals (`@vitest/expect`, `jest-circus`). */
-export const JS_FRAMEWORK_PREFIXES = ['@vitest/', '@jest/', 'jest-', 'chai-', '@sinonjs/'] as const
+export const JS_FRAMEWORK_PREFIXES = [
+  '@vitest/',
+  '@jest/',
+  'jest-',
+  'chai-',
+  '@sinonjs/',
+  '@fast-check/'
+] as const
 
 /** Globals a JavaScript runner installs; production code that uses them runs only under test. */
 export const JS_RUNNER_GLOBALS = new Set(['expect', 'vi', 'jest', 'chai'])

@@ -29,4 +29,9 @@ export interface Finding {
    * signal handler): reported as a notice, not a failure, in an entry-point file.
    */
   entryPointHabit?: boolean
+  /**
+   * Inside `if __name__ == "__main__":` (or `if (require.main === module)`): code that runs
+   * only when the file is the program, never when a test imports it.
+   */
+  mainOnly?: boolean
 }

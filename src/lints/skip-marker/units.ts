@@ -12,6 +12,7 @@
 // jest.setTimeout) silences every test in it: the unit lists them as members.
 import type { Family as Lang } from '../../lang.js'
 import type { TestSpan } from './script.js'
+import { canonicalId } from '../../replay/ids.js'
 
 export interface TestUnit {
   /** Canonical ids naming this unit; the first is the one messages suggest. */
@@ -143,7 +144,7 @@ function jsUnits(path: string, spans: readonly TestSpan[]): UnitFinder {
     const chain = spans
       .filter(s => s.from <= span.from && span.to <= s.to && s !== span && s.group)
       .map(s => s.title)
-    const full = `${path}::${[...chain, span.title].join(' > ')}`
+    const full = canonicalId(path, [...chain, span.title])
     return chain.length === 0 ? [full] : [full, `${path}::${span.title}`]
   }
   const membersOf = (group?: TestSpan): string[][] =>
