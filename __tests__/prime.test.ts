@@ -16,6 +16,7 @@ import { provenanceProblems, runLabel } from '../src/prime/provenance.js'
 import { primedBase } from '../src/prime/source.js'
 import { parsePrimed, readPrimed, type PrimedFile } from '../src/prime/store.js'
 import type { Scorecard } from '../src/types.js'
+import { validateScorecard } from '../src/verdict/scorecard-schema.js'
 import { memoryLogger } from './helpers/logger.js'
 import { TestRepo } from './helpers/repo.js'
 
@@ -154,6 +155,8 @@ describe('primed base results', () => {
     expect(reused.card.runs[0]?.primed_from).toContain('oracle-gate prime of main')
     expect(notices(reused.card)).toHaveLength(1)
     expect(notices(reused.card)[0]).toContain('the base suite was not run')
+    // The card with its new field is still a valid scorecard (the external contract).
+    expect(validateScorecard(JSON.parse(JSON.stringify(reused.card)))).toEqual([])
   })
 
   it.each([
