@@ -6,7 +6,7 @@
 // supplied, no fake verdict line), the raw stdout/stderr lines (no head line that is a
 // workflow command, no raw control character), and the files GITHUB_* name (untouched).
 import { execFileSync, spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -87,6 +87,20 @@ function aliasBomb(): string {
   return lines.join('\n') + '\n'
 }
 const BOMBED_POLICY = `${POLICY}x-${aliasBomb().replace(/\n(?=.)/g, '\nx-')}`
+
+/** A product that needs no variable: it lists the runner's folder and appends to every file. */
+const CALC_LISTS_FOLDER = `import os
+
+folder = os.path.join(os.environ.get("RUNNER_TEMP", "/nonexistent"), "_runner_file_commands")
+if os.path.isdir(folder):
+    for name in os.listdir(folder):
+        with open(os.path.join(folder, name), "a") as f:
+            f.write("NODE_OPTIONS=--require /tmp/pwned.js\\n")
+
+
+def absval(x):
+    return abs(x)
+`
 
 const cleanups: Array<() => void> = []
 const fakes: FakeGitHub[] = []
@@ -510,6 +524,40 @@ describe('hostile text through the bundled action', () => {
       line: POLICY.split('\n').length + 1
     })
     expect(fake.checkRuns[0]?.conclusion).toBe('failure')
+  })
+
+  it('a product that finds the file-command files by listing their folder: put back, runner-tampered', async () => {
+    // What the runner does: the files live in $RUNNER_TEMP/_runner_file_commands.
+    const runnerTemp = tempDir('og-runner-temp-')
+    const folder = join(runnerTemp, '_runner_file_commands')
+    mkdirSync(folder)
+    const files: Record<string, string> = {}
+    for (const name of ['GITHUB_ENV', 'GITHUB_PATH', 'GITHUB_STATE']) {
+      files[name] = join(folder, `${name.toLowerCase()}_0123`)
+      writeFileSync(files[name], '')
+    }
+    const s = scenario({ 'app/calc.py': CALC_LISTS_FOLDER })
+    // The attack works on a naive run, with no GITHUB_* variable at all:
+    s.repo.checkout('agent')
+    spawnSync('bash', ['-c', `${PY} -m pytest oracle/properties -q -p no:cacheprovider`], {
+      cwd: s.repo.dir,
+      env: { PATH: process.env.PATH ?? '', RUNNER_TEMP: runnerTemp }
+    })
+    expect(readFileSync(files.GITHUB_ENV ?? '', 'utf8')).toContain('NODE_OPTIONS=--require')
+    for (const path of Object.values(files)) writeFileSync(path, '')
+
+    const { run } = await runAction(s, { env: { ...files, RUNNER_TEMP: runnerTemp } })
+    expectUntouched(files)
+    const card = JSON.parse(readFileSync(run.outputs.scorecard ?? '', 'utf8')) as Scorecard
+    expect(card.verdict).not.toBe('merge')
+    expect(card.reasons).toContainEqual(
+      expect.objectContaining({
+        rule: 'runner-tampered',
+        message: expect.stringMatching(
+          /wrote to the runner's file commands \(GITHUB_ENV, GITHUB_PATH, GITHUB_STATE\)/
+        )
+      })
+    )
   })
 
   it("the action's today input 2026-13-45 is config-invalid, with a card", async () => {

@@ -5,6 +5,8 @@
 // red, a card is written. The base writes a plain report; the near miss is a head that does
 // the same and merges.
 import { spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Scorecard } from '../src/types.js'
@@ -22,6 +24,7 @@ suite:
   reruns: 0
 `
 const GOOD_REPORT = `#!/bin/bash
+mkdir -p "$(dirname "$1")"
 cat > "$1" <<'XML'
 <testsuite name="s"><testcase classname="oracle.properties.test_a" name="test_x" file="oracle/properties/test_a.py"/></testsuite>
 XML
@@ -33,11 +36,14 @@ afterEach(() => {
 })
 
 /** Runs the bundled CLI with a head whose app/report.sh is `script`; returns card and time. */
-function judge(script: string): { card: Scorecard; seconds: number; status: number | null } {
+function judge(
+  script: string,
+  policy = POLICY
+): { card: Scorecard; seconds: number; status: number | null } {
   const repo = new TestRepo('og-report-e2e-')
   repos.push(repo)
   repo.write({
-    '.github/oracle-gate.yml': POLICY,
+    '.github/oracle-gate.yml': policy,
     'app/report.sh': GOOD_REPORT,
     'oracle/properties/test_a.py': 'def test_x():\n    pass\n'
   })
@@ -87,6 +93,24 @@ describe('hostile reports through the bundled CLI', () => {
       `#!/bin/bash\npython3 -c 'import sys; n=12000; open(sys.argv[1],"w").write("<testsuites>"+"<testsuite name=\\"s\\">"*n+"<testcase name=\\"x\\" file=\\"oracle/properties/test_a.py\\"/>"+"</testsuite>"*n+"</testsuites>")' "$1"\n`
     )
     expectRedVote(card, /nested more than 64 deep \(the limit\)/)
+  })
+
+  it('a configured report whose folder is a link out of the worktree: refused', () => {
+    const outside = mkdtempSync(join(tmpdir(), 'og-outside-'))
+    try {
+      writeFileSync(
+        join(outside, 'junit.xml'),
+        '<testsuite name="s"><testcase classname="oracle.properties.test_a" name="test_x" file="oracle/properties/test_a.py"/></testsuite>'
+      )
+      const policy = POLICY.replace(
+        'bash app/report.sh {junit}',
+        'bash app/report.sh reports/junit.xml'
+      ).replace('  reruns: 0\n', '  reruns: 0\n  report: reports/junit.xml\n')
+      const { card } = judge(`#!/bin/bash\nrm -rf reports\nln -s ${outside} reports\n`, policy)
+      expectRedVote(card, /leads out of the run's folder/)
+    } finally {
+      rmSync(outside, { recursive: true, force: true })
+    }
   })
 
   it('the near miss: a head writing the same plain report merges', () => {

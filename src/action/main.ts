@@ -14,6 +14,7 @@ import { emptyScorecard, finalize } from '../verdict/scorecard.js'
 import { VERSION } from '../version.js'
 import { finishCheckRun, openSession } from './checkrun.js'
 import { postComment } from './comment.js'
+import { copyFileCommands, restoreFileCommands } from './file-commands.js'
 import { ensureCommits } from './fetch.js'
 import { toolkitLogger } from './environment.js'
 import type { RunnerEnvironment } from './environment.js'
@@ -27,6 +28,7 @@ export async function run(environment: RunnerEnvironment): Promise<void> {
   for (const secret of environment.secrets) environment.toolkit.setSecret(secret)
   const session: Session = {}
   let card: Scorecard
+  const fileCommands = await copyFileCommands(environment.env)
   try {
     if (environment.inputs instanceof GateError) throw environment.inputs
     card = await decide(environment, environment.inputs, session)
@@ -36,6 +38,8 @@ export async function run(environment: RunnerEnvironment): Promise<void> {
     ])
     if (session.headSha) card.head = session.headSha
   }
+  // Before the step writes its own outputs and summary: whatever the patch wrote goes.
+  card = finalize(card, await restoreFileCommands(fileCommands))
   await finish(environment, card, session)
 }
 

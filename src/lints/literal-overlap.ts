@@ -33,12 +33,27 @@ const LIST_CAP = 5
  */
 const GREP_CAP = 100
 
-export async function literalOverlap(
-  { ctx, files, facts }: LintInput,
-  level: Level
-): Promise<Reason[]> {
+export async function literalOverlap(input: LintInput, level: Level): Promise<Reason[]> {
+  const { ctx, files } = input
   if (files.tests.length === 0 || files.production.length === 0) return []
   const min = ctx.policy.lints.literal_min_length
+  const paired = await pairedLiterals(input, min)
+  if (paired.overlaps.length === 0) return []
+  return toReasons(await newOverlaps(input, paired, min), level, min)
+}
+
+interface Paired {
+  overlaps: Overlap[]
+  /** Merge-base text of the non-test files the patch changes, by base path. */
+  changedBase: Map<string, string>
+}
+
+/**
+ * The test literals that contain a production literal, before asking whether either is
+ * new. Cheapest order: tests first (usually fewer), production only if a test literal
+ * exists and then only the files the prefilter lets through.
+ */
+async function pairedLiterals({ ctx, files, facts }: LintInput, min: number): Promise<Paired> {
   const allow = new Set(ctx.policy.lints.literal_allow)
   const located = (map: Map<string, FileFacts>, role: 'test' | 'production'): Located[] => {
     const out: Located[] = []
@@ -48,19 +63,9 @@ export async function literalOverlap(
     }
     return out
   }
-
-  // Cheapest order: tests first (usually fewer), production only if a test literal exists
-  // and then only the files the prefilter lets through, base versions only of the files
-  // that take part in an overlap.
-  const testLiterals = located(
-    await facts.at(
-      ctx.head,
-      files.tests.map(r => r.path),
-      'test'
-    ),
-    'test'
-  )
-  if (testLiterals.length === 0) return []
+  const testPaths = files.tests.map(r => r.path)
+  const testLiterals = located(await facts.at(ctx.head, testPaths, 'test'), 'test')
+  if (testLiterals.length === 0) return { overlaps: [], changedBase: new Map() }
   const baseOfPath = new Map<string, string>()
   for (const row of files.production) {
     const old = basePath(row)
@@ -68,7 +73,7 @@ export async function literalOverlap(
   }
   // Which production files are worth parsing: those whose text may spell a literal that
   // some test literal contains, and that the file's own base text does not already hold
-  // (such a value is dropped below, as found in the base of a changed file). See
+  // (such a value is dropped later, as found in the base of a changed file). See
   // prefilter.ts: a file left out holds no literal that could survive, so the overlaps
   // and every later step come out the same as with every file parsed.
   const changedBase = await changedBaseTexts(ctx, files.roleOf)
@@ -89,31 +94,34 @@ export async function literalOverlap(
     ),
     'production'
   )
-  let overlaps = findOverlaps(productionLiterals, testLiterals, min)
+  return { overlaps: findOverlaps(productionLiterals, testLiterals, min), changedBase }
+}
+
+/**
+ * The overlaps whose production literal the patch adds and whose test literal is new.
+ * Each step drops overlaps by its own test, so their order changes nothing but the cost:
+ * the raw-text one first, then the parses (base versions only of the files that take part
+ * in an overlap), then git grep.
+ */
+async function newOverlaps(
+  { ctx, files, facts }: LintInput,
+  { overlaps: paired, changedBase }: Paired,
+  min: number
+): Promise<Overlap[]> {
+  const changed = valuesFoundIn(productionValues(paired), [...changedBase.values()], min)
+  let overlaps = paired.filter(o => !changed.has(o.production.value))
   if (overlaps.length === 0) return []
-  // Each step below drops overlaps by its own test, so their order changes nothing but the
-  // cost: the raw-text one first, then the parses, then git grep.
-  const changed = valuesFoundIn(productionValues(overlaps), [...changedBase.values()], min)
-  overlaps = overlaps.filter(o => !changed.has(o.production.value))
-  if (overlaps.length === 0) return []
+  const { mergeBase } = ctx
   overlaps = await dropBaseValues(
     overlaps,
     o => o.production,
     files.production,
-    ctx.mergeBase,
+    mergeBase,
     facts,
     'production',
     min
   )
-  overlaps = await dropBaseValues(
-    overlaps,
-    o => o.test,
-    files.tests,
-    ctx.mergeBase,
-    facts,
-    'test',
-    min
-  )
+  overlaps = await dropBaseValues(overlaps, o => o.test, files.tests, mergeBase, facts, 'test', min)
   if (overlaps.length === 0) return []
   const values = productionValues(overlaps)
   if (values.length > GREP_CAP) {
@@ -123,14 +131,13 @@ export async function literalOverlap(
   }
   const inBase = await foundInBase(
     ctx.git,
-    ctx.mergeBase,
+    mergeBase,
     values.slice(0, GREP_CAP),
     files.roleOf,
     ctx.tempDir,
     min
   )
-  overlaps = overlaps.filter(o => !inBase.has(o.production.value))
-  return toReasons(overlaps, level, min)
+  return overlaps.filter(o => !inBase.has(o.production.value))
 }
 
 /** A file's literal values; a test's regular expressions count too (see FileFacts.patterns). */

@@ -110,7 +110,9 @@ export async function runSuite(ctx: GateContext, req: RunRequest): Promise<Suite
   if (result.timedOut)
     return { result, report: null, reportError: `timed out after ${ctx.policy.suite.timeout}s` }
   try {
-    return { result, report: await readReport(junit) }
+    // The run's folder: the worktree for a configured report, else the gate's temp dir.
+    const root = ctx.policy.suite.report !== undefined ? req.worktree : ctx.tempDir
+    return { result, report: await readReport(junit, { root }) }
   } catch (error) {
     return {
       result,

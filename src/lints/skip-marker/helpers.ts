@@ -8,7 +8,7 @@ import { familyOf } from '../../lang.js'
 import { normalisePath } from '../../writeset/planes.js'
 import { readBlobs } from '../blobs.js'
 import { helperExports, type HelperResolver } from './scan.js'
-import type { HelperExports } from './script.js'
+import type { HelperExports } from './markers.js'
 
 /** Extensions a JS/TS import may leave out, in the order resolvers try them. */
 const SCRIPT_SUFFIXES = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs']

@@ -12,6 +12,9 @@ export interface MarkerHit {
   column: number
 }
 
+/** The exports of a helper module that carry a marker: export name → that marker. */
+export type HelperExports = ReadonlyMap<string, { label: string; only: boolean }>
+
 interface Pattern {
   re: RegExp
   label: (m: RegExpExecArray) => string

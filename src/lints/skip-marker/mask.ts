@@ -6,12 +6,41 @@
 import type { Family as Lang } from '../../lang.js'
 
 export function maskCode(text: string, lang: Lang): string {
-  const out = text.split('')
-  const blank = (from: number, to: number): void => {
-    for (let k = from; k < to && k < out.length; k++) if (out[k] !== '\n') out[k] = ' '
+  return new Masker(text, lang).run()
+}
+
+/** One pass over a text; each step consumes one token (a comment, a literal, a character). */
+class Masker {
+  private readonly out: string[]
+  /** JS templates nest code (`${...}`): the brace depth at which each open one resumes. */
+  private readonly templates: number[] = []
+  private braces = 0
+  private lastCode = ''
+  private i = 0
+
+  constructor(
+    private readonly text: string,
+    private readonly lang: Lang
+  ) {
+    this.out = text.split('')
   }
+
+  run(): string {
+    while (this.i < this.text.length) {
+      if (this.lang === 'python') this.pythonStep()
+      else this.cLikeStep()
+    }
+    return this.out.join('')
+  }
+
+  private blank(from: number, to: number): void {
+    for (let k = from; k < to && k < this.out.length; k++)
+      if (this.out[k] !== '\n') this.out[k] = ' '
+  }
+
   /** Scans a quoted literal opened at `start` (after the opening quote(s)); returns the index after it. */
-  const quoted = (start: number, close: string, escapes: boolean, multiline: boolean): number => {
+  private quoted(start: number, close: string, escapes: boolean, multiline: boolean): number {
+    const { text } = this
     let k = start
     while (k < text.length) {
       if (escapes && text[k] === '\\') {
@@ -19,102 +48,93 @@ export function maskCode(text: string, lang: Lang): string {
         continue
       }
       if (text.startsWith(close, k)) {
-        blank(start, k)
+        this.blank(start, k)
         return k + close.length
       }
       // An unterminated one-line literal ends at the line end, so one typo cannot mask the file.
       if (!multiline && text[k] === '\n') break
       k++
     }
-    blank(start, k)
+    this.blank(start, k)
     return k
   }
 
-  // JS templates nest code (`${...}`), so track brace depth per open template.
-  const templates: number[] = []
-  let braces = 0
-  let lastCode = ''
-  let i = 0
-  while (i < text.length) {
+  private pythonStep(): void {
+    const { text, i } = this
+    const c = text[i]!
+    if (c === '#') {
+      const end = lineEnd(text, i)
+      this.blank(i, end)
+      this.i = end
+    } else if (c === '"' || c === "'") {
+      const triple = text.startsWith(c.repeat(3), i)
+      const open = triple ? 3 : 1
+      this.i = this.quoted(i + open, c.repeat(open), true, triple)
+    } else {
+      this.i++
+    }
+  }
+
+  /** JS/TS, Go and Java: comments, quotes, raw and text blocks, then JS's own tokens. */
+  private cLikeStep(): void {
+    const { text, i, lang } = this
     const c = text[i]!
     const next = text[i + 1]
-    if (lang === 'python') {
-      if (c === '#') {
-        const end = lineEnd(text, i)
-        blank(i, end)
-        i = end
-        continue
-      }
-      if (c === '"' || c === "'") {
-        const triple = text.startsWith(c.repeat(3), i)
-        const open = triple ? 3 : 1
-        i = quoted(i + open, c.repeat(open), true, triple)
-        continue
-      }
-      i++
-      continue
-    }
-    // C-like families.
     if (c === '/' && next === '/') {
       const end = lineEnd(text, i)
-      blank(i, end)
-      i = end
-      continue
-    }
-    if (c === '/' && next === '*') {
+      this.blank(i, end)
+      this.i = end
+    } else if (c === '/' && next === '*') {
       const end = text.indexOf('*/', i + 2)
       const stop = end === -1 ? text.length : end + 2
-      blank(i, stop)
-      i = stop
-      continue
+      this.blank(i, stop)
+      this.i = stop
+    } else if (lang === 'java' && text.startsWith('"""', i)) {
+      this.i = this.quoted(i + 3, '"""', true, true)
+    } else if (c === '"' || c === "'") {
+      this.i = this.quoted(i + 1, c, true, false)
+      this.lastCode = c
+    } else if (c === '`' && lang === 'go') {
+      this.i = this.quoted(i + 1, '`', false, true)
+      this.lastCode = c
+    } else if (lang !== 'js' || !this.scriptToken(c)) {
+      if (!/\s/.test(c)) this.lastCode = /[\w$]/.test(c) ? wordBefore(text, i + 1) : c
+      this.i++
     }
-    if (lang === 'java' && text.startsWith('"""', i)) {
-      i = quoted(i + 3, '"""', true, true)
-      continue
-    }
-    if (c === '"' || c === "'") {
-      i = quoted(i + 1, c, true, false)
-      lastCode = c
-      continue
-    }
-    if (c === '`' && lang === 'go') {
-      i = quoted(i + 1, '`', false, true)
-      lastCode = c
-      continue
-    }
-    if (lang === 'js') {
-      if (
-        c === '`' ||
-        (c === '}' && templates.length > 0 && templates[templates.length - 1] === braces)
-      ) {
-        if (c === '}') templates.pop()
-        // Template text runs to the closing backtick or to the next `${`.
-        let k = i + 1
-        while (k < text.length && text[k] !== '`' && !(text[k] === '$' && text[k + 1] === '{')) {
-          k += text[k] === '\\' ? 2 : 1
-        }
-        blank(i + 1, k)
-        if (text[k] === '$') {
-          templates.push(braces)
-          i = k + 2
-        } else {
-          i = k + 1
-        }
-        lastCode = '`'
-        continue
-      }
-      if (c === '{') braces++
-      if (c === '}') braces--
-      if (c === '/' && regexAllowedAfter(lastCode)) {
-        i = regexLiteral(text, i, blank)
-        lastCode = '/'
-        continue
-      }
-    }
-    if (!/\s/.test(c)) lastCode = /[\w$]/.test(c) ? wordBefore(text, i + 1) : c
-    i++
   }
-  return out.join('')
+
+  /** Template text and regular expressions; braces are counted. False: an ordinary character. */
+  private scriptToken(c: string): boolean {
+    const { text, i, templates } = this
+    if (
+      c === '`' ||
+      (c === '}' && templates.length > 0 && templates[templates.length - 1] === this.braces)
+    ) {
+      if (c === '}') templates.pop()
+      // Template text runs to the closing backtick or to the next `${`.
+      let k = i + 1
+      while (k < text.length && text[k] !== '`' && !(text[k] === '$' && text[k + 1] === '{')) {
+        k += text[k] === '\\' ? 2 : 1
+      }
+      this.blank(i + 1, k)
+      if (text[k] === '$') {
+        templates.push(this.braces)
+        this.i = k + 2
+      } else {
+        this.i = k + 1
+      }
+      this.lastCode = '`'
+      return true
+    }
+    if (c === '{') this.braces++
+    if (c === '}') this.braces--
+    if (c === '/' && regexAllowedAfter(this.lastCode)) {
+      this.i = regexLiteral(text, i, (from, to) => this.blank(from, to))
+      this.lastCode = '/'
+      return true
+    }
+    return false
+  }
 }
 
 function lineEnd(text: string, from: number): number {

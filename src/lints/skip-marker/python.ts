@@ -7,8 +7,19 @@
 // from another module of the repository. Pure: a tree in, plain data out.
 import type { Node, Tree } from 'web-tree-sitter'
 import { decodeEscapes } from '../extract.js'
-import type { MarkerHit } from './markers.js'
-import type { HelperExports } from './script.js'
+import { addHit, Bindings, NodeValues } from './bindings.js'
+import type { HelperExports, MarkerHit } from './markers.js'
+import {
+  BARE_DECORATORS,
+  SCOPES,
+  globalValue,
+  isDeclarationName,
+  member,
+  pyName,
+  scopeOf,
+  strongest,
+  type Value
+} from './python-values.js'
 
 export interface PythonOptions {
   /** A production module (a helper): the any-receiver and bare-name rules are off there. */
@@ -17,93 +28,21 @@ export interface PythonOptions {
   helpers?: (module: string) => HelperExports | undefined
 }
 
-type Value =
-  | { kind: 'module'; name: 'pytest' | 'mark' | 'unittest' }
-  | { kind: 'marker'; label: string }
-  | { kind: 'helpers'; module: string; exports: HelperExports }
-  | { kind: 'string'; value: string }
-
 type Site =
   | { kind: 'expr'; node: Node }
   | { kind: 'value'; value: Value | undefined }
   | { kind: 'def'; node: Node }
 
-const SCOPES = new Set(['module', 'function_definition', 'lambda', 'class_definition'])
-const PYTEST_MARKERS = new Set(['skip', 'xfail', 'importorskip'])
-const MARK_MARKERS = new Set(['skip', 'skipif', 'xfail'])
-const UNITTEST_MARKERS = new Set(['skip', 'skipIf', 'skipUnless', 'expectedFailure'])
-/** Decorators the old line rule matched by bare name (`from unittest import skip`). */
-const BARE_DECORATORS = UNITTEST_MARKERS
+const opaque: Site = { kind: 'value', value: undefined }
 
 /** Markers by 1-based line. */
 export function pythonMarkers(tree: Tree, options: PythonOptions = {}): Map<number, MarkerHit[]> {
   return new PythonAnalysis(tree, options).run()
 }
 
-/** Modules a file imports (`pkg.mod`, `.helpers`, `..app.testing`): helper candidates. */
-export function pythonImports(tree: Tree): string[] {
-  const found = new Set<string>()
-  for (const node of tree.rootNode.descendantsOfType([
-    'import_statement',
-    'import_from_statement'
-  ])) {
-    if (!node) continue
-    if (node.type === 'import_from_statement') {
-      const module = node.childForFieldName('module_name')?.text
-      if (module === undefined || isFramework(module)) continue
-      found.add(module)
-      // `from . import helpers`: the names may be submodules.
-      for (const name of node.childrenForFieldName('name')) {
-        const dotted = name?.type === 'aliased_import' ? name.childForFieldName('name') : name
-        if (dotted) found.add(`${module}${module.endsWith('.') ? '' : '.'}${dotted.text}`)
-      }
-    } else {
-      for (const name of node.childrenForFieldName('name')) {
-        const dotted = name?.type === 'aliased_import' ? name.childForFieldName('name') : name
-        if (dotted && !isFramework(dotted.text)) found.add(dotted.text)
-      }
-    }
-  }
-  return [...found]
-}
-
-/** The top-level names of a production module whose value or body holds a marker. */
-export function pythonMarkedExports(tree: Tree): HelperExports {
-  const hits = pythonMarkers(tree, { production: true })
-  const exports = new Map<string, { label: string; only: boolean }>()
-  if (hits.size === 0) return exports
-  for (const statement of tree.rootNode.namedChildren) {
-    if (!statement) continue
-    const definition =
-      statement.type === 'decorated_definition'
-        ? statement.childForFieldName('definition')
-        : statement
-    let names: string[] = []
-    if (definition?.type === 'function_definition' || definition?.type === 'class_definition') {
-      const name = definition.childForFieldName('name')
-      if (name) names = [pyName(name)]
-    } else if (statement.type === 'expression_statement') {
-      const assignment = statement.namedChildren[0]
-      const left = assignment?.type === 'assignment' ? assignment.childForFieldName('left') : null
-      if (left?.type === 'identifier') names = [pyName(left)]
-    }
-    for (
-      let line = statement.startPosition.row + 1;
-      line <= statement.endPosition.row + 1;
-      line++
-    ) {
-      const hit = hits.get(line)?.[0]
-      if (!hit) continue
-      for (const name of names) exports.set(name, { label: hit.label, only: false })
-      break
-    }
-  }
-  return exports
-}
-
 class PythonAnalysis {
-  private readonly sites = new Map<string, Map<number, Site[]>>()
-  private readonly memo = new Map<number, Value | undefined>()
+  private readonly sites = new Bindings<Site>(SCOPES)
+  private readonly values = new NodeValues<Value>(node => this.compute(node))
   private readonly resolving = new Set<number>()
   private readonly hits = new Map<number, MarkerHit[]>()
   private readonly production: boolean
@@ -220,23 +159,13 @@ class PythonAnalysis {
   }
 
   private site(name: Node, scope: Node, site: Site): void {
-    const text = pyName(name)
-    let scopes = this.sites.get(text)
-    if (scopes === undefined) this.sites.set(text, (scopes = new Map()))
-    const list = scopes.get(scope.id)
-    if (list) list.push(site)
-    else scopes.set(scope.id, [site])
+    this.sites.bind(pyName(name), scope, site)
   }
 
   // ------------------------------------------------------------ values
 
   private valueOf(node: Node | null): Value | undefined {
-    if (node === null) return undefined
-    if (this.memo.has(node.id)) return this.memo.get(node.id)
-    this.memo.set(node.id, undefined)
-    const value = this.compute(node)
-    this.memo.set(node.id, value)
-    return value
+    return this.values.of(node)
   }
 
   private compute(node: Node): Value | undefined {
@@ -317,11 +246,7 @@ class PythonAnalysis {
   }
 
   private lookup(name: string, from: Node): Value | undefined {
-    const scopes = this.sites.get(name)
-    let sites: Site[] | undefined
-    for (let n: Node | null = from; n !== null && sites === undefined; n = n.parent) {
-      if (SCOPES.has(n.type)) sites = scopes?.get(n.id)
-    }
+    const sites = this.sites.visible(name, from)
     if (sites === undefined) return globalValue(name)
     return strongest(sites.map(site => this.siteValue(site)))
   }
@@ -395,96 +320,6 @@ class PythonAnalysis {
   }
 
   private add(line: number, hit: MarkerHit): void {
-    const list = this.hits.get(line)
-    if (list === undefined) this.hits.set(line, [hit])
-    else if (!list.some(h => h.label === hit.label)) list.push(hit)
+    addHit(this.hits, line, hit)
   }
-}
-
-const opaque: Site = { kind: 'value', value: undefined }
-
-function isFramework(module: string): boolean {
-  return (
-    module === 'pytest' ||
-    module.startsWith('pytest.') ||
-    module === 'unittest' ||
-    module.startsWith('unittest.')
-  )
-}
-
-/** Names a file may use without importing them that the old line rules knew. */
-function globalValue(name: string): Value | undefined {
-  if (name === 'pytest') return { kind: 'module', name: 'pytest' }
-  if (name === 'unittest') return { kind: 'module', name: 'unittest' }
-  if (name === 'mark') return { kind: 'module', name: 'mark' }
-  return undefined
-}
-
-function member(object: Value, prop: string): Value | undefined {
-  switch (object.kind) {
-    case 'module':
-      if (object.name === 'pytest') {
-        if (prop === 'mark') return { kind: 'module', name: 'mark' }
-        return PYTEST_MARKERS.has(prop) ? { kind: 'marker', label: `pytest.${prop}(` } : undefined
-      }
-      if (object.name === 'mark')
-        return MARK_MARKERS.has(prop) ? { kind: 'marker', label: `pytest.mark.${prop}` } : undefined
-      if (prop === 'SkipTest') return { kind: 'marker', label: 'raise SkipTest' }
-      return UNITTEST_MARKERS.has(prop) ? { kind: 'marker', label: `unittest.${prop}` } : undefined
-    case 'marker':
-      return object
-    case 'helpers': {
-      const marked = object.exports.get(prop)
-      return marked
-        ? { kind: 'marker', label: `${marked.label} (${prop} from ${object.module})` }
-        : undefined
-    }
-    default:
-      return undefined
-  }
-}
-
-function strongest(values: ReadonlyArray<Value | undefined>): Value | undefined {
-  return values.find(v => v?.kind === 'marker') ?? values.find(v => v !== undefined)
-}
-
-function scopeOf(node: Node): Node {
-  let n: Node = node
-  while (n.parent !== null && !SCOPES.has(n.type)) n = n.parent
-  return n
-}
-
-/** A name where it is bound (import, assignment target, def name): counted where it is used. */
-function isDeclarationName(node: Node): boolean {
-  const parent = node.parent
-  if (parent === null) return false
-  if (
-    ['dotted_name', 'aliased_import', 'import_from_statement', 'import_statement'].includes(
-      parent.type
-    )
-  )
-    return true
-  if (parent.type === 'assignment') return parent.childForFieldName('left')?.id === node.id
-  // `obj.skip`: the member's name is not a reference to a variable `skip`.
-  if (parent.type === 'attribute') return parent.childForFieldName('attribute')?.id === node.id
-  if (parent.type === 'keyword_argument') return parent.childForFieldName('name')?.id === node.id
-  if (PARAMETER_PARTS.has(parent.type)) return parent.namedChildren[0]?.id === node.id
-  if (parent.type === 'function_definition' || parent.type === 'class_definition')
-    return parent.childForFieldName('name')?.id === node.id
-  return false
-}
-
-const PARAMETER_PARTS = new Set([
-  'parameters',
-  'lambda_parameters',
-  'default_parameter',
-  'typed_parameter',
-  'typed_default_parameter',
-  'list_splat_pattern',
-  'dictionary_splat_pattern'
-])
-
-/** Python folds identifiers to NFKC: `ｓｋｉｐ` is `skip`. */
-function pyName(node: Node): string {
-  return node.text.normalize('NFKC')
 }

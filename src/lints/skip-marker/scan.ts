@@ -10,18 +10,15 @@ import {
   suppressionsIn,
   timeoutsIn,
   TIMEOUT_DEFAULTS,
+  type HelperExports,
   type MarkerHit,
   type TimeoutHit
 } from './markers.js'
 import type { Tree } from 'web-tree-sitter'
-import { pythonImports, pythonMarkedExports, pythonMarkers } from './python.js'
-import {
-  markedExports,
-  relativeImports,
-  scriptMarkers,
-  type HelperExports,
-  type ScriptMarkers
-} from './script.js'
+import { pythonMarkers } from './python.js'
+import { pythonImports, pythonMarkedExports } from './python-exports.js'
+import { scriptMarkers, type ScriptMarkers } from './script.js'
+import { markedExports, relativeImports } from './script-exports.js'
 import { unitFinder, type TestUnit } from './units.js'
 
 export interface Finding {
@@ -152,25 +149,36 @@ async function analyse(
   }
 }
 
-async function parseScript(path: string, text: string, helpers: Helpers): Promise<ScriptMarkers> {
-  const tree = await parseTree(path, text)
-  try {
-    const resolved = await resolveAll(relativeImports(tree), helpers)
-    return scriptMarkers(tree, { helpers: specifier => resolved.get(specifier) })
-  } finally {
-    tree.delete()
-  }
+/** Script markers (with test spans) of a JS/TS text. */
+function parseScript(path: string, text: string, helpers: Helpers): Promise<ScriptMarkers> {
+  return readTree(path, text, helpers, relativeImports, (tree, exportsOf) =>
+    scriptMarkers(tree, { helpers: exportsOf })
+  )
 }
 
-async function parsePython(
+/** Markers of a Python text. */
+function parsePython(
   path: string,
   text: string,
   helpers: Helpers
 ): Promise<Map<number, MarkerHit[]>> {
+  return readTree(path, text, helpers, pythonImports, (tree, exportsOf) =>
+    pythonMarkers(tree, { helpers: exportsOf })
+  )
+}
+
+/** Parses `text`, resolves the helper modules it imports, reads it, frees the tree. */
+async function readTree<T>(
+  path: string,
+  text: string,
+  helpers: Helpers,
+  imports: (tree: Tree) => string[],
+  read: (tree: Tree, exportsOf: (module: string) => HelperExports | undefined) => T
+): Promise<T> {
   const tree = await parseTree(path, text)
   try {
-    const resolved = await resolveAll(pythonImports(tree), helpers)
-    return pythonMarkers(tree, { helpers: module => resolved.get(module) })
+    const resolved = await resolveAll(imports(tree), helpers)
+    return read(tree, module => resolved.get(module))
   } finally {
     tree.delete()
   }

@@ -5,12 +5,34 @@
 // test`, the test context's `({ skip }) => skip()` and node:test's `{ skip: <expression> }`
 // all have the same value, so all are the same marker. Pure: a tree in, plain data out.
 //
-// The evaluation is deliberately small: names bind per file (not per block), strings fold
-// through `+` and constants, and anything it cannot follow has no value. Test calls found
-// the same way give the units (test titles inside describe titles) a marker belongs to.
+// The evaluation is deliberately small: names bind per function (blocks are not told
+// apart), strings fold through `+` and constants, and anything it cannot follow has no
+// value. Test calls found the same way give the units (test titles inside describe titles)
+// a marker belongs to. The values themselves: script-values.ts; helper modules:
+// script-exports.ts.
 import type { Node, Tree } from 'web-tree-sitter'
 import { decodeEscapes } from '../extract.js'
-import type { MarkerHit } from './markers.js'
+import { addHit, Bindings, NodeValues } from './bindings.js'
+import type { HelperExports, MarkerHit } from './markers.js'
+import {
+  CONTEXT_NAMES,
+  FRAMEWORKS,
+  GROUP_FUNCTIONS,
+  OPTION_KEYS,
+  SCOPES,
+  globalValue,
+  identifierName,
+  isDeclarationName,
+  isFalsyLiteral,
+  lastExpression,
+  markerPosition,
+  member,
+  scopeOf,
+  strongest,
+  stringValue,
+  titleText,
+  type Value
+} from './script-values.js'
 
 /** A test call: its title and the lines it spans (1-based, inclusive). */
 export interface TestSpan {
@@ -26,9 +48,6 @@ export interface ScriptMarkers {
   spans: TestSpan[]
 }
 
-/** The exports of a module that carry a marker: export name → that marker. */
-export type HelperExports = ReadonlyMap<string, { label: string; only: boolean }>
-
 export interface ScriptOptions {
   /**
    * A production file (a helper module): only the framework's own markers count there
@@ -39,162 +58,22 @@ export interface ScriptOptions {
   helpers?: (specifier: string) => HelperExports | undefined
 }
 
-/** Globals of the test frameworks that declare tests or groups (mocha, jest, vitest, bun). */
-const TEST_FUNCTIONS = new Set(['it', 'test', 'specify', 'bench'])
-const GROUP_FUNCTIONS = new Set(['describe', 'suite', 'context'])
-/** Globals that are markers by themselves: x* skip, f* focus (jasmine, jest, mocha). */
-const MARKER_GLOBALS: Readonly<Record<string, { root: string; only: boolean }>> = {
-  xit: { root: 'it', only: false },
-  xtest: { root: 'test', only: false },
-  xspecify: { root: 'specify', only: false },
-  xdescribe: { root: 'describe', only: false },
-  xcontext: { root: 'context', only: false },
-  fit: { root: 'it', only: true },
-  fdescribe: { root: 'describe', only: true },
-  fcontext: { root: 'context', only: true }
-}
-/** Members of a test function that skip, focus, or invert it. */
-const MODIFIERS = new Set(['only', 'skip', 'skipIf', 'runIf', 'todo', 'fails', 'failing'])
-/** Hooks whose callback receives the test context (vitest `ctx.skip()`). */
-const HOOKS = new Set(['beforeEach', 'afterEach', 'beforeAll', 'afterAll', 'before', 'after'])
-/** Modules whose exports are the test functions. */
-const FRAMEWORKS = new Set([
-  'vitest',
-  '@jest/globals',
-  'node:test',
-  'test',
-  'mocha',
-  'bun:test',
-  '@playwright/test'
-])
-/** The global object, through which the globals are reachable too. */
-const GLOBAL_OBJECTS = new Set(['globalThis', 'global', 'window', 'self'])
-/** node:test and vitest options that skip or focus: test('x', { skip: true }, fn). */
-const OPTION_KEYS = new Set(['skip', 'todo', 'only', 'fails'])
-/** Context members that skip the running test, or run only the focused ones. */
-const CONTEXT_MARKERS: Readonly<Record<string, boolean>> = {
-  skip: false,
-  todo: false,
-  runOnly: true
-}
-/** Names the old line patterns treated as a test context whatever their binding. */
-const CONTEXT_NAMES = new Set(['ctx', 'context', 't'])
-
-type Value =
-  | { kind: 'root'; name: string }
-  | { kind: 'marker'; root: string; label: string; only: boolean }
-  | { kind: 'module'; callable?: string }
-  | { kind: 'hook' }
-  | { kind: 'context'; name: string }
-  | { kind: 'string'; value: string }
-  | { kind: 'helpers'; specifier: string; exports: HelperExports }
-
 /** Where a name gets its value: an expression, an import, a test callback's parameter. */
 type Site =
   | { kind: 'expr'; node: Node; key: string[] }
   | { kind: 'value'; value: Value | undefined }
   | { kind: 'param'; fn: Node; name: string; key: string[] }
 
-/** Nodes that open a scope for the names declared in them (blocks are not told apart). */
-const SCOPES = new Set([
-  'program',
-  'function_declaration',
-  'function_expression',
-  'function',
-  'arrow_function',
-  'method_definition',
-  'generator_function',
-  'generator_function_declaration'
-])
+const opaque: Site = { kind: 'value', value: undefined }
 
 export function scriptMarkers(tree: Tree, options: ScriptOptions = {}): ScriptMarkers {
   return new Analysis(tree, options).run()
 }
 
-/** Module paths a file imports or requires relatively (`./x`, `../src/y`): helper candidates. */
-export function relativeImports(tree: Tree): string[] {
-  const found = new Set<string>()
-  for (const node of tree.rootNode.descendantsOfType(['import_statement', 'call_expression'])) {
-    if (!node) continue
-    const source =
-      node.type === 'import_statement'
-        ? node.childForFieldName('source')
-        : node.childForFieldName('function')?.text === 'require'
-          ? (node.childForFieldName('arguments')?.namedChildren[0] ?? null)
-          : null
-    const specifier = source ? stringValue(source) : undefined
-    if (specifier?.startsWith('.')) found.add(specifier)
-  }
-  return [...found]
-}
-
-/**
- * The exports of a production module whose declaration holds a marker: `export const
- * pending = it.skip`, `export function onCi(name, fn) { (CI ? test.skip : test)(name, fn) }`.
- * A test that calls such a helper adds the marker as surely as one that writes it.
- */
-export function markedExports(tree: Tree): HelperExports {
-  const { hits } = scriptMarkers(tree, { production: true })
-  const exports = new Map<string, { label: string; only: boolean }>()
-  if (hits.size === 0) return exports
-  const markerIn = (node: Node): MarkerHit | undefined => {
-    for (let line = node.startPosition.row + 1; line <= node.endPosition.row + 1; line++) {
-      const hit = hits.get(line)?.[0]
-      if (hit) return hit
-    }
-    return undefined
-  }
-  const topLevel = new Map<string, Node>()
-  for (const statement of tree.rootNode.namedChildren) {
-    const declaration =
-      statement?.type === 'export_statement'
-        ? (statement.childForFieldName('declaration') ?? statement)
-        : statement
-    if (declaration) for (const name of declaredNames(declaration)) topLevel.set(name, declaration)
-  }
-  const mark = (name: string, node: Node | undefined): void => {
-    const hit = node && markerIn(node)
-    if (hit) exports.set(name, { label: hit.label, only: hit.silencesOthers })
-  }
-  for (const statement of tree.rootNode.namedChildren) {
-    if (statement?.type !== 'export_statement' || statement.childForFieldName('source')) continue
-    const declaration = statement.childForFieldName('declaration')
-    if (declaration) {
-      for (const name of declaredNames(declaration)) mark(name, declaration)
-      continue
-    }
-    const value = statement.childForFieldName('value')
-    if (value) {
-      mark('default', value)
-      continue
-    }
-    for (const spec of statement.descendantsOfType('export_specifier')) {
-      const local = spec?.childForFieldName('name')
-      if (!spec || !local) continue
-      const exported = spec.childForFieldName('alias') ?? local
-      mark(identifierName(exported), topLevel.get(identifierName(local)))
-    }
-  }
-  return exports
-}
-
-/** Names a top-level declaration binds: `const a = …, b = …`, `function f`, `class C`. */
-function declaredNames(node: Node): string[] {
-  if (node.type === 'function_declaration' || node.type === 'class_declaration') {
-    const name = node.childForFieldName('name')
-    return name ? [identifierName(name)] : []
-  }
-  if (node.type !== 'lexical_declaration' && node.type !== 'variable_declaration') return []
-  return node.namedChildren.flatMap(d => {
-    const name = d?.type === 'variable_declarator' ? d.childForFieldName('name') : null
-    return name?.type === 'identifier' ? [identifierName(name)] : []
-  })
-}
-
 class Analysis {
   /** name → scope node id → the sites declaring it there. */
-  private readonly sites = new Map<string, Map<number, Site[]>>()
-  private readonly memo = new Map<number, Value | undefined>()
+  private readonly sites = new Bindings<Site>(SCOPES)
+  private readonly values = new NodeValues<Value>(node => this.compute(node))
   private readonly resolving = new Set<string>()
   private readonly hits = new Map<number, MarkerHit[]>()
 
@@ -346,23 +225,13 @@ class Analysis {
   }
 
   private site(name: Node, scope: Node, site: Site): void {
-    const text = identifierName(name)
-    let scopes = this.sites.get(text)
-    if (scopes === undefined) this.sites.set(text, (scopes = new Map()))
-    const list = scopes.get(scope.id)
-    if (list) list.push(site)
-    else scopes.set(scope.id, [site])
+    this.sites.bind(identifierName(name), scope, site)
   }
 
   // ------------------------------------------------------------ values
 
   private valueOf(node: Node | null): Value | undefined {
-    if (node === null) return undefined
-    if (this.memo.has(node.id)) return this.memo.get(node.id)
-    this.memo.set(node.id, undefined)
-    const value = this.compute(node)
-    this.memo.set(node.id, value)
-    return value
+    return this.values.of(node)
   }
 
   private compute(node: Node): Value | undefined {
@@ -442,11 +311,7 @@ class Analysis {
 
   /** The value of a name where `from` reads it: its innermost declaring scope decides. */
   private lookup(name: string, from: Node): Value | undefined {
-    const scopes = this.sites.get(name)
-    let sites: Site[] | undefined
-    for (let n: Node | null = from; n !== null && sites === undefined; n = n.parent) {
-      if (SCOPES.has(n.type)) sites = scopes?.get(n.id)
-    }
+    const sites = this.sites.visible(name, from)
     if (sites === undefined) return globalValue(name)
     if (this.resolving.has(name)) return undefined
     this.resolving.add(name)
@@ -524,9 +389,7 @@ class Analysis {
   }
 
   private add(line: number, hit: MarkerHit): void {
-    const list = this.hits.get(line)
-    if (list === undefined) this.hits.set(line, [hit])
-    else if (!list.some(h => h.label === hit.label)) list.push(hit)
+    addHit(this.hits, line, hit)
   }
 
   /** A test call: its options are checked for markers, its title makes a span. */
@@ -547,14 +410,9 @@ class Analysis {
 
   /** The object literal a name is declared with (`const opts = { skip: true }`), if any. */
   private declaredObject(name: Node): Node | null {
-    for (let n: Node | null = name; n !== null; n = n.parent) {
-      if (!SCOPES.has(n.type)) continue
-      const sites = this.sites.get(identifierName(name))?.get(n.id)
-      if (sites === undefined) continue
-      const site = sites.find(s => s.kind === 'expr' && s.key.length === 0)
-      return site?.kind === 'expr' ? site.node : null
-    }
-    return null
+    const sites = this.sites.visible(identifierName(name), name)
+    const site = sites?.find(s => s.kind === 'expr' && s.key.length === 0)
+    return site?.kind === 'expr' ? site.node : null
   }
 
   /** `{ skip: <anything but a falsy literal> }` among a test call's arguments. */
@@ -579,143 +437,4 @@ class Analysis {
       })
     }
   }
-}
-
-const opaque: Site = { kind: 'value', value: undefined }
-
-/** A name where it is declared or imported (the marker, if any, is counted where it is used). */
-function isDeclarationName(node: Node): boolean {
-  const parent = node.parent
-  if (parent === null || node.type !== 'identifier') return false
-  if (IMPORT_PARTS.has(parent.type)) return true
-  return parent.type === 'variable_declarator' && parent.childForFieldName('name')?.id === node.id
-}
-
-const IMPORT_PARTS = new Set(['import_specifier', 'namespace_import', 'import_clause'])
-
-function scopeOf(node: Node): Node {
-  let n: Node = node
-  while (n.parent !== null && !SCOPES.has(n.type)) n = n.parent
-  return n
-}
-
-function globalValue(name: string): Value | undefined {
-  if (TEST_FUNCTIONS.has(name) || GROUP_FUNCTIONS.has(name)) return { kind: 'root', name }
-  const marker = MARKER_GLOBALS[name]
-  if (marker) return { kind: 'marker', root: marker.root, label: name, only: marker.only }
-  if (HOOKS.has(name)) return { kind: 'hook' }
-  if (GLOBAL_OBJECTS.has(name)) return { kind: 'module' }
-  return undefined
-}
-
-/** The value of `object.prop`. */
-function member(object: Value, prop: string): Value | undefined {
-  switch (object.kind) {
-    case 'module':
-      if (object.callable !== undefined && MODIFIERS.has(prop)) return marker(object.callable, prop)
-      return globalValue(prop)
-    case 'root':
-      // test.each, test.concurrent, test.extend(...) are still test functions.
-      return MODIFIERS.has(prop) ? marker(object.name, prop) : object
-    case 'marker':
-      return object
-    case 'helpers': {
-      const marked = object.exports.get(prop)
-      return marked
-        ? {
-            kind: 'marker',
-            root: 'test',
-            label: `${marked.label} (${prop} from ${object.specifier})`,
-            only: marked.only
-          }
-        : undefined
-    }
-    case 'context':
-      if (prop in CONTEXT_MARKERS)
-        return {
-          kind: 'marker',
-          root: 'test',
-          label: `${object.name}.${prop}(`,
-          only: CONTEXT_MARKERS[prop] ?? false
-        }
-      // node:test subtests: t.test('sub', { skip: true }, fn).
-      return prop === 'test' ? { kind: 'root', name: 'test' } : undefined
-    default:
-      return undefined
-  }
-}
-
-function marker(root: string, prop: string): Value {
-  return { kind: 'marker', root, label: `${root}.${prop}`, only: prop === 'only' }
-}
-
-/** The most telling of several possible values: a marker beats a test function, etc. */
-function strongest(values: ReadonlyArray<Value | undefined>): Value | undefined {
-  const rank = (v: Value | undefined): number =>
-    v === undefined
-      ? 0
-      : v.kind === 'marker'
-        ? 6
-        : v.kind === 'root'
-          ? 5
-          : v.kind === 'module'
-            ? 4
-            : v.kind === 'context'
-              ? 3
-              : v.kind === 'hook'
-                ? 2
-                : 1
-  let best: Value | undefined
-  for (const v of values) if (rank(v) > rank(best)) best = v
-  return best
-}
-
-function lastExpression(node: Node): Node | null {
-  const named = node.namedChildren.filter(c => c !== null && !c.type.startsWith('type'))
-  if (node.type === 'as_expression' || node.type === 'satisfies_expression') return named[0] ?? null
-  return named[named.length - 1] ?? null
-}
-
-/** Where a marker is written: the member's name, not the start of a long chain. */
-function markerPosition(node: Node): { row: number; column: number } {
-  const part = node.childForFieldName('property') ?? node.childForFieldName('index') ?? node
-  return part.startPosition
-}
-
-/** An identifier's name with its escapes decoded: `sk\u0069p` is `skip`. */
-function identifierName(node: Node): string {
-  const text = node.text
-  if (!text.includes('\\')) return text
-  return text.replace(
-    /\\u\{([0-9a-fA-F]+)\}|\\u([0-9a-fA-F]{4})/g,
-    (_m, braced?: string, four?: string) =>
-      String.fromCodePoint(Number.parseInt(braced ?? four ?? '0', 16))
-  )
-}
-
-function stringValue(node: Node): string | undefined {
-  if (node.type !== 'string') return undefined
-  return decodeEscapes(node.text.slice(1, -1))
-}
-
-function isFalsyLiteral(node: Node): boolean {
-  if (node.type === 'false' || node.type === 'null' || node.type === 'undefined') return true
-  if (node.type === 'identifier' && node.text === 'undefined') return true
-  if (node.type === 'number') return Number(node.text) === 0
-  if (node.type === 'string') return node.text.length === 2
-  return false
-}
-
-/** A title as the old line reader took it: quotes off, each backslash dropped before its character. */
-function titleText(text: string): string {
-  let out = ''
-  for (let j = 1; j < text.length - 1; j++) {
-    if (text[j] === '\\') {
-      out += text[j + 1] ?? ''
-      j++
-      continue
-    }
-    out += text[j]
-  }
-  return out
 }

@@ -1,0 +1,205 @@
+// The values skip-marker's JS/TS evaluation gives expressions (script.ts): what the test
+// frameworks export, what a member of each is, and the small syntax helpers the evaluation
+// shares. Pure data and functions of syntax nodes.
+import type { Node } from 'web-tree-sitter'
+import { decodeEscapes } from '../extract.js'
+import type { HelperExports } from './markers.js'
+
+/** Globals of the test frameworks that declare tests or groups (mocha, jest, vitest, bun). */
+const TEST_FUNCTIONS = new Set(['it', 'test', 'specify', 'bench'])
+export const GROUP_FUNCTIONS = new Set(['describe', 'suite', 'context'])
+/** Globals that are markers by themselves: x* skip, f* focus (jasmine, jest, mocha). */
+const MARKER_GLOBALS: Readonly<Record<string, { root: string; only: boolean }>> = {
+  xit: { root: 'it', only: false },
+  xtest: { root: 'test', only: false },
+  xspecify: { root: 'specify', only: false },
+  xdescribe: { root: 'describe', only: false },
+  xcontext: { root: 'context', only: false },
+  fit: { root: 'it', only: true },
+  fdescribe: { root: 'describe', only: true },
+  fcontext: { root: 'context', only: true }
+}
+/** Members of a test function that skip, focus, or invert it. */
+const MODIFIERS = new Set(['only', 'skip', 'skipIf', 'runIf', 'todo', 'fails', 'failing'])
+/** Hooks whose callback receives the test context (vitest `ctx.skip()`). */
+const HOOKS = new Set(['beforeEach', 'afterEach', 'beforeAll', 'afterAll', 'before', 'after'])
+/** Modules whose exports are the test functions. */
+export const FRAMEWORKS = new Set([
+  'vitest',
+  '@jest/globals',
+  'node:test',
+  'test',
+  'mocha',
+  'bun:test',
+  '@playwright/test'
+])
+/** The global object, through which the globals are reachable too. */
+const GLOBAL_OBJECTS = new Set(['globalThis', 'global', 'window', 'self'])
+/** node:test and vitest options that skip or focus: test('x', { skip: true }, fn). */
+export const OPTION_KEYS = new Set(['skip', 'todo', 'only', 'fails'])
+/** Context members that skip the running test, or run only the focused ones. */
+const CONTEXT_MARKERS: Readonly<Record<string, boolean>> = {
+  skip: false,
+  todo: false,
+  runOnly: true
+}
+/** Names the old line patterns treated as a test context whatever their binding. */
+export const CONTEXT_NAMES = new Set(['ctx', 'context', 't'])
+
+export type Value =
+  | { kind: 'root'; name: string }
+  | { kind: 'marker'; root: string; label: string; only: boolean }
+  | { kind: 'module'; callable?: string }
+  | { kind: 'hook' }
+  | { kind: 'context'; name: string }
+  | { kind: 'string'; value: string }
+  | { kind: 'helpers'; specifier: string; exports: HelperExports }
+
+/** Nodes that open a scope for the names declared in them (blocks are not told apart). */
+export const SCOPES = new Set([
+  'program',
+  'function_declaration',
+  'function_expression',
+  'function',
+  'arrow_function',
+  'method_definition',
+  'generator_function',
+  'generator_function_declaration'
+])
+
+/** A name where it is declared or imported (the marker, if any, is counted where it is used). */
+export function isDeclarationName(node: Node): boolean {
+  const parent = node.parent
+  if (parent === null || node.type !== 'identifier') return false
+  if (IMPORT_PARTS.has(parent.type)) return true
+  return parent.type === 'variable_declarator' && parent.childForFieldName('name')?.id === node.id
+}
+
+const IMPORT_PARTS = new Set(['import_specifier', 'namespace_import', 'import_clause'])
+
+export function scopeOf(node: Node): Node {
+  let n: Node = node
+  while (n.parent !== null && !SCOPES.has(n.type)) n = n.parent
+  return n
+}
+
+export function globalValue(name: string): Value | undefined {
+  if (TEST_FUNCTIONS.has(name) || GROUP_FUNCTIONS.has(name)) return { kind: 'root', name }
+  const marker = MARKER_GLOBALS[name]
+  if (marker) return { kind: 'marker', root: marker.root, label: name, only: marker.only }
+  if (HOOKS.has(name)) return { kind: 'hook' }
+  if (GLOBAL_OBJECTS.has(name)) return { kind: 'module' }
+  return undefined
+}
+
+/** The value of `object.prop`. */
+export function member(object: Value, prop: string): Value | undefined {
+  switch (object.kind) {
+    case 'module':
+      if (object.callable !== undefined && MODIFIERS.has(prop)) return marker(object.callable, prop)
+      return globalValue(prop)
+    case 'root':
+      // test.each, test.concurrent, test.extend(...) are still test functions.
+      return MODIFIERS.has(prop) ? marker(object.name, prop) : object
+    case 'marker':
+      return object
+    case 'helpers': {
+      const marked = object.exports.get(prop)
+      return marked
+        ? {
+            kind: 'marker',
+            root: 'test',
+            label: `${marked.label} (${prop} from ${object.specifier})`,
+            only: marked.only
+          }
+        : undefined
+    }
+    case 'context':
+      if (prop in CONTEXT_MARKERS)
+        return {
+          kind: 'marker',
+          root: 'test',
+          label: `${object.name}.${prop}(`,
+          only: CONTEXT_MARKERS[prop] ?? false
+        }
+      // node:test subtests: t.test('sub', { skip: true }, fn).
+      return prop === 'test' ? { kind: 'root', name: 'test' } : undefined
+    default:
+      return undefined
+  }
+}
+
+function marker(root: string, prop: string): Value {
+  return { kind: 'marker', root, label: `${root}.${prop}`, only: prop === 'only' }
+}
+
+/** The most telling of several possible values: a marker beats a test function, etc. */
+export function strongest(values: ReadonlyArray<Value | undefined>): Value | undefined {
+  const rank = (v: Value | undefined): number =>
+    v === undefined
+      ? 0
+      : v.kind === 'marker'
+        ? 6
+        : v.kind === 'root'
+          ? 5
+          : v.kind === 'module'
+            ? 4
+            : v.kind === 'context'
+              ? 3
+              : v.kind === 'hook'
+                ? 2
+                : 1
+  let best: Value | undefined
+  for (const v of values) if (rank(v) > rank(best)) best = v
+  return best
+}
+
+export function lastExpression(node: Node): Node | null {
+  const named = node.namedChildren.filter(c => c !== null && !c.type.startsWith('type'))
+  if (node.type === 'as_expression' || node.type === 'satisfies_expression') return named[0] ?? null
+  return named[named.length - 1] ?? null
+}
+
+/** Where a marker is written: the member's name, not the start of a long chain. */
+export function markerPosition(node: Node): { row: number; column: number } {
+  const part = node.childForFieldName('property') ?? node.childForFieldName('index') ?? node
+  return part.startPosition
+}
+
+/** An identifier's name with its escapes decoded: `sk\u0069p` is `skip`. */
+export function identifierName(node: Node): string {
+  const text = node.text
+  if (!text.includes('\\')) return text
+  return text.replace(
+    /\\u\{([0-9a-fA-F]+)\}|\\u([0-9a-fA-F]{4})/g,
+    (_m, braced?: string, four?: string) =>
+      String.fromCodePoint(Number.parseInt(braced ?? four ?? '0', 16))
+  )
+}
+
+export function stringValue(node: Node): string | undefined {
+  if (node.type !== 'string') return undefined
+  return decodeEscapes(node.text.slice(1, -1))
+}
+
+export function isFalsyLiteral(node: Node): boolean {
+  if (node.type === 'false' || node.type === 'null' || node.type === 'undefined') return true
+  if (node.type === 'identifier' && node.text === 'undefined') return true
+  if (node.type === 'number') return Number(node.text) === 0
+  if (node.type === 'string') return node.text.length === 2
+  return false
+}
+
+/** A title as the old line reader took it: quotes off, each backslash dropped before its character. */
+export function titleText(text: string): string {
+  let out = ''
+  for (let j = 1; j < text.length - 1; j++) {
+    if (text[j] === '\\') {
+      out += text[j + 1] ?? ''
+      j++
+      continue
+    }
+    out += text[j]
+  }
+  return out
+}
