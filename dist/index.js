@@ -9,8 +9,8 @@ process.stdout.write(`oracle-gate ${VERSION}
 `);
 try {
   const [{ run }, { readEnvironment }] = await Promise.all([
-    import("./chunks/main-WCU37SDA.js"),
-    import("./chunks/environment-4FGW5FJD.js")
+    import("./chunks/main-YHFICLUF.js"),
+    import("./chunks/environment-IUGIKSHV.js")
   ]);
   await run(readEnvironment());
 } catch (error) {

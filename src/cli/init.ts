@@ -1,12 +1,30 @@
-// `oracle-gate init`: writes a commented starter policy. It never overwrites without --force,
-// because the policy is the instrument's charter and must change only in a reviewed PR.
+// `oracle-gate init`: inspects the repository (its tracked tests, layout and installed tools)
+// and writes a commented policy fitted to it, plus the empty ledger that policy names. It
+// never overwrites a policy without --force, because the policy is the instrument's charter
+// and must change only in a reviewed PR; an existing ledger is never touched.
 import { existsSync } from 'node:fs'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { DEFAULT_POLICY_PATH } from '../policy/load.js'
-import { describeProject, detectRepository, renderStarter } from '../policy/starter.js'
+import { inspectRepository, type Inspection } from '../policy/inspect.js'
+import {
+  describeProject,
+  EMPTY_LEDGER,
+  renderInspected,
+  STARTER_LEDGER_PATH
+} from '../policy/starter.js'
 import { EXIT, type Io } from './io.js'
+
+export const INIT_USAGE = `Usage: oracle-gate init [--repo DIR] [--policy PATH] [--force]
+
+Inspects the repository (git ls-files) and writes a policy fitted to it
+(default ${DEFAULT_POLICY_PATH}): the existing test files vote (voting_edits: append, so
+a patch may add tests but not edit existing ones), new files under agent-tests/ are the
+patch's own tests, the package manager is the one installed, a Python src/ layout gets
+PYTHONPATH. Creates an empty ledger at ${STARTER_LEDGER_PATH} when there is none.
+Next: oracle-gate doctor, then commit the policy in a PR of its own.
+`
 
 export async function runInit(argv: string[], io: Io): Promise<number> {
   let values
@@ -14,11 +32,20 @@ export async function runInit(argv: string[], io: Io): Promise<number> {
     values = parseArgs({
       args: argv,
       strict: true,
-      options: { repo: { type: 'string' }, policy: { type: 'string' }, force: { type: 'boolean' } }
+      options: {
+        repo: { type: 'string' },
+        policy: { type: 'string' },
+        force: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' }
+      }
     }).values
   } catch (error) {
     io.stderr.write(`oracle-gate init: ${error instanceof Error ? error.message : String(error)}\n`)
     return EXIT.error
+  }
+  if (values.help) {
+    io.stdout.write(INIT_USAGE)
+    return EXIT.ok
   }
   const repo = resolve(io.cwd, values.repo ?? '.')
   const target = resolve(repo, values.policy ?? DEFAULT_POLICY_PATH)
@@ -26,13 +53,26 @@ export async function runInit(argv: string[], io: Io): Promise<number> {
     io.stderr.write(`oracle-gate init: ${target} exists; pass --force to overwrite\n`)
     return EXIT.error
   }
+  const ins = inspectRepository(repo, io.env)
   await mkdir(dirname(target), { recursive: true })
-  const project = detectRepository(repo)
-  await writeFile(target, renderStarter(project))
-  io.stderr.write(
-    `wrote ${target} (detected: ${describeProject(project)})\n` +
-      'Review the suite command and setup, then commit it in a PR of its own: the gate reads the policy from the merge base.\n' +
-      "The suite command should run the voting tests only; the patch's own tests run apart, as diagnostics.\n"
-  )
+  await writeFile(target, renderInspected(ins))
+  const ledger = resolve(repo, STARTER_LEDGER_PATH)
+  if (!existsSync(ledger)) {
+    await mkdir(dirname(ledger), { recursive: true })
+    await writeFile(ledger, EMPTY_LEDGER)
+  }
+  io.stderr.write(summary(target, ins))
   return EXIT.ok
+}
+
+function summary(target: string, ins: Inspection): string {
+  const tests =
+    ins.testFiles.length === 0
+      ? 'no tracked test files: the voting plane is a placeholder (oracle/properties/**)'
+      : `${ins.testFiles.length} test file(s) vote: ${ins.voting.join(', ')}`
+  return (
+    `wrote ${target} (detected: ${describeProject(ins.project)})\n${tests}\n` +
+    (ins.fallback ? `${ins.fallback.wanted} is not installed: using ${ins.fallback.used}\n` : '') +
+    'Next: oracle-gate doctor (runs the suite 3 times), then commit the policy and ledger in a PR of their own: the gate reads them from the merge base.\n'
+  )
 }

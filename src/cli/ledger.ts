@@ -15,12 +15,15 @@ import type { LedgerState } from '../ledger/types.js'
 import { DEFAULT_POLICY_PATH, parsePolicy } from '../policy/load.js'
 import { policySchema } from '../policy/validate.js'
 import { logText } from '../report/sanitize.js'
+import { guessCause } from '../doctor/findings.js'
 import { EXIT, type Io } from './io.js'
 
 export const LEDGER_USAGE = `Usage:
   oracle-gate ledger add --test ID --owner WHO --cause CAUSE --reason TEXT
                          [--id ID] [--first-seen DATE] [--expires DATE] [--max-runs N]
                          [--ticket REF] [common options]
+  oracle-gate ledger add --from-card CARD.json --owner WHO [--cause CAUSE] [--reason TEXT]
+                         [--expires DATE] [--max-runs N] [--ticket REF] [common options]
   oracle-gate ledger check [common options]
   oracle-gate ledger list [--json] [common options]
 
@@ -36,6 +39,10 @@ add     appends a row: CAUSE is one of order, time, net, rng, shared, env; --fir
         defaults to today, --expires to today + 14 days, --max-runs to 3, --id to the
         next flake-N. Writes JSON or YAML (by extension) keeping the file's layout.
         Refuses (exit 2) a row or ledger that would not validate.
+        --from-card adds one row per test of a scorecard's flakes (cause: --cause, else
+        guessed from the card's messages, else shared) and per voting test that failed on
+        both sides (fail_to_fail: cause env, broken in this environment), skipping tests
+        the ledger already covers; each row is validated as with --test.
 check   validates the ledger: exit 0 valid, 2 invalid or holding an expired row.
 list    shows every row with its status (live, expiring, expired) and the debt.
 
@@ -58,6 +65,7 @@ const OPTIONS = {
   expires: { type: 'string' },
   'max-runs': { type: 'string' },
   ticket: { type: 'string' },
+  'from-card': { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' }
 } as const
@@ -152,6 +160,7 @@ async function readLedger(target: Target): Promise<string | null> {
 }
 
 async function add(v: Values, target: Target, io: Io): Promise<number> {
+  if (v['from-card'] !== undefined) return fromCard(v, target, io)
   const missing = (['test', 'owner', 'cause', 'reason'] as const).filter(
     k => v[k] === undefined || v[k].trim() === ''
   )
@@ -202,13 +211,89 @@ async function add(v: Values, target: Target, io: Io): Promise<number> {
   await mkdir(dirname(target.abs), { recursive: true })
   await writeFile(target.abs, text)
   io.stdout.write(
-    `added ${String(row.id)}: ${String(row.test)} (owner ${String(row.owner)}, expires ${String(row.expires_on)}) to ${target.file}\n`
+    `added ${logText(String(row.id))}: ${logText(String(row.test))} (owner ${logText(String(row.owner))}, expires ${String(row.expires_on)}) to ${target.file}\n`
   )
   io.stderr.write('Commit it in a PR of its own: the gate reads the ledger from the merge base.\n')
   for (const debt of before?.freeze_debt ?? []) {
     io.stderr.write(
       `note: row "${debt.id}" (${debt.test}) expired ${debt.days_overdue} day(s) ago and still blocks the gate\n`
     )
+  }
+  return EXIT.ok
+}
+
+/** Rows a scorecard suggests: its flakes, and voting tests broken on both sides (env). */
+export function cardRows(
+  card: unknown,
+  cause: string | undefined
+): { test: string; cause: string; reason: string }[] {
+  const c = (card ?? {}) as {
+    flakes?: { test?: unknown; side?: unknown; outcomes?: unknown }[]
+    transitions?: { fail_to_fail?: unknown[] }
+    reasons?: { message?: unknown; test?: unknown }[]
+    head?: unknown
+  }
+  const at = typeof c.head === 'string' ? ` at ${c.head.slice(0, 12)}` : ''
+  const messages = (c.reasons ?? []).map(r => String(r.message ?? ''))
+  const rows = new Map<string, { test: string; cause: string; reason: string }>()
+  for (const f of Array.isArray(c.flakes) ? c.flakes : []) {
+    if (typeof f.test !== 'string' || rows.has(f.test)) continue
+    const text = messages.filter(m => m.includes(f.test as string)).join(' ')
+    const outcomes = Array.isArray(f.outcomes) ? f.outcomes.map(String).join(', ') : ''
+    rows.set(f.test, {
+      test: f.test,
+      cause: cause ?? (text === '' ? 'shared' : guessCause(text)),
+      reason: `flaky on ${String(f.side)}${at}: ${outcomes}`
+    })
+  }
+  for (const test of c.transitions?.fail_to_fail ?? []) {
+    if (typeof test !== 'string' || rows.has(test)) continue
+    rows.set(test, {
+      test,
+      cause: cause ?? 'env',
+      reason: `failed on base and head${at}: broken in this environment`
+    })
+  }
+  return [...rows.values()]
+}
+
+async function fromCard(v: Values, target: Target, io: Io): Promise<number> {
+  if (v.test !== undefined || v.id !== undefined)
+    throw new Usage('--from-card takes the tests from the card: drop --test and --id')
+  if (v.owner === undefined || v.owner.trim() === '') throw new Usage('add needs --owner')
+  let card: unknown
+  try {
+    card = JSON.parse(await readFile(resolve(io.cwd, v['from-card'] ?? ''), 'utf8'))
+  } catch (error) {
+    throw new Usage(
+      `cannot read the card: ${error instanceof Error ? error.message : String(error)}`
+    )
+  }
+  const existing = await readLedger(target)
+  const live =
+    existing === null
+      ? new Set<string>()
+      : new Set(ledgerFromText(existing, target.file, target.today, target.maxDays).live.keys())
+  const rows = cardRows(card, v.cause).filter(r => !live.has(r.test))
+  if (rows.length === 0) {
+    io.stderr.write(
+      'nothing to add: the card lists no flaky or environment-broken test the ledger does not cover\n'
+    )
+    return EXIT.ok
+  }
+  for (const row of rows) {
+    const code = await add(
+      {
+        ...v,
+        'from-card': undefined,
+        test: row.test,
+        cause: row.cause,
+        reason: v.reason ?? row.reason
+      },
+      target,
+      io
+    )
+    if (code !== EXIT.ok) return code
   }
   return EXIT.ok
 }

@@ -17,6 +17,7 @@ import { emptyScorecard, finalize } from '../verdict/scorecard.js'
 import { VERSION } from '../version.js'
 import { EXIT, type Io } from './io.js'
 import { stderrLogger } from './logger.js'
+import { runDoctor } from './doctor.js'
 import { runInit } from './init.js'
 import { runLedgerCommand } from './ledger.js'
 import { runPrime } from './prime.js'
@@ -30,6 +31,7 @@ Usage:
                     [--base-results FILE]
   oracle-gate prime --out FILE [--commit REF] [--repo DIR] [--policy PATH]
   oracle-gate init [--repo DIR] [--policy PATH] [--force]
+  oracle-gate doctor [--ref REF] [--runs N] [--json FILE] [--markdown FILE]   (doctor --help)
   oracle-gate ledger add|check|list [options]   (oracle-gate ledger --help)
   oracle-gate --help | --version
 
@@ -74,6 +76,8 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
       return runLedgerCommand(rest, io)
     case 'prime':
       return runPrime(rest, io)
+    case 'doctor':
+      return runDoctor(rest, io)
     default:
       io.stderr.write(`oracle-gate: unknown command "${logText(command)}"\n\n${USAGE}`)
       return EXIT.error

@@ -7,6 +7,7 @@
 // without a real project.
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import type { Inspection } from './inspect.js'
 
 export type NodeManager = 'npm' | 'pnpm' | 'yarn' | 'yarn-berry' | 'bun'
 export type NodeRunner = 'vitest' | 'jest' | 'node-test'
@@ -219,4 +220,119 @@ ledger: oracle/flake_ledger.yml          # dated, owned flake rows
 # fixtures: oracle/fixtures/manifest.json  # {name: {file, sha256}}
 campaign: {seed: 20260913, max_examples: 128, wall_clock: 90}
 `
+}
+
+/** The ledger file init creates: empty and valid. */
+export const EMPTY_LEDGER = 'version: 1\nentries: []\n'
+export const STARTER_LEDGER_PATH = 'oracle/flake_ledger.yml'
+
+/** The policy fitted to an inspected repository (the placeholder when it has no tests yet). */
+export function renderInspected(ins: Inspection): string {
+  if (ins.testFiles.length === 0) return renderStarter(ins.project)
+  const protectedPaths = ['oracle/**', '.github/workflows/**', ...ins.protectedFiles]
+  return `# oracle-gate policy: who may write what, and which tests vote.
+# The gate reads this file from the merge base; a PR cannot change how it is judged.
+# Written by oracle-gate init from ${ins.testFiles.length} tracked test file(s); review it, then
+# run \`oracle-gate doctor\` before committing it in a PR of its own.
+version: 1
+
+# A patch may add test files matching the voting globs and add tests (and imports) to
+# existing voting files; editing or deleting an existing test is protected-path.
+voting_edits: append
+
+# Paths a patch may not add, modify, delete or rename (the instrument: the ledger and
+# fixtures live under oracle/, runner configuration at the root).
+protected:
+${protectedPaths.map(p => `  - ${yamlString(p)}`).join('\n')}
+
+planes:
+  # The existing suite votes (the merge base's version of each file).
+  voting: [${ins.voting.map(yamlString).join(', ')}]
+  # New test files elsewhere: run as diagnostics, never vote. A file matching a voting glob
+  # is on the voting plane even inside ${ins.inDiff}/ (voting wins over in_diff).
+  in_diff: [${ins.inDiff}/**]
+
+suite:
+${ins.project.kind === 'node' ? fittedNode(ins, ins.project) : fittedPython(ins, ins.project)}
+  timeout: 600        # seconds per side; a timed-out side is a red vote
+  # Reruns of a failing voting test, to tell flaky from failing. pytest, vitest and jest
+  # reruns select the failing tests only (set suite.rerun_command with {tests} to override).
+  reruns: 2
+
+ledger: ${STARTER_LEDGER_PATH}          # dated, owned flake rows (init created it empty)
+# fixtures: oracle/fixtures/manifest.json  # {name: {file, sha256}}
+${
+  ins.propertyLibrary === null
+    ? ''
+    : `# ${ins.propertyLibrary} is in use: property tests run with this seed and budget.
+campaign: {seed: 20260913, max_examples: 128, wall_clock: 90}
+`
+}`
+}
+
+function yamlString(s: string): string {
+  return /^[\w./-][\w./*-]*$/.test(s) && !s.startsWith('*') ? s : JSON.stringify(s)
+}
+
+function fallbackComment(ins: Inspection): string {
+  return ins.fallback === null
+    ? ''
+    : `  # The lockfile names ${ins.fallback.wanted}, which is not installed here: using ${ins.fallback.used}.
+  # Install ${ins.fallback.wanted} where the gate runs and rerun init for its locked setup.
+`
+}
+
+function fittedNode(ins: Inspection, p: Extract<Project, { kind: 'node' }>): string {
+  const exec = nodeExec(p.manager)
+  const paths = ins.commandPaths.filter(x => x !== '.').join(' ')
+  const command =
+    p.runner === 'jest'
+      ? `  # jest-junit (a devDependency) writes the report; the file attribute and templates map
+  # each case to its file (the gate sets the same variables on its own runs).
+  command: JEST_JUNIT_OUTPUT_FILE={junit} JEST_JUNIT_ADD_FILE_ATTRIBUTE=true JEST_JUNIT_CLASSNAME='{classname}' JEST_JUNIT_TITLE='{title}' JEST_JUNIT_ANCESTOR_SEPARATOR=' > ' ${exec} jest ${paths} --ci --reporters=default --reporters=jest-junit`
+      : p.runner === 'vitest'
+        ? `  # The voting tests only; vitest writes JUnit XML next to its usual output.
+  command: ${exec} vitest run ${paths} --reporter=default --reporter=junit --outputFile.junit={junit}`
+        : `  # node:test's built-in junit reporter, plus the usual output on stdout.
+  command: node --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination={junit} ${ins.testFiles.map(yamlString).join(' ')}`
+  return `${fallbackComment(ins)}${command.replace(/ {2,}--/g, ' --')}
+  # Installs dependencies in each fresh worktree (${p.manager}${p.lockfile === null ? ', no lockfile: commit one so reuse can be proved safe' : `, from ${p.lockfile}`}).
+  setup: ${nodeSetup(p.manager, p.lockfile)}
+  setup_timeout: 900
+  # Link the checkout's node_modules instead, when the lockfile is byte-identical.
+  reuse: [node_modules]`
+}
+
+function fittedPython(ins: Inspection, p: Extract<Project, { kind: 'python' }>): string {
+  const paths = ins.commandPaths.join(' ')
+  const pytest = `-m pytest ${paths} -p no:cacheprovider --junitxml={junit}`
+  const interpreter =
+    p.manager === 'uv'
+      ? 'uv run --frozen --no-sync python'
+      : p.manager === 'poetry' || p.manager === 'pip'
+        ? '.venv/bin/python'
+        : ins.python
+  const setup =
+    p.manager === 'uv'
+      ? '  setup: uv sync --frozen --no-install-project\n  setup_timeout: 900\n  reuse: [.venv]\n'
+      : p.manager === 'poetry'
+        ? '  setup: POETRY_VIRTUALENVS_IN_PROJECT=true poetry install --no-interaction --no-root\n  setup_timeout: 900\n  reuse: [.venv]\n'
+        : p.manager === 'pip'
+          ? `  setup: ${ins.python} -m venv .venv && .venv/bin/python -m pip install --disable-pip-version-check -q -r ${p.lockfile}\n  setup_timeout: 900\n  reuse: [.venv]\n`
+          : `  # pytest comes from the environment the gate runs in (${ins.python} on PATH).\n`
+  return `${fallbackComment(ins)}${setup}  command: ${interpreter} ${pytest}${pythonPathBlock(ins)}`
+}
+
+function pythonPathBlock(ins: Inspection): string {
+  if (ins.pytestPythonpath)
+    return "\n  # pytest's own configuration sets pythonpath, so the tests import the commit under test."
+  if (ins.pythonPath === null) return ''
+  const why =
+    ins.pythonPath === 'src'
+      ? 'src/ layout: without this the tests import the installed release, not the commit.'
+      : 'children run with PYTHONSAFEPATH=1, so the root is not on sys.path by itself.'
+  return `
+  env:
+    # ${why}
+    PYTHONPATH: ${ins.pythonPath}`
 }
