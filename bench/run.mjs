@@ -12,6 +12,7 @@ import { junitParse } from './junit.mjs'
 import { lintFiles } from './lints.mjs'
 import { apiCalls } from './api-calls.mjs'
 import { memoryBounds } from './memory.mjs'
+import { primed } from './primed.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const only = process.argv.slice(2)
@@ -22,7 +23,8 @@ const figures = [
   ['junit', junitParse],
   ['lints', lintFiles],
   ['api-calls', apiCalls],
-  ['memory', memoryBounds]
+  ['memory', memoryBounds],
+  ['primed', primed]
 ]
 
 const rows = []

@@ -22,6 +22,7 @@ import { DEFAULT_POLICY_PATH, parsePolicy } from './policy/load.js'
 import type { Policy } from './policy/types.js'
 import { readJudgingPolicy } from './policy/union.js'
 import { replay } from './replay/index.js'
+import type { BaseSource } from './prime/source.js'
 import type { LedgerState } from './ledger/types.js'
 import type { Change, Logger, Scorecard } from './types.js'
 import { approvedInstrument } from './verdict/approval-stage.js'
@@ -54,6 +55,8 @@ export interface CheckOptions {
    * artifact of a run that executed the patch; everything before replay is re-derived here).
    */
   replay?: typeof replay
+  /** Primed base results: prime (store the base side) or judge (reuse it); src/prime/. */
+  baseSource?: BaseSource
   /**
    * The action's reviews of the PR, read when the instrument was touched and the base's
    * policy names instrument_approvers (src/verdict/approval.ts). The CLI has none.
@@ -236,7 +239,8 @@ async function replayStage(
   options: CheckOptions,
   card: Scorecard
 ): Promise<void> {
-  const result = await (options.replay ?? replay)(ctx, ledger)
+  const result = await (options.replay ?? replay)(ctx, ledger, options.baseSource?.side)
+  card.reasons.push(...(options.baseSource?.reasons ?? []))
   card.reasons.push(...result.reasons)
   card.votes = result.votes
   card.transitions = result.transitions

@@ -126,6 +126,8 @@ export interface SideRun {
   log_tail?: string
   /** Extension: the first lines of the output, kept when the suite wrote no report. */
   log_head?: string
+  /** Base only: the primed result this side was taken from instead of running (src/prime/). */
+  primed_from?: string
 }
 
 export interface Scorecard {

@@ -7,6 +7,8 @@ import { utcToday } from '../clock.js'
 import { check } from '../gate.js'
 import { GateError, reasonFromError } from '../errors.js'
 import { DEFAULT_POLICY_PATH } from '../policy/load.js'
+import { primedBase } from '../prime/source.js'
+import { readPrimed } from '../prime/store.js'
 import { renderMarkdown } from '../report/markdown.js'
 import { logText } from '../report/sanitize.js'
 import type { Scorecard } from '../types.js'
@@ -18,6 +20,7 @@ import { stderrLogger } from './logger.js'
 import { runDoctor } from './doctor.js'
 import { runInit } from './init.js'
 import { runLedgerCommand } from './ledger.js'
+import { runPrime } from './prime.js'
 import { humanSummary } from './summary.js'
 
 export const USAGE = `oracle-gate ${VERSION}: may an agent's pull request merge?
@@ -25,6 +28,8 @@ export const USAGE = `oracle-gate ${VERSION}: may an agent's pull request merge?
 Usage:
   oracle-gate check --base REF [--head REF] [--repo DIR] [--policy PATH]
                     [--today YYYY-MM-DD] [--json FILE] [--markdown FILE] [--quiet]
+                    [--base-results FILE]
+  oracle-gate prime --out FILE [--commit REF] [--repo DIR] [--policy PATH]
   oracle-gate init [--repo DIR] [--policy PATH] [--force]
   oracle-gate doctor [--ref REF] [--runs N] [--json FILE] [--markdown FILE]   (doctor --help)
   oracle-gate ledger add|check|list [options]   (oracle-gate ledger --help)
@@ -34,6 +39,9 @@ check   judges HEAD (or --head) against the merge base with --base. The policy, 
         fixtures, seeds and runner configuration are read from the merge base.
         Prints progress and a summary on stderr, the scorecard JSON on stdout
         (or into --json FILE).
+prime   measures the base side of --commit (default HEAD) and stores it with its
+        fingerprint; check --base-results FILE reuses it when the merge base and the
+        fingerprint match, and runs the base as usual otherwise (the reason is logged).
 init    writes a commented starter policy (default ${DEFAULT_POLICY_PATH}).
 
 Exit codes: 0 merge, 1 product, 2 policy, 3 no-vote, 4 error.
@@ -66,6 +74,8 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
       return runInit(rest, io)
     case 'ledger':
       return runLedgerCommand(rest, io)
+    case 'prime':
+      return runPrime(rest, io)
     case 'doctor':
       return runDoctor(rest, io)
     default:
@@ -90,6 +100,7 @@ async function runCheck(argv: string[], io: Io): Promise<number> {
         json: { type: 'string' },
         markdown: { type: 'string' },
         quiet: { type: 'boolean', short: 'q' },
+        'base-results': { type: 'string' },
         help: { type: 'boolean', short: 'h' }
       }
     })
@@ -110,7 +121,12 @@ async function runCheck(argv: string[], io: Io): Promise<number> {
     policyPath: v.policy ?? DEFAULT_POLICY_PATH,
     ...(v.today !== undefined ? { today: v.today } : {}),
     log: stderrLogger(io.stderr, !v.quiet),
-    env: io.env
+    env: io.env,
+    ...(v['base-results'] !== undefined
+      ? {
+          baseSource: primedBase(() => readPrimed(resolve(io.cwd, v['base-results'] ?? '')), io.env)
+        }
+      : {})
   })
   return emit(card, v, io)
 }

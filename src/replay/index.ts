@@ -40,7 +40,17 @@ export interface ReplayOutcome {
   diagnostics: Scorecard['diagnostics']
 }
 
-export async function replay(ctx: GateContext, ledger: LedgerState): Promise<ReplayOutcome> {
+/**
+ * Supplies the base side around its normal run: a primed result instead of running it, or
+ * the run stored for later (src/prime/source.ts). Absent, the base side simply runs.
+ */
+export type BaseSide = (ctx: GateContext, run: () => Promise<SideOutcome>) => Promise<SideOutcome>
+
+export async function replay(
+  ctx: GateContext,
+  ledger: LedgerState,
+  baseSide?: BaseSide
+): Promise<ReplayOutcome> {
   const { planes } = ctx
   const planeOf = (p: string): Plane => planes.planeOf(p)
   const classOf = compileClasses(ctx.policy.classes)
@@ -92,7 +102,7 @@ export async function replay(ctx: GateContext, ledger: LedgerState): Promise<Rep
         baseFiles
       }
     }
-    const [base, head] = await measureSides(ctx, options)
+    const [base, head] = await measureSides(ctx, options, baseSide)
     // The patch's own tests, only now that no side is left to run (docs/replay.md).
     if (base.results === null || head.results === null) return { base, head }
     const patchTests = { what: "the patch's own tests", patchCode: true }
@@ -143,17 +153,22 @@ async function prepareHead(
 /** Base then head, or both at once with suite.parallel (both run to the end either way). */
 async function measureSides(
   ctx: GateContext,
-  options: (side: 'base' | 'head') => SideOptions
+  options: (side: 'base' | 'head') => SideOptions,
+  baseSide?: BaseSide
 ): Promise<readonly [SideOutcome, SideOutcome]> {
+  const runOne = (side: 'base' | 'head'): Promise<SideOutcome> =>
+    side === 'base' && baseSide
+      ? baseSide(ctx, () => runSide(ctx, options(side)))
+      : runSide(ctx, options(side))
   // No side's children may change the checkout's git configuration or hooks (git/state.ts).
   const guarded = (side: 'base' | 'head'): Promise<SideOutcome> =>
     guardGitState(ctx.git, { what: `the ${side} side`, patchCode: side === 'head' }, () =>
-      runSide(ctx, options(side))
+      runOne(side)
     )
   if (!ctx.policy.suite.parallel) return [await guarded('base'), await guarded('head')] as const
   const both = { what: 'the base and head sides (in parallel)', patchCode: true }
   const settled = await guardGitState(ctx.git, both, () =>
-    Promise.allSettled([runSide(ctx, options('base')), runSide(ctx, options('head'))])
+    Promise.allSettled([runOne('base'), runOne('head')])
   )
   const [b, h] = settled
   if (b?.status === 'rejected') throw b.reason
