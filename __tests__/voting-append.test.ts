@@ -93,11 +93,12 @@ function withAppendedTest(runner: Runner, text: string): string {
 async function judge(
   runner: Runner,
   head: (files: Record<string, string>) => Record<string, string>,
-  edits: 'append' | 'none' = 'append'
+  edits: 'append' | 'none' = 'append',
+  extraBase: Record<string, string> = {}
 ): Promise<Scorecard> {
   const repo = new TestRepo(`og-append-${runner}-`)
   repos.push(repo)
-  const { files } = PROJECTS[runner]
+  const files = { ...PROJECTS[runner].files, ...extraBase }
   repo.write({
     '.gitignore': 'node_modules/\n',
     '.github/oracle-gate.yml': policy(runner, edits),
@@ -224,5 +225,33 @@ describe('voting_edits: append with new files under the voting globs (pytest)', 
     )
     const helper = card.reasons.find(r => r.path === 'tests/helpers.py')
     expect(helper?.message).toMatch(/not a test file/)
+  })
+
+  it('a conftest.py or support module of the base that gains a test stays locked as a whole', async () => {
+    const extra = {
+      'tests/conftest.py': 'import pytest\n',
+      'tests/helpers.py': 'def double(x):\n    return 2 * x\n'
+    }
+    const addTest = '\n\ndef test_smuggled():\n    assert True\n'
+    const card = await judge(
+      'pytest',
+      files => ({
+        ...fixed('pytest', files),
+        'tests/conftest.py': `${extra['tests/conftest.py']}${addTest}`,
+        'tests/helpers.py': `${extra['tests/helpers.py']}${addTest}`
+      }),
+      'append',
+      extra
+    )
+    expect(card.verdict).toBe('policy')
+    expect(failures(card)).toEqual(
+      expect.arrayContaining([
+        'protected-path tests/conftest.py',
+        'protected-path tests/helpers.py'
+      ])
+    )
+    expect(card.write_set.filter(r => r.action === 'continue').map(r => r.path)).toEqual([
+      'shop/fees.py'
+    ])
   })
 })

@@ -9,7 +9,7 @@ process.stdout.write(`oracle-gate ${VERSION}
 `);
 try {
   const [{ run }, { readEnvironment }] = await Promise.all([
-    import("./chunks/main-KA3TE25Q.js"),
+    import("./chunks/main-P5WR4NPR.js"),
     import("./chunks/environment-IUGIKSHV.js")
   ]);
   await run(readEnvironment());

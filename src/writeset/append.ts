@@ -25,7 +25,9 @@ export async function appendVerdicts(
   git: Git,
   planes: PlaneMatcher,
   changes: readonly Change[],
-  trees: { base: ReadonlyMap<string, TreeEntry>; head: ReadonlyMap<string, TreeEntry> }
+  trees: { base: ReadonlyMap<string, TreeEntry>; head: ReadonlyMap<string, TreeEntry> },
+  /** The policy file and the files it names: always protected, never extended. */
+  fixed: ReadonlySet<string> = new Set()
 ): Promise<Map<string, AppendVerdict>> {
   const verdicts = new Map<string, AppendVerdict>()
   const candidates = changes.filter(
@@ -33,7 +35,8 @@ export async function appendVerdicts(
       (c.status === 'added' || c.status === 'modified') &&
       c.previous_path === undefined &&
       (c.new_kind ?? 'file') === 'file' &&
-      planes.planeOf(c.path) === 'voting'
+      planes.planeOf(c.path) === 'voting' &&
+      !fixed.has(c.path)
   )
   const modified: { path: string; base: TreeEntry; head: TreeEntry }[] = []
   for (const c of candidates) {
@@ -41,7 +44,8 @@ export async function appendVerdicts(
     const base = trees.base.get(c.path)
     if (head === undefined) continue
     if (c.status === 'added' || base === undefined) verdicts.set(c.path, addedFile(planes, c.path))
-    else modified.push({ path: c.path, base, head })
+    // Support files and conftest.py stay locked as a whole: only test files gain tests.
+    else if (isTestFile(planes, c.path)) modified.push({ path: c.path, base, head })
   }
   if (modified.length === 0) return verdicts
   const blobs = await readBlobs(
@@ -56,11 +60,17 @@ export async function appendVerdicts(
   return verdicts
 }
 
-function addedFile(planes: PlaneMatcher, path: string): AppendVerdict {
-  // conftest.py matches the test patterns, but it is runner configuration: pytest loads it
-  // for every test below it.
+/**
+ * A test file by name (test_patterns), and not conftest.py: that matches the patterns but
+ * is runner configuration (pytest loads it for every test below it).
+ */
+function isTestFile(planes: PlaneMatcher, path: string): boolean {
   const conftest = path.slice(path.lastIndexOf('/') + 1).toLowerCase() === 'conftest.py'
-  if (planes.isTestLike(path) && !conftest) return { ok: true, added: [], newFile: true }
+  return planes.isTestLike(path) && !conftest
+}
+
+function addedFile(planes: PlaneMatcher, path: string): AppendVerdict {
+  if (isTestFile(planes, path)) return { ok: true, added: [], newFile: true }
   return {
     ok: false,
     message: `${path} is a new file under the voting globs but not a test file (test_patterns); ${APPEND_ALLOWED}. Put support files the new tests need on the in_diff plane`

@@ -10,7 +10,7 @@ import { readBlobs } from '../git/blobs.js'
 import { appendVerdicts } from './append.js'
 import { classifyChange, type Classification, type ClassifierContext } from './classify.js'
 import { kindOfMode, parseRawDiff, sameType, type RawChange } from './diff.js'
-import { compilePlanes, normalisePath, type PlaneMatcher } from './planes.js'
+import { alwaysProtected, compilePlanes, normalisePath, type PlaneMatcher } from './planes.js'
 import { resolveSymlink } from './symlinks.js'
 
 export {
@@ -140,7 +140,14 @@ async function classifierContext(
   const baseTree = await trees.get(mergeBase)
   if (policy.voting_edits === 'append') {
     const headTree = await trees.get(head)
-    ctx.append = await appendVerdicts(git, planes, changes, { base: baseTree, head: headTree })
+    const fixed = new Set(alwaysProtected(policy))
+    ctx.append = await appendVerdicts(
+      git,
+      planes,
+      changes,
+      { base: baseTree, head: headTree },
+      fixed
+    )
   }
   const linked = await linkedInstrument(git, planes, baseTree)
   if (linked !== undefined) ctx.linkedInstrument = linked
