@@ -9,8 +9,8 @@ process.stdout.write(`oracle-gate ${VERSION}
 `);
 try {
   const [{ run }, { readEnvironment }] = await Promise.all([
-    import("./chunks/main-P5WR4NPR.js"),
-    import("./chunks/environment-IUGIKSHV.js")
+    import("./chunks/main-3ZO5NQBN.js"),
+    import("./chunks/environment-IPBNE5XC.js")
   ]);
   await run(readEnvironment());
 } catch (error) {

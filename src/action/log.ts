@@ -15,8 +15,11 @@ function token(): string {
 
 /** The same toolkit, with every message made safe for the runner's command parser. */
 export function safeToolkit(toolkit: Toolkit): Toolkit {
+  // Every method delegated by name (a spread would drop the methods of a class instance).
   return {
-    ...toolkit,
+    setSecret: secret => toolkit.setSecret(secret),
+    setOutput: (name, value) => toolkit.setOutput(name, value),
+    writeSummary: markdown => toolkit.writeSummary(markdown),
     info: message => {
       for (const line of fencedLogLines(message, token)) toolkit.info(line)
     },
