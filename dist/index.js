@@ -9,7 +9,7 @@ process.stdout.write(`oracle-gate ${VERSION}
 `);
 try {
   const [{ run }, { readEnvironment }] = await Promise.all([
-    import("./chunks/main-3ZO5NQBN.js"),
+    import("./chunks/main-IUEP6XFJ.js"),
     import("./chunks/environment-IPBNE5XC.js")
   ]);
   await run(readEnvironment());
