@@ -2,14 +2,14 @@
 import { createRequire as __oracleGateCreateRequire } from 'module'; const require = __oracleGateCreateRequire(import.meta.url);
 import {
   EXIT
-} from "./chunks/chunk-TADAZM5Q.js";
-import "./chunks/chunk-GL77JWVN.js";
+} from "./chunks/chunk-RAML6TRI.js";
+import "./chunks/chunk-PLX3MLDC.js";
 import {
   VERSION
 } from "./chunks/chunk-4TO6EUUJ.js";
 import {
   logText
-} from "./chunks/chunk-FAPZVZVY.js";
+} from "./chunks/chunk-AZRYRF6U.js";
 import "./chunks/chunk-BLJCPJ76.js";
 
 // src/cli.ts
@@ -19,7 +19,7 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v" || argv[0]
 `);
 } else {
   try {
-    const { main } = await import("./chunks/main-BCF47XW3.js");
+    const { main } = await import("./chunks/main-3CWGFMDW.js");
     process.exitCode = await main(argv);
   } catch (error) {
     process.stderr.write(

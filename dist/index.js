@@ -9,8 +9,8 @@ process.stdout.write(`oracle-gate ${VERSION}
 `);
 try {
   const [{ run }, { readEnvironment }] = await Promise.all([
-    import("./chunks/main-IUEP6XFJ.js"),
-    import("./chunks/environment-IPBNE5XC.js")
+    import("./chunks/main-TCTCPCXY.js"),
+    import("./chunks/environment-OP2LMIRQ.js")
   ]);
   await run(readEnvironment());
 } catch (error) {

@@ -13,6 +13,7 @@ import { RULE_VERDICT } from '../verdict/verdict.js'
 import { SCORECARD_SCHEMA } from '../verdict/scorecard.js'
 import { validateScorecard } from '../verdict/scorecard-schema.js'
 import { formatIssue } from '../schema.js'
+import { shortSha } from '../json.js'
 
 const MAX_ARTIFACT_BYTES = 64 * 1024 * 1024
 
@@ -104,7 +105,7 @@ export function replayFromArtifact(
     const { card } = artifact
     if (card.head !== ctx.head || card.base !== ctx.mergeBase) {
       throw new GateError(
-        `the artifact judged head ${card.head.slice(0, 12) || '?'} from merge base ${card.base.slice(0, 12) || '?'}, but this PR is head ${ctx.head.slice(0, 12)} from merge base ${ctx.mergeBase.slice(0, 12)}: its test results do not apply`,
+        `the artifact judged head ${shortSha(card.head) || '?'} from merge base ${shortSha(card.base) || '?'}, but this PR is head ${shortSha(ctx.head)} from merge base ${shortSha(ctx.mergeBase)}: its test results do not apply`,
         { path: artifact.scorecardPath }
       )
     }

@@ -17,6 +17,7 @@ import { renderMarkdown, title } from '../report/markdown.js'
 import type { Logger, Scorecard } from '../types.js'
 import type { GitHubAccess } from './environment.js'
 import { conclusion } from '../verdict/verdict.js'
+import { shortSha } from '../json.js'
 
 export type Posting =
   | { kind: 'open'; id: number; reused: boolean; priorAnnotations: number }
@@ -42,7 +43,7 @@ export async function openCheckRun(target: CheckRunTarget): Promise<Posting> {
       ...(target.detailsUrl ? { detailsUrl: target.detailsUrl } : {})
     })
     target.log.info(
-      `check run "${target.name}" ${ref.reused ? 'reused (a re-run)' : 'created'} on ${target.headSha.slice(0, 12)}: in progress`
+      `check run "${target.name}" ${ref.reused ? 'reused (a re-run)' : 'created'} on ${shortSha(target.headSha)}: in progress`
     )
     return { kind: 'open', ...ref }
   } catch (error) {

@@ -4,6 +4,7 @@
 import { GateError } from '../errors.js'
 import type { Git } from '../git/git.js'
 import type { Logger } from '../types.js'
+import { shortSha } from '../json.js'
 
 export interface Wanted {
   baseSha: string
@@ -27,14 +28,14 @@ export async function ensureCommits(git: Git, wanted: Wanted, log: Logger): Prom
     if (!(await git.hasCommit(sha))) missing.push(sha)
   if (missing.length > 0) {
     log.info(
-      `the checkout lacks ${missing.map(s => s.slice(0, 12)).join(' and ')}: fetching ${missing.length === 1 ? 'it' : 'them'} from origin`
+      `the checkout lacks ${missing.map(s => shortSha(s)).join(' and ')}: fetching ${missing.length === 1 ? 'it' : 'them'} from origin`
     )
     await fetchShas(git, missing, shallow ? DEEPEN_STEPS[0] : undefined, fallbackRefspecs(wanted))
   }
   if (await hasMergeBase(git, wanted)) return
   if (!(await git.isShallow())) {
     throw new GateError(
-      `${wanted.baseSha.slice(0, 12)} and ${wanted.headSha.slice(0, 12)} have no common ancestor: unrelated histories`
+      `${shortSha(wanted.baseSha)} and ${shortSha(wanted.headSha)} have no common ancestor: unrelated histories`
     )
   }
   for (const depth of DEEPEN_STEPS) {
@@ -46,7 +47,7 @@ export async function ensureCommits(git: Git, wanted: Wanted, log: Logger): Prom
   await git.fetch({ unshallow: true, refspecs: [wanted.baseSha, wanted.headSha] })
   if (!(await hasMergeBase(git, wanted))) {
     throw new GateError(
-      `${wanted.baseSha.slice(0, 12)} and ${wanted.headSha.slice(0, 12)} have no common ancestor even with the full history`
+      `${shortSha(wanted.baseSha)} and ${shortSha(wanted.headSha)} have no common ancestor even with the full history`
     )
   }
 }
@@ -84,7 +85,7 @@ async function fetchShas(
   }
   if (byId !== null) throw byId
   throw new GateError(
-    `fetched from origin but ${shas.map(s => s.slice(0, 12)).join(', ')} is still missing`
+    `fetched from origin but ${shas.map(s => shortSha(s)).join(', ')} is still missing`
   )
 }
 

@@ -6,7 +6,9 @@ import { commentMode } from './comment.js'
 import type { CommentMode } from './comment.js'
 import { GateError } from '../errors.js'
 import { utcToday } from '../clock.js'
+import type { CheckOptions } from '../gate.js'
 import { DEFAULT_POLICY_PATH } from '../policy/load.js'
+import type { Logger } from '../types.js'
 
 export interface Inputs {
   token: string
@@ -19,6 +21,29 @@ export interface Inputs {
   scorecard: string
   /** The sticky PR comment: never (default), on-failure, always. */
   comment: CommentMode
+}
+
+/**
+ * What every judgement of the action passes to check(), whatever the event: the commits,
+ * the checkout, the policy and date from the inputs, the token as a secret no child may
+ * see, and the environment the children inherit. Callers add the write-set source, the
+ * approval source and (report mode) the replay.
+ */
+export function judgeOptions(
+  inputs: Inputs,
+  env: NodeJS.ProcessEnv,
+  log: Logger,
+  commits: { base: string; head: string }
+): CheckOptions {
+  return {
+    repoDir: inputs.workdir,
+    ...commits,
+    policyPath: inputs.policyPath,
+    today: inputs.today,
+    log,
+    secrets: inputs.token ? [inputs.token] : [],
+    env
+  }
 }
 
 /** What the run has opened so far, so that a failure can still complete the check run. */

@@ -18,10 +18,11 @@ import { copyFileCommands, restoreFileCommands } from './file-commands.js'
 import { ensureCommits } from './fetch.js'
 import { toolkitLogger } from './environment.js'
 import type { RunnerEnvironment } from './environment.js'
-import type { Inputs, Session } from './inputs.js'
+import { judgeOptions, type Inputs, type Session } from './inputs.js'
 import { annotateStep, setOutputs, writeCardFiles, writeJobSummary } from './publish.js'
 import { judgeGroup } from './queue.js'
 import { report } from './report.js'
+import { shortSha } from '../json.js'
 
 /** The runner environment is read once by the caller (src/index.ts: readEnvironment()). */
 export async function run(environment: RunnerEnvironment): Promise<void> {
@@ -97,7 +98,7 @@ async function judge(
     log
   )
   log.info(
-    `${event.event} #${event.number}: base ${event.baseSha.slice(0, 12)}, head ${event.headSha.slice(0, 12)}${event.headRepo ? ` (${event.headRepo})` : ''}`
+    `${event.event} #${event.number}: base ${shortSha(event.baseSha)}, head ${shortSha(event.headSha)}${event.headRepo ? ` (${event.headRepo})` : ''}`
   )
   await log.group('fetch commits', () =>
     ensureCommits(
@@ -107,14 +108,7 @@ async function judge(
     )
   )
   const card = await check({
-    repoDir: inputs.workdir,
-    base: event.baseSha,
-    head: event.headSha,
-    policyPath: inputs.policyPath,
-    today: inputs.today,
-    log,
-    secrets: inputs.token ? [inputs.token] : [],
-    env: environment.env,
+    ...judgeOptions(inputs, environment.env, log, { base: event.baseSha, head: event.headSha }),
     changes: () =>
       apiChanges(
         client,

@@ -14,7 +14,8 @@ import { openSession } from './checkrun.js'
 import { ensureCommits } from './fetch.js'
 import { toolkitLogger } from './environment.js'
 import type { RunnerEnvironment } from './environment.js'
-import type { Inputs, Session } from './inputs.js'
+import { judgeOptions, type Inputs, type Session } from './inputs.js'
+import { shortSha } from '../json.js'
 
 export async function judgeGroup(
   environment: RunnerEnvironment,
@@ -31,7 +32,7 @@ export async function judgeGroup(
   )
   const prs = event.pullNumbers.map(n => `#${n}`).join(', ') || 'no PR number in the ref'
   log.info(
-    `merge_group ${event.headRef} (${prs}): base ${event.baseSha.slice(0, 12)}, group ${event.headSha.slice(0, 12)}`
+    `merge_group ${event.headRef} (${prs}): base ${shortSha(event.baseSha)}, group ${shortSha(event.headSha)}`
   )
   const git = new Git(inputs.workdir)
   await log.group('fetch commits', () =>
@@ -46,14 +47,7 @@ export async function judgeGroup(
     )
   )
   const card = await check({
-    repoDir: inputs.workdir,
-    base: event.baseSha,
-    head: event.headSha,
-    policyPath: inputs.policyPath,
-    today: inputs.today,
-    log,
-    secrets: inputs.token ? [inputs.token] : [],
-    env: environment.env,
+    ...judgeOptions(inputs, environment.env, log, { base: event.baseSha, head: event.headSha }),
     // No PR files list describes a group: the write set comes from git.
     approval: groupApproval(event, git, client, repo, log)
   })
@@ -79,7 +73,7 @@ function groupApproval(
       parents.length === 2 && parents[0] === event.baseSha && parents[1] === facts.currentHead
     if (!exact)
       log.info(
-        `the group's commit ${event.headSha.slice(0, 12)} is not the merge of ${event.baseSha.slice(0, 12)} and PR #${number}'s head ${facts.currentHead.slice(0, 12)}: the PR's approval does not carry over`
+        `the group's commit ${shortSha(event.headSha)} is not the merge of ${shortSha(event.baseSha)} and PR #${number}'s head ${shortSha(facts.currentHead)}: the PR's approval does not carry over`
       )
     return exact ? { ...facts, judged: event.headSha } : facts
   }

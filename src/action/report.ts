@@ -18,7 +18,8 @@ import { openSession } from './checkrun.js'
 import { ensureCommits } from './fetch.js'
 import { toolkitLogger } from './environment.js'
 import type { RunnerEnvironment } from './environment.js'
-import type { Inputs, Session } from './inputs.js'
+import { judgeOptions, type Inputs, type Session } from './inputs.js'
+import { shortSha } from '../json.js'
 
 export async function report(
   environment: RunnerEnvironment,
@@ -49,7 +50,7 @@ export async function report(
   // A forged PR number must not lend another PR's base (and policy) to this commit.
   if (pull.headSha !== event.headSha) {
     throw new GateError(
-      `PR #${number} is at ${pull.headSha.slice(0, 12)}, not at the tested commit ${event.headSha.slice(0, 12)}: the PR moved on (its newer run reports) or the artifact names another PR`
+      `PR #${number} is at ${shortSha(pull.headSha)}, not at the tested commit ${shortSha(event.headSha)}: the PR moved on (its newer run reports) or the artifact names another PR`
     )
   }
   if (event.headRepo && pull.headRepo && pull.headRepo !== event.headRepo) {
@@ -58,7 +59,7 @@ export async function report(
     )
   }
   log.info(
-    `report for PR #${number}: base ${pull.baseRef} at ${pull.baseSha.slice(0, 12)}, head ${event.headSha.slice(0, 12)}`
+    `report for PR #${number}: base ${pull.baseRef} at ${shortSha(pull.baseSha)}, head ${shortSha(event.headSha)}`
   )
   await log.group('fetch commits', () =>
     ensureCommits(
@@ -68,14 +69,7 @@ export async function report(
     )
   )
   const card = await check({
-    repoDir: inputs.workdir,
-    base: pull.baseSha,
-    head: event.headSha,
-    policyPath: inputs.policyPath,
-    today: inputs.today,
-    log,
-    secrets: inputs.token ? [inputs.token] : [],
-    env: environment.env,
+    ...judgeOptions(inputs, environment.env, log, { base: pull.baseSha, head: event.headSha }),
     changes: () =>
       apiChanges(client, repo, { number, baseSha: pull.baseSha, headSha: event.headSha }, log),
     replay: replayFromArtifact(artifact),

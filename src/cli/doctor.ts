@@ -4,13 +4,12 @@
 // usage or a run that could not be made (no policy, setup failed).
 import { writeFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
-import { parseArgs } from 'node:util'
 import { utcToday } from '../clock.js'
 import { doctorMarkdown } from '../doctor/markdown.js'
 import { doctor } from '../doctor/run.js'
 import { DEFAULT_POLICY_PATH } from '../policy/load.js'
 import { logText } from '../report/sanitize.js'
-import { EXIT, type Io } from './io.js'
+import { EXIT, parseFlags, type Io } from './io.js'
 import { stderrLogger } from './logger.js'
 
 export const DOCTOR_USAGE = `Usage: oracle-gate doctor [--ref REF] [--runs N] [--repo DIR] [--policy PATH]
@@ -25,27 +24,22 @@ Exit codes: 0 fit to vote, 1 not fit (a blocker is listed), 4 usage or the run f
 `
 
 export async function runDoctor(argv: string[], io: Io): Promise<number> {
-  let v
-  try {
-    v = parseArgs({
-      args: argv,
-      strict: true,
-      options: {
-        ref: { type: 'string' },
-        runs: { type: 'string' },
-        repo: { type: 'string' },
-        policy: { type: 'string' },
-        owner: { type: 'string' },
-        today: { type: 'string' },
-        json: { type: 'string' },
-        markdown: { type: 'string' },
-        help: { type: 'boolean', short: 'h' }
-      }
-    }).values
-  } catch (error) {
-    io.stderr.write(`oracle-gate doctor: ${logText(String(error))}\n${DOCTOR_USAGE}`)
+  const parsed = parseFlags(argv, {
+    ref: { type: 'string' },
+    runs: { type: 'string' },
+    repo: { type: 'string' },
+    policy: { type: 'string' },
+    owner: { type: 'string' },
+    today: { type: 'string' },
+    json: { type: 'string' },
+    markdown: { type: 'string' },
+    help: { type: 'boolean', short: 'h' }
+  })
+  if ('error' in parsed) {
+    io.stderr.write(`oracle-gate doctor: ${logText(parsed.error)}\n${DOCTOR_USAGE}`)
     return EXIT.error
   }
+  const v = parsed.values
   if (v.help) {
     io.stdout.write(DOCTOR_USAGE)
     return EXIT.ok

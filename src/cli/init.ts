@@ -5,7 +5,6 @@
 import { existsSync } from 'node:fs'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
-import { parseArgs } from 'node:util'
 import { DEFAULT_POLICY_PATH } from '../policy/load.js'
 import { inspectRepository, type Inspection } from '../policy/inspect.js'
 import {
@@ -14,7 +13,8 @@ import {
   renderInspected,
   STARTER_LEDGER_PATH
 } from '../policy/starter.js'
-import { EXIT, type Io } from './io.js'
+import { logText } from '../report/sanitize.js'
+import { EXIT, parseFlags, type Io } from './io.js'
 
 export const INIT_USAGE = `Usage: oracle-gate init [--repo DIR] [--policy PATH] [--force]
 
@@ -27,22 +27,17 @@ Next: oracle-gate doctor, then commit the policy in a PR of its own.
 `
 
 export async function runInit(argv: string[], io: Io): Promise<number> {
-  let values
-  try {
-    values = parseArgs({
-      args: argv,
-      strict: true,
-      options: {
-        repo: { type: 'string' },
-        policy: { type: 'string' },
-        force: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' }
-      }
-    }).values
-  } catch (error) {
-    io.stderr.write(`oracle-gate init: ${error instanceof Error ? error.message : String(error)}\n`)
+  const parsed = parseFlags(argv, {
+    repo: { type: 'string' },
+    policy: { type: 'string' },
+    force: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' }
+  })
+  if ('error' in parsed) {
+    io.stderr.write(`oracle-gate init: ${logText(parsed.error)}\n`)
     return EXIT.error
   }
+  const { values } = parsed
   if (values.help) {
     io.stdout.write(INIT_USAGE)
     return EXIT.ok

@@ -1,6 +1,7 @@
 // What a command of the CLI is given (the streams, the directory, the environment) and the
 // exit codes it answers with, by name. In a module of its own so that main and the
 // commands it dispatches to need not import each other.
+import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { EXIT_CODES } from '../verdict/verdict.js'
 
 export interface Io {
@@ -21,3 +22,25 @@ export const EXIT = {
   /** A usage error, or the command could not run. */
   error: EXIT_CODES.error
 } as const
+
+type OptionTable = NonNullable<ParseArgsConfig['options']>
+
+/** The flags of a command, typed by its option table. */
+export type Flags<O extends OptionTable> = ReturnType<
+  typeof parseArgs<{ args: string[]; strict: true; options: O }>
+>['values']
+
+/**
+ * A command's flags (strict: an unknown flag or a missing value is an error), or the
+ * parser's message for the command to report its own way (usage text, an error card).
+ */
+export function parseFlags<const O extends OptionTable>(
+  argv: string[],
+  options: O
+): { values: Flags<O> } | { error: string } {
+  try {
+    return { values: parseArgs({ args: argv, strict: true, options }).values }
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) }
+  }
+}

@@ -17,6 +17,7 @@ import { policySchema } from '../policy/validate.js'
 import { logText } from '../report/sanitize.js'
 import { guessCause } from '../doctor/findings.js'
 import { EXIT, type Io } from './io.js'
+import { shortSha } from '../json.js'
 
 export const LEDGER_USAGE = `Usage:
   oracle-gate ledger add --test ID --owner WHO --cause CAUSE --reason TEXT
@@ -233,7 +234,7 @@ export function cardRows(
     reasons?: { message?: unknown; test?: unknown }[]
     head?: unknown
   }
-  const at = typeof c.head === 'string' ? ` at ${c.head.slice(0, 12)}` : ''
+  const at = typeof c.head === 'string' ? ` at ${shortSha(c.head)}` : ''
   const messages = (c.reasons ?? []).map(r => String(r.message ?? ''))
   const rows = new Map<string, { test: string; cause: string; reason: string }>()
   for (const f of Array.isArray(c.flakes) ? c.flakes : []) {

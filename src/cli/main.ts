@@ -2,7 +2,6 @@
 // not decide); `check` writes a scorecard in every outcome, usage errors included.
 import { writeFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
-import { parseArgs } from 'node:util'
 import { utcToday } from '../clock.js'
 import { check } from '../gate.js'
 import { GateError, reasonFromError } from '../errors.js'
@@ -15,7 +14,7 @@ import type { Scorecard } from '../types.js'
 import { exitCode } from '../verdict/verdict.js'
 import { emptyScorecard, finalize } from '../verdict/scorecard.js'
 import { VERSION } from '../version.js'
-import { EXIT, type Io } from './io.js'
+import { EXIT, parseFlags, type Io } from './io.js'
 import { stderrLogger } from './logger.js'
 import { runDoctor } from './doctor.js'
 import { runInit } from './init.js'
@@ -85,28 +84,19 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
 }
 
 async function runCheck(argv: string[], io: Io): Promise<number> {
-  let parsed
-  try {
-    parsed = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        base: { type: 'string' },
-        head: { type: 'string' },
-        repo: { type: 'string' },
-        policy: { type: 'string' },
-        today: { type: 'string' },
-        json: { type: 'string' },
-        markdown: { type: 'string' },
-        quiet: { type: 'boolean', short: 'q' },
-        'base-results': { type: 'string' },
-        help: { type: 'boolean', short: 'h' }
-      }
-    })
-  } catch (error) {
-    return usageFailure(io, error instanceof Error ? error.message : String(error), {})
-  }
+  const parsed = parseFlags(argv, {
+    base: { type: 'string' },
+    head: { type: 'string' },
+    repo: { type: 'string' },
+    policy: { type: 'string' },
+    today: { type: 'string' },
+    json: { type: 'string' },
+    markdown: { type: 'string' },
+    quiet: { type: 'boolean', short: 'q' },
+    'base-results': { type: 'string' },
+    help: { type: 'boolean', short: 'h' }
+  })
+  if ('error' in parsed) return usageFailure(io, parsed.error, {})
   const v = parsed.values
   if (v.help) {
     io.stdout.write(USAGE)

@@ -5,35 +5,27 @@
 import { existsSync } from 'node:fs'
 import { rm } from 'node:fs/promises'
 import { resolve } from 'node:path'
-import { parseArgs } from 'node:util'
 import { check } from '../gate.js'
 import { DEFAULT_POLICY_PATH } from '../policy/load.js'
 import { primingBase } from '../prime/source.js'
 import { logText } from '../report/sanitize.js'
-import { EXIT, type Io } from './io.js'
+import { EXIT, parseFlags, type Io } from './io.js'
 import { stderrLogger } from './logger.js'
 
 export async function runPrime(argv: string[], io: Io): Promise<number> {
-  let values
-  try {
-    values = parseArgs({
-      args: argv,
-      strict: true,
-      options: {
-        out: { type: 'string' },
-        commit: { type: 'string' },
-        repo: { type: 'string' },
-        policy: { type: 'string' },
-        label: { type: 'string' },
-        quiet: { type: 'boolean', short: 'q' }
-      }
-    }).values
-  } catch (error) {
-    io.stderr.write(
-      `oracle-gate prime: ${error instanceof Error ? error.message : String(error)}\n`
-    )
+  const parsed = parseFlags(argv, {
+    out: { type: 'string' },
+    commit: { type: 'string' },
+    repo: { type: 'string' },
+    policy: { type: 'string' },
+    label: { type: 'string' },
+    quiet: { type: 'boolean', short: 'q' }
+  })
+  if ('error' in parsed) {
+    io.stderr.write(`oracle-gate prime: ${logText(parsed.error)}\n`)
     return EXIT.error
   }
+  const { values } = parsed
   if (!values.out) {
     io.stderr.write('oracle-gate prime: --out FILE is required\n')
     return EXIT.error

@@ -2,7 +2,7 @@
 // what the tree holds. Pure: the runs, the tracked files and the source scans come in, a
 // report comes out, so every finding can be tested without running a suite. "Fit to vote"
 // means no blocker: a vote taken with a blocker present would measure something else.
-import type { FlakeCause } from '../ledger/types.js'
+import type { FlakeCause, LedgerRow } from '../ledger/types.js'
 import type { Observation } from '../replay/transitions.js'
 import type { Plane } from '../types.js'
 import type { Shadowed } from './shadow.js'
@@ -53,15 +53,8 @@ export interface Finding {
   items?: string[]
 }
 
-export interface ProposedRow {
-  test: string
-  cause: FlakeCause
-  reason: string
-  owner: string
-  first_seen: string
-  expires_on: string
-  max_runs: number
-}
+/** A ledger row doctor proposes: every field of a row but the id (`ledger add` picks it). */
+export type ProposedRow = Omit<LedgerRow, 'id' | 'ticket' | 'counterexample'>
 
 export interface DoctorReport {
   ref: string

@@ -4,6 +4,7 @@
 import type { Change, ChangeStatus, Logger } from '../types.js'
 import type { GitHubClient, RepoRef } from './octokit.js'
 import { getPull } from './pulls.js'
+import { shortSha } from '../json.js'
 
 export const FILES_PER_PAGE = 100
 /** Documented cap of the files endpoint; pages past it are empty. */
@@ -85,13 +86,13 @@ export async function apiChanges(
   const pull = await getPull(client, repo, request.number)
   if (pull.headSha !== request.headSha) {
     log.info(
-      `PR #${request.number} head moved to ${pull.headSha.slice(0, 12)} since ${request.headSha.slice(0, 12)}: the write set comes from git`
+      `PR #${request.number} head moved to ${shortSha(pull.headSha)} since ${shortSha(request.headSha)}: the write set comes from git`
     )
     return null
   }
   if (pull.baseSha !== request.baseSha) {
     log.info(
-      `PR #${request.number} base moved to ${pull.baseSha.slice(0, 12)} since ${request.baseSha.slice(0, 12)}: the write set comes from git`
+      `PR #${request.number} base moved to ${shortSha(pull.baseSha)} since ${shortSha(request.baseSha)}: the write set comes from git`
     )
     return null
   }

@@ -7,6 +7,7 @@ import type { ApprovalFacts, ReviewFact } from '../verdict/approval.js'
 import type { Logger } from '../types.js'
 import type { GitHubClient, RepoRef } from './octokit.js'
 import { httpStatus } from './octokit.js'
+import { shortSha } from '../json.js'
 
 export async function readApprovalFacts(
   client: GitHubClient,
@@ -25,7 +26,7 @@ export async function readApprovalFacts(
   for (const entry of approvers.filter(a => a.includes('/')))
     teams[entry] = await teamMembers(client, entry, log)
   log.info(
-    `PR #${number} by @${pull.user.login}: ${reviews.length} review(s); head ${pull.head.sha.slice(0, 12)}`
+    `PR #${number} by @${pull.user.login}: ${reviews.length} review(s); head ${shortSha(pull.head.sha)}`
   )
   return {
     pull: number,

@@ -6,6 +6,7 @@ import type { Git } from '../git/git.js'
 import { GateError } from '../errors.js'
 import type { WriteSetRow } from '../types.js'
 import { languageOf } from '../lang.js'
+import { shortSha } from '../json.js'
 
 /** Paths per ls-tree call: keeps the command line well under any OS limit. */
 const PATHS_PER_CALL = 2000
@@ -78,7 +79,7 @@ async function listBlobs(
 function tooLarge(path: string, size: number, rev: string): void {
   if (!(size > MAX_LINT_BLOB_BYTES)) return
   throw new GateError(
-    `${path} is ${(size / 1024 / 1024).toFixed(1)} MiB at ${rev.slice(0, 12)}: the lints read files up to ${MAX_LINT_BLOB_BYTES / 1024 / 1024} MiB (the limit), and a file they cannot read is not passed`,
+    `${path} is ${(size / 1024 / 1024).toFixed(1)} MiB at ${shortSha(rev)}: the lints read files up to ${MAX_LINT_BLOB_BYTES / 1024 / 1024} MiB (the limit), and a file they cannot read is not passed`,
     { path }
   )
 }

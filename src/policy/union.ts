@@ -8,6 +8,7 @@ import type { Git } from '../git/git.js'
 import type { Logger, Reason } from '../types.js'
 import { parsePolicy } from './load.js'
 import type { LintMode, Policy } from './types.js'
+import { shortSha } from '../json.js'
 
 export type PolicySource = 'merge-base' | 'union'
 
@@ -106,7 +107,7 @@ export function unitePolicies(
 
 /** The notice that says which policy judged the pull request. */
 export function policyNotice(united: UnitedPolicy, mergeBase: string, tip: string): Reason {
-  const at = (sha: string): string => sha.slice(0, 12)
+  const at = shortSha
   const message =
     united.source === 'union'
       ? `judged with the union of the policy at the merge base ${at(mergeBase)} and at the base tip ${at(tip)} (the tip adds ${united.widened.join(', ')})`
@@ -133,7 +134,7 @@ export async function readJudgingPolicy(
     const text = await git.showText(refs.baseTip, path)
     if (text !== null) tip = parsePolicy(text, path)
   }
-  const united = unitePolicies(base, tip, refs.baseTip.slice(0, 12))
+  const united = unitePolicies(base, tip, shortSha(refs.baseTip))
   const notice = policyNotice(united, refs.mergeBase, refs.baseTip)
   log.info(notice.message)
   return { ...united, notice }

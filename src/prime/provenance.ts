@@ -5,6 +5,8 @@
 // (GET /repos/{owner}/{repo}/actions/runs/{run_id}) and passes the fields it returned.
 // The GitHub download path that feeds this is designed in docs/replay.md, not built yet.
 
+import { shortSha } from '../json.js'
+
 /** The fields of a workflow run object (REST API) this check reads. */
 export interface WorkflowRunFacts {
   id: number
@@ -48,5 +50,5 @@ export function provenanceProblems(run: WorkflowRunFacts, want: Expected): strin
 
 /** The label the card names the producing run by. */
 export function runLabel(run: WorkflowRunFacts): string {
-  return `workflow run ${run.id} (push to ${run.head_branch ?? '?'} at ${run.head_sha.slice(0, 12)}) ${run.html_url}`
+  return `workflow run ${run.id} (push to ${run.head_branch ?? '?'} at ${shortSha(run.head_sha)}) ${run.html_url}`
 }

@@ -2,6 +2,7 @@
 // priming runs the base side and stores it; judging takes a stored one only when its
 // fingerprint is this run's, and otherwise runs the base as today with the reason logged
 // and on the card. Doubt of any kind (unreadable, off-schema, mismatch) means: run it.
+import { shortSha } from '../json.js'
 import { GateError } from '../errors.js'
 import type { BaseSide } from '../replay/index.js'
 import { logText } from '../report/sanitize.js'
@@ -41,7 +42,7 @@ export function primedBase(
     const diffs = fingerprintDifferences(file.fingerprint, await fingerprintOf(ctx, env))
     if (diffs.length > 0) return refuse(`its fingerprint differs (${diffs.join('; ')})`)
     const from = clip(file.produced_by.label)
-    const message = `the base side was taken from the primed result of ${from} (commit ${ctx.mergeBase.slice(0, 12)}, fingerprint matched); the base suite was not run`
+    const message = `the base side was taken from the primed result of ${from} (commit ${shortSha(ctx.mergeBase)}, fingerprint matched); the base suite was not run`
     ctx.log.info(logText(message))
     reasons.push({ rule: 'diagnostic', level: 'notice', message, path: ctx.policy.path })
     const outcome = fromPrimed(file)
@@ -62,7 +63,7 @@ export function primingBase(
     const why = unstorable(outcome)
     if (why !== null) throw new GateError(`cannot prime the base: ${why}`)
     await writePrimed(out, toPrimed(outcome, await fingerprintOf(ctx, env), producedBy))
-    ctx.log.info(`primed base result for ${ctx.mergeBase.slice(0, 12)} written to ${logText(out)}`)
+    ctx.log.info(`primed base result for ${shortSha(ctx.mergeBase)} written to ${logText(out)}`)
     return outcome
   }
   return { side, reasons: [] }

@@ -7,6 +7,7 @@ import type { Policy } from '../policy/types.js'
 import type { Logger, Reason } from '../types.js'
 import { applyApproval, approverList, judgeApproval } from './approval.js'
 import type { ApprovalSource } from './approval.js'
+import { shortSha } from '../json.js'
 
 export async function approvedInstrument(
   reasons: readonly Reason[],
@@ -33,7 +34,7 @@ export async function approvedInstrument(
     .map(([team]) => team)
   log.info(
     decision.approved
-      ? `instrument change approved by @${decision.by} at ${decision.sha.slice(0, 12)}`
+      ? `instrument change approved by @${decision.by} at ${shortSha(decision.sha)}`
       : `instrument change not approved (${decision.why}); approvers: ${approverList(approvers)}`
   )
   return applyApproval(reasons, approvers, decision, unreadable)

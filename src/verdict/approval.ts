@@ -4,6 +4,7 @@
 // the reviews through the REST API and hands them in as facts; this file only decides, and
 // rewrites the instrument reasons accordingly. Without facts (the CLI) nothing changes.
 import type { Reason } from '../types.js'
+import { shortSha } from '../json.js'
 
 /** One review as the REST API lists it (GET /repos/{o}/{r}/pulls/{n}/reviews). */
 export interface ReviewFact {
@@ -86,7 +87,7 @@ export function judgeApproval(
   if ((facts.judged ?? facts.currentHead) !== head) {
     return {
       approved: false,
-      why: `PR #${facts.pull} is now at ${facts.currentHead.slice(0, 12)}, not at the judged ${head.slice(0, 12)}`
+      why: `PR #${facts.pull} is now at ${shortSha(facts.currentHead)}, not at the judged ${shortSha(head)}`
     }
   }
   const sha = facts.currentHead
@@ -107,8 +108,8 @@ export function judgeApproval(
     return {
       approved: false,
       why: older
-        ? `the approval by @${older.login} is on ${String(older.commit_id).slice(0, 12)}, not on the current head ${sha.slice(0, 12)} (or was superseded)`
-        : `no approving review on ${sha.slice(0, 12)} by an approver`
+        ? `the approval by @${older.login} is on ${shortSha(String(older.commit_id))}, not on the current head ${shortSha(sha)} (or was superseded)`
+        : `no approving review on ${shortSha(sha)} by an approver`
     }
   }
   const blocker = counted.find(r => r.state === 'CHANGES_REQUESTED' && newestFirst(r, approval) < 0)
