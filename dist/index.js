@@ -9,7 +9,7 @@ process.stdout.write(`oracle-gate ${VERSION}
 `);
 try {
   const [{ run }, { readEnvironment }] = await Promise.all([
-    import("./chunks/main-TCTCPCXY.js"),
+    import("./chunks/main-W5VDBYPQ.js"),
     import("./chunks/environment-OP2LMIRQ.js")
   ]);
   await run(readEnvironment());

@@ -8,12 +8,12 @@
 // its own, holding no other test file: the patch's tests on the head (drafts results, the
 // head half of non-discriminating), and the in-diff ones on the base's code (the probe).
 import { rm } from 'node:fs/promises'
-import { join, posix } from 'node:path'
+import { join } from 'node:path'
 import type { GateContext } from '../context.js'
 import type { InstrumentOverlay } from '../instrument/overlay.js'
 import type { InstrumentView } from '../instrument/view.js'
 import type { Plane } from '../types.js'
-import type { PlaneMatcher } from '../writeset/planes.js'
+import { isConftest, type PlaneMatcher } from '../writeset/planes.js'
 import { worktreeIdContext } from './ids.js'
 import { observe, rerunPlan } from './rerun.js'
 import { runSuite, shellQuote, type Side } from './run.js'
@@ -36,8 +36,6 @@ export interface PatchTestPlan {
 }
 
 const TEST_PLANES: ReadonlySet<Plane> = new Set(['drafts', 'in_diff'])
-
-const isConftest = (path: string): boolean => posix.basename(path).toLowerCase() === 'conftest.py'
 
 /**
  * Which paths the patch wrote on a test plane and what becomes of them. From the two

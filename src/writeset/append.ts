@@ -8,7 +8,7 @@ import { readBlobs } from '../git/blobs.js'
 import type { Git, TreeEntry } from '../git/git.js'
 import { languageOf, parserFor } from '../lints/parsers.js'
 import type { Change } from '../types.js'
-import type { PlaneMatcher } from './planes.js'
+import { isConftest, type PlaneMatcher } from './planes.js'
 
 export type AppendVerdict =
   { ok: true; added: AddedTest[]; newFile: boolean } | { ok: false; message: string; line?: number }
@@ -60,13 +60,9 @@ export async function appendVerdicts(
   return verdicts
 }
 
-/**
- * A test file by name (test_patterns), and not conftest.py: that matches the patterns but
- * is runner configuration (pytest loads it for every test below it).
- */
+/** A test file by name (test_patterns), conftest.py excepted. */
 function isTestFile(planes: PlaneMatcher, path: string): boolean {
-  const conftest = path.slice(path.lastIndexOf('/') + 1).toLowerCase() === 'conftest.py'
-  return planes.isTestLike(path) && !conftest
+  return planes.isTestLike(path) && !isConftest(path)
 }
 
 function addedFile(planes: PlaneMatcher, path: string): AppendVerdict {

@@ -134,3 +134,11 @@ export function compileGlobs(globs: readonly string[], nocase: boolean): (path: 
   const union = new RegExp(sources.map(source => `(?:${source})`).join('|'), nocase ? 'is' : 's')
   return path => union.test(path)
 }
+
+/**
+ * conftest.py matches the default test patterns, but it is runner configuration (pytest
+ * loads it for every test below it), never a test of its own. Case-folded, as macOS reads it.
+ */
+export function isConftest(path: string): boolean {
+  return path.slice(path.lastIndexOf('/') + 1).toLowerCase() === 'conftest.py'
+}
