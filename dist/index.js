@@ -9,8 +9,8 @@ process.stdout.write(`oracle-gate ${VERSION}
 `);
 try {
   const [{ run }, { readEnvironment }] = await Promise.all([
-    import("./chunks/main-W5VDBYPQ.js"),
-    import("./chunks/environment-OP2LMIRQ.js")
+    import("./chunks/main-GN5VRLWO.js"),
+    import("./chunks/environment-ZQ767MHW.js")
   ]);
   await run(readEnvironment());
 } catch (error) {

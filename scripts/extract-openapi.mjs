@@ -28,7 +28,11 @@ const OPERATIONS = [
   // comment: the sticky PR comment
   ['get', '/repos/{owner}/{repo}/issues/{issue_number}/comments'],
   ['post', '/repos/{owner}/{repo}/issues/{issue_number}/comments'],
-  ['patch', '/repos/{owner}/{repo}/issues/comments/{comment_id}']
+  ['patch', '/repos/{owner}/{repo}/issues/comments/{comment_id}'],
+  // primed-base: auto: the push run of this workflow at the merge base, and its artifact
+  ['get', '/repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs'],
+  ['get', '/repos/{owner}/{repo}/actions/runs/{run_id}/artifacts'],
+  ['get', '/repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}']
 ]
 
 // Documentation and vendor keys are not validation; ajv's strict mode rejects some of them.

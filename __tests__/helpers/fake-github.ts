@@ -1,12 +1,14 @@
 // A small GitHub REST API on 127.0.0.1 for end-to-end tests and benchmarks: pulls, pull
 // files (Link pagination and the 3000-file cap), check runs (create, update, list for a
-// ref), pull reviews, team members and issue comments. Every request's query and JSON body is validated against schemas extracted from
+// ref), pull reviews, team members, issue comments, and the Actions endpoints a primed base
+// is found through (workflow runs, run artifacts, the artifact download's redirect to a blob). Every request's query and JSON body is validated against schemas extracted from
 // GitHub's OpenAPI description (__tests__/fixtures/openapi/requests.json, made by
 // scripts/extract-openapi.mjs); a request that does not conform gets a 422 and is recorded
 // in `invalid`, so tests assert that list is empty.
 import { Ajv } from 'ajv'
 import type { ValidateFunction } from 'ajv'
 import { execFile } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:http'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
@@ -93,6 +95,31 @@ export interface FakeCheckRun {
   annotationRequests: number
 }
 
+/** A workflow run the Actions API lists (GET …/actions/workflows/{file}/runs). */
+export interface FakeWorkflowRun {
+  id: number
+  event: string
+  head_branch: string | null
+  head_sha: string
+  /** `.github/workflows/gate.yml` */
+  path: string
+  status: string
+  conclusion: string | null
+  /** owner/name of the head repository; defaults to this repository. */
+  head_repository?: string
+}
+
+/** An artifact of a workflow run; `zip` is what the download redirects to. */
+export interface FakeArtifact {
+  id: number
+  run_id: number
+  name: string
+  zip: Buffer
+  expired?: boolean
+  /** Defaults to the zip's sha256; null for an artifact GitHub recorded no digest for. */
+  digest?: string | null
+}
+
 export interface FakeGitHubOptions {
   owner?: string
   repo?: string
@@ -111,6 +138,10 @@ export interface FakeGitHubOptions {
   teams?: Record<string, string[]>
   /** Existing issue comments (a person's comment that quotes the marker, say). */
   comments?: Array<Omit<FakeComment, 'id'>>
+  workflowRuns?: FakeWorkflowRun[]
+  artifacts?: FakeArtifact[]
+  /** List every workflow run whatever the query asks for (a filter GitHub might not apply). */
+  ignoreRunFilters?: boolean
 }
 
 export interface RecordedRequest {
@@ -124,6 +155,7 @@ export interface RecordedRequest {
 
 const ajv = new Ajv({ allErrors: true, strict: false })
 const ajvQuery = new Ajv({ allErrors: true, strict: false, coerceTypes: true })
+for (const a of [ajv, ajvQuery]) a.addFormat('int64', /^-?\d+$/)
 for (const a of [ajv, ajvQuery])
   a.addFormat('date-time', /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/)
 
@@ -164,6 +196,8 @@ interface Reply {
   status: number
   json: unknown
   headers?: Record<string, string>
+  /** A binary body instead of JSON (the artifact blob). */
+  raw?: Buffer
 }
 
 export class FakeGitHub {
@@ -247,6 +281,24 @@ export class FakeGitHub {
       },
       {
         method: 'GET',
+        pattern: new RegExp(`^${repoPath}/actions/workflows/([^/]+)/runs$`),
+        operation: 'GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs',
+        handle: (m, q) => this.listWorkflowRuns(decodeURIComponent(m[3] ?? ''), q)
+      },
+      {
+        method: 'GET',
+        pattern: new RegExp(`^${repoPath}/actions/runs/(\\d+)/artifacts$`),
+        operation: 'GET /repos/{owner}/{repo}/actions/runs/{run_id}/artifacts',
+        handle: (m, q) => this.listArtifacts(Number(m[3]), q)
+      },
+      {
+        method: 'GET',
+        pattern: new RegExp(`^${repoPath}/actions/artifacts/(\\d+)/([^/]+)$`),
+        operation: 'GET /repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}',
+        handle: m => this.downloadArtifact(Number(m[3]), m[4] ?? '')
+      },
+      {
+        method: 'GET',
         pattern: new RegExp(`^${repoPath}/commits/([^/]+)/check-runs$`),
         operation: 'GET /repos/{owner}/{repo}/commits/{ref}/check-runs',
         handle: (m, q) => this.listRuns(decodeURIComponent(m[3] ?? ''), q)
@@ -308,10 +360,18 @@ export class FakeGitHub {
     const send = (reply: Reply): void => {
       record.status = reply.status
       res.writeHead(reply.status, {
-        'content-type': 'application/json; charset=utf-8',
+        'content-type': reply.raw ? 'application/zip' : 'application/json; charset=utf-8',
         ...(reply.headers ?? {})
       })
-      res.end(JSON.stringify(reply.json))
+      res.end(reply.raw ?? JSON.stringify(reply.json))
+    }
+    // The signed blob URL a download redirects to: another host on GitHub, no API token.
+    const blob = /^\/_blobs\/artifact-(\d+)\.zip$/.exec(url.pathname)
+    if (blob && method === 'GET') {
+      const artifact = this.options.artifacts?.find(a => a.id === Number(blob[1]))
+      return artifact
+        ? send({ status: 200, json: null, raw: artifact.zip })
+        : send({ status: 404, json: { message: 'BlobNotFound' } })
     }
     if (raw.length > 0) {
       try {
@@ -607,6 +667,107 @@ export class FakeGitHub {
         raw_details: null,
         blob_href: ''
       }))
+    }
+  }
+
+  private workflowRunJson(run: FakeWorkflowRun): unknown {
+    const api = `${this.url}/repos/${this.repository}/actions/runs/${run.id}`
+    const repository = { id: 1, full_name: this.repository, name: this.repo }
+    return {
+      id: run.id,
+      node_id: `WFR_${run.id}`,
+      name: 'oracle-gate',
+      head_branch: run.head_branch,
+      head_sha: run.head_sha,
+      path: run.path,
+      display_title: 'a commit',
+      run_number: run.id,
+      run_attempt: 1,
+      event: run.event,
+      status: run.status,
+      conclusion: run.conclusion,
+      workflow_id: 77,
+      url: api,
+      html_url: `https://github.example/${this.repository}/actions/runs/${run.id}`,
+      pull_requests: [],
+      created_at: '2026-06-01T00:00:00Z',
+      updated_at: '2026-06-01T00:05:00Z',
+      jobs_url: `${api}/jobs`,
+      logs_url: `${api}/logs`,
+      check_suite_url: `${this.url}/repos/${this.repository}/check-suites/${run.id}`,
+      artifacts_url: `${api}/artifacts`,
+      cancel_url: `${api}/cancel`,
+      rerun_url: `${api}/rerun`,
+      workflow_url: `${this.url}/repos/${this.repository}/actions/workflows/77`,
+      head_commit: null,
+      repository,
+      head_repository: { ...repository, full_name: run.head_repository ?? this.repository }
+    }
+  }
+
+  /** GitHub's filters: the workflow file, event, branch, head_sha, and status or conclusion. */
+  private listWorkflowRuns(file: string, query: Record<string, string>): Reply {
+    const keep = (r: FakeWorkflowRun): boolean =>
+      this.options.ignoreRunFilters === true ||
+      ((r.path.split('/').pop() ?? '') === file &&
+        (query.event === undefined || r.event === query.event) &&
+        (query.branch === undefined || r.head_branch === query.branch) &&
+        (query.head_sha === undefined || r.head_sha === query.head_sha) &&
+        (query.status === undefined || r.status === query.status || r.conclusion === query.status))
+    const runs = (this.options.workflowRuns ?? []).filter(keep)
+    return {
+      status: 200,
+      json: { total_count: runs.length, workflow_runs: runs.map(r => this.workflowRunJson(r)) }
+    }
+  }
+
+  private artifactJson(a: FakeArtifact): unknown {
+    const run = this.options.workflowRuns?.find(r => r.id === a.run_id)
+    const api = `${this.url}/repos/${this.repository}/actions/artifacts/${a.id}`
+    const digest =
+      a.digest === undefined
+        ? `sha256:${createHash('sha256').update(a.zip).digest('hex')}`
+        : a.digest
+    return {
+      id: a.id,
+      node_id: `A_${a.id}`,
+      name: a.name,
+      size_in_bytes: a.zip.length,
+      url: api,
+      archive_download_url: `${api}/zip`,
+      expired: a.expired ?? false,
+      created_at: '2026-06-01T00:05:00Z',
+      expires_at: '2026-09-01T00:05:00Z',
+      updated_at: '2026-06-01T00:05:00Z',
+      digest,
+      workflow_run: {
+        id: a.run_id,
+        repository_id: 1,
+        head_repository_id: 1,
+        head_branch: run?.head_branch ?? 'main',
+        head_sha: run?.head_sha ?? '0'.repeat(40)
+      }
+    }
+  }
+
+  private listArtifacts(runId: number, query: Record<string, string>): Reply {
+    const artifacts = (this.options.artifacts ?? []).filter(
+      a => a.run_id === runId && (query.name === undefined || a.name === query.name)
+    )
+    return {
+      status: 200,
+      json: { total_count: artifacts.length, artifacts: artifacts.map(a => this.artifactJson(a)) }
+    }
+  }
+
+  private downloadArtifact(id: number, format: string): Reply {
+    const artifact = this.options.artifacts?.find(a => a.id === id)
+    if (!artifact || format !== 'zip') return { status: 404, json: { message: 'Not Found' } }
+    if (artifact.expired) return { status: 410, json: { message: 'Artifact has expired' } }
+    return {
+      status: 302,
+      json: null,
+      headers: { location: `${this.url}/_blobs/artifact-${id}.zip` }
     }
   }
 

@@ -39,6 +39,8 @@ export interface GitHubAccess {
   detailsUrl: string | undefined
   /** GITHUB_SERVER_URL, for links to the check run (the PR comment). */
   serverUrl?: string
+  /** This run's workflow file, `.github/workflows/gate.yml` (from GITHUB_WORKFLOW_REF). */
+  workflowPath?: string
   timing: ClientTiming
 }
 
@@ -114,6 +116,7 @@ export function readEnvironment(
       apiUrl: env.GITHUB_API_URL || undefined,
       detailsUrl: detailsUrl(env),
       ...(env.GITHUB_SERVER_URL ? { serverUrl: env.GITHUB_SERVER_URL } : {}),
+      ...workflowPathOf(env),
       timing: {}
     },
     toolkit: safeToolkit(toolkit),
@@ -124,6 +127,15 @@ export function readEnvironment(
 /** What core.getInput reads: INPUT_<NAME> (spaces as underscores, upper case), trimmed. */
 function inputValue(env: NodeJS.ProcessEnv, name: string): string {
   return (env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim()
+}
+
+/** GITHUB_WORKFLOW_REF is `owner/name/.github/workflows/gate.yml@refs/…`: the file's path. */
+function workflowPathOf(env: NodeJS.ProcessEnv): { workflowPath?: string } {
+  const ref = env.GITHUB_WORKFLOW_REF ?? ''
+  const repo = env.GITHUB_REPOSITORY ?? ''
+  if (!repo || !ref.startsWith(`${repo}/`)) return {}
+  const path = ref.slice(repo.length + 1).replace(/@.*$/, '')
+  return path.startsWith('.github/workflows/') ? { workflowPath: path } : {}
 }
 
 function detailsUrl(env: NodeJS.ProcessEnv): string | undefined {

@@ -16,7 +16,9 @@ export interface Inputs {
   checkName: string
   today: string
   workdir: string
-  mode: 'judge' | 'report'
+  mode: 'judge' | 'report' | 'prime'
+  /** Judge mode: take the base side from a trusted push run's artifact (auto) or never (off). */
+  primedBase: 'off' | 'auto'
   /** Report mode: the downloaded artifact (scorecard.json, or the folder holding it). */
   scorecard: string
   /** The sticky PR comment: never (default), on-failure, always. */
@@ -57,8 +59,14 @@ export interface Session {
 /** The inputs from their raw values (`input(name)` as core.getInput gives them). */
 export function readInputs(input: (name: string) => string, workspace: string): Inputs {
   const mode = input('mode') || 'judge'
-  if (mode !== 'judge' && mode !== 'report') {
-    throw new GateError(`input mode must be "judge" or "report", got "${mode}"`, {
+  if (mode !== 'judge' && mode !== 'report' && mode !== 'prime') {
+    throw new GateError(`input mode must be "judge", "report" or "prime", got "${mode}"`, {
+      rule: 'config-invalid'
+    })
+  }
+  const primedBase = input('primed-base') || 'off'
+  if (primedBase !== 'off' && primedBase !== 'auto') {
+    throw new GateError(`input primed-base must be "off" or "auto", got "${primedBase}"`, {
       rule: 'config-invalid'
     })
   }
@@ -69,6 +77,7 @@ export function readInputs(input: (name: string) => string, workspace: string): 
     today: input('today') || utcToday(),
     workdir: resolve(workspace, input('working-directory') || '.'),
     mode,
+    primedBase,
     scorecard: input('scorecard') ? resolve(workspace, input('scorecard')) : '',
     comment: commentMode(input('comment'))
   }

@@ -21,12 +21,17 @@ import type { RunnerEnvironment } from './environment.js'
 import { judgeOptions, type Inputs, type Session } from './inputs.js'
 import { annotateStep, setOutputs, writeCardFiles, writeJobSummary } from './publish.js'
 import { judgeGroup } from './queue.js'
+import { primeStep } from './prime.js'
+import { githubPrimedBase } from './primed-base.js'
 import { report } from './report.js'
 import { shortSha } from '../json.js'
 
 /** The runner environment is read once by the caller (src/index.ts: readEnvironment()). */
 export async function run(environment: RunnerEnvironment): Promise<void> {
   for (const secret of environment.secrets) environment.toolkit.setSecret(secret)
+  const { inputs } = environment
+  if (!(inputs instanceof GateError) && inputs.mode === 'prime')
+    return primeStep(environment, inputs, () => readPayload(environment.event.path))
   const session: Session = {}
   let card: Scorecard
   const fileCommands = await copyFileCommands(environment.env)
@@ -109,6 +114,12 @@ async function judge(
   )
   const card = await check({
     ...judgeOptions(inputs, environment.env, log, { base: event.baseSha, head: event.headSha }),
+    ...githubPrimedBase(
+      environment,
+      inputs,
+      { client, repo, defaultBranch: event.defaultBranch },
+      log
+    ),
     changes: () =>
       apiChanges(
         client,

@@ -15,6 +15,7 @@ import { ensureCommits } from './fetch.js'
 import { toolkitLogger } from './environment.js'
 import type { RunnerEnvironment } from './environment.js'
 import { judgeOptions, type Inputs, type Session } from './inputs.js'
+import { githubPrimedBase } from './primed-base.js'
 import { shortSha } from '../json.js'
 
 export async function judgeGroup(
@@ -48,6 +49,12 @@ export async function judgeGroup(
   )
   const card = await check({
     ...judgeOptions(inputs, environment.env, log, { base: event.baseSha, head: event.headSha }),
+    ...githubPrimedBase(
+      environment,
+      inputs,
+      { client, repo, defaultBranch: event.defaultBranch },
+      log
+    ),
     // No PR files list describes a group: the write set comes from git.
     approval: groupApproval(event, git, client, repo, log)
   })

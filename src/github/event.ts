@@ -13,6 +13,18 @@ export interface PullRequestTarget {
   headSha: string
   /** owner/name the head commit lives in (a fork's name for fork PRs). */
   headRepo?: string
+  /** repository.default_branch: where a trusted primed base result comes from. */
+  defaultBranch?: string
+}
+
+/** mode: prime on push: the pushed commit, and whether the push was to the default branch. */
+export interface PushTarget {
+  kind: 'push'
+  /** refs/heads/<branch> that was pushed. */
+  ref: string
+  /** The pushed commit (payload `after`). */
+  sha: string
+  defaultBranch?: string
 }
 
 export interface NothingToJudge {
@@ -47,6 +59,7 @@ export interface MergeGroupTarget {
   baseRef?: string
   /** The PR(s) the head ref names (the queue names the newest entry of the group). */
   pullNumbers: number[]
+  defaultBranch?: string
 }
 
 export type GateEvent = PullRequestTarget | NothingToJudge | WorkflowRunTarget | MergeGroupTarget
@@ -69,6 +82,25 @@ function str(value: unknown): string | undefined {
 }
 
 const SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/
+
+/** repository.default_branch of a payload, when it names one. */
+function defaultBranchOf(payload: unknown): { defaultBranch?: string } {
+  const branch = str(obj(obj(payload)?.repository)?.default_branch)
+  return branch ? { defaultBranch: branch } : {}
+}
+
+/** The push a prime-mode run measures: a branch push that left a commit (not a deletion). */
+export function pushFrom(payload: unknown): PushTarget {
+  const p = obj(payload)
+  const ref = str(p?.ref)
+  const sha = str(p?.after)
+  if (!ref || !sha || !SHA.test(sha) || /^0+$/.test(sha) || p?.deleted === true) {
+    throw new GateError('the push payload has no ref / after commit (a deleted branch?)', {
+      rule: 'config-invalid'
+    })
+  }
+  return { kind: 'push', ref, sha, ...defaultBranchOf(payload) }
+}
 
 export function parseEvent(name: string | undefined, payload: unknown): GateEvent {
   if (!name) {
@@ -125,7 +157,8 @@ export function pullRequestFrom(event: string, payload: unknown): PullRequestTar
     number,
     baseSha,
     headSha,
-    ...(headRepo ? { headRepo } : {})
+    ...(headRepo ? { headRepo } : {}),
+    ...defaultBranchOf(payload)
   }
 }
 
@@ -158,7 +191,8 @@ function mergeGroupFrom(payload: unknown): MergeGroupTarget {
     headSha,
     headRef,
     ...(baseRef ? { baseRef } : {}),
-    pullNumbers: queuedPullNumbers(headRef)
+    pullNumbers: queuedPullNumbers(headRef),
+    ...defaultBranchOf(payload)
   }
 }
 

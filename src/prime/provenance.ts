@@ -1,9 +1,8 @@
 // Whether a workflow run may have produced a primed base result the gate trusts. Only a
 // successful `push` run of the same workflow file on the default branch, at exactly the
 // merge base, qualifies: a pull-request run (or any run on another branch) executed the
-// patch's code, so anything it uploaded may be forged. Pure: the caller fetches the run
-// (GET /repos/{owner}/{repo}/actions/runs/{run_id}) and passes the fields it returned.
-// The GitHub download path that feeds this is designed in docs/replay.md, not built yet.
+// patch's code, so anything it uploaded may be forged. Pure: the caller (src/github/primed.ts)
+// passes the fields of each run the API returned.
 
 import { shortSha } from '../json.js'
 

@@ -24,9 +24,9 @@ export interface BaseSource {
   reasons: Reason[]
 }
 
-/** Judge mode: `load` yields the primed file or why there is none usable. */
+/** Judge mode: `load` yields the merge base's primed file or why there is none usable. */
 export function primedBase(
-  load: () => Promise<PrimedFile | string>,
+  load: (mergeBase: string) => Promise<PrimedFile | string>,
   env: NodeJS.ProcessEnv
 ): BaseSource {
   const reasons: Reason[] = []
@@ -37,7 +37,7 @@ export function primedBase(
       reasons.push({ rule: 'diagnostic', level: 'notice', message, path: ctx.policy.path })
       return run()
     }
-    const file = await load()
+    const file = await load(ctx.mergeBase)
     if (typeof file === 'string') return refuse(file)
     const diffs = fingerprintDifferences(file.fingerprint, await fingerprintOf(ctx, env))
     if (diffs.length > 0) return refuse(`its fingerprint differs (${diffs.join('; ')})`)
