@@ -51,7 +51,8 @@ const UNIT = [
   'seeds',
   'simhash',
   'verdict',
-  'writeset'
+  'writeset',
+  'zip'
 ].map(name => `__tests__/${name}.test.ts`)
 
 export default defineConfig({

@@ -38,6 +38,7 @@ describe('example workflows', () => {
       'oracle-gate-fork-report.yml',
       'oracle-gate-fork-test.yml',
       'oracle-gate-merge-queue.yml',
+      'oracle-gate-primed.yml',
       'oracle-gate-required.yml',
       'oracle-gate-same-repo.yml'
     ])
@@ -95,6 +96,31 @@ describe('example workflows', () => {
     const gate = report.jobs.report?.steps.find(isGate)
     expect(gate?.with).toMatchObject({ mode: 'report' })
     expect(report.jobs.report?.permissions).toMatchObject({ checks: 'write', actions: 'read' })
+  })
+
+  it('the primed example primes on push to main and judges PRs from the same file, reading artifacts only with actions: read', () => {
+    const { wf } = load('oracle-gate-primed.yml')
+    expect(Object.keys(wf.on)).toEqual(['push', 'pull_request'])
+    expect(wf.on.push).toEqual({ branches: ['main'] })
+    const prime = wf.jobs.prime as Job & { if?: string }
+    const gate = wf.jobs.gate as Job & { if?: string }
+    expect(prime.if).toBe("github.event_name == 'push'")
+    expect(gate.if).toBe("github.event_name == 'pull_request'")
+    expect(prime.steps.find(isGate)?.with).toMatchObject({ mode: 'prime' })
+    const upload = prime.steps.find(s => (s.uses ?? '').startsWith('actions/upload-artifact@'))
+    expect(upload?.with).toMatchObject({
+      name: '${{ steps.prime.outputs.primed-artifact }}',
+      path: '${{ steps.prime.outputs.primed }}',
+      'if-no-files-found': 'error'
+    })
+    // The prime job never needs the API; only the judging job reads the Actions API.
+    expect(prime.permissions).toEqual({ contents: 'read' })
+    expect(gate.steps.find(isGate)?.with).toMatchObject({ 'primed-base': 'auto' })
+    expect(gate.permissions?.actions).toBe('read')
+    const outputs = Object.keys(
+      (parse(readFileSync(join(root, 'action.yml'), 'utf8')) as { outputs: object }).outputs
+    )
+    expect(outputs).toEqual(expect.arrayContaining(['primed', 'primed-artifact']))
   })
 
   it('the merge-queue example judges PRs, re-judges on reviews and judges queue groups; the required workflow runs on PRs and groups', () => {

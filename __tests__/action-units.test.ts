@@ -12,7 +12,7 @@ import { stepAnnotations } from '../src/action/publish.js'
 import { pullNumber } from '../src/action/report.js'
 import { GateError } from '../src/errors.js'
 import { Git } from '../src/git/git.js'
-import { parseEvent } from '../src/github/event.js'
+import { parseEvent, pushFrom } from '../src/github/event.js'
 import type { WorkflowRunTarget } from '../src/github/event.js'
 import type { Reason, Scorecard } from '../src/types.js'
 import { emptyScorecard, finalize } from '../src/verdict/scorecard.js'
@@ -294,6 +294,7 @@ describe('readEnvironment (the runner environment, read once)', () => {
       today: '2026-02-03',
       workdir: '/ws/sub',
       mode: 'judge',
+      primedBase: 'off',
       scorecard: '',
       comment: 'never'
     })
@@ -315,5 +316,46 @@ describe('readEnvironment (the runner environment, read once)', () => {
     expect((e.inputs as GateError).rule).toBe('config-invalid')
     expect(e.fallback).toEqual({ today: '2026-02-03', policyPath: '.github/oracle-gate.yml' })
     expect(readEnvironment({}, toolkit, '/cwd').paths.workspace).toBe('/cwd')
+    const primed = readEnvironment({ ...env, 'INPUT_PRIMED-BASE': 'yes' }, toolkit, '/cwd')
+    expect((primed.inputs as GateError).message).toBe(
+      'input primed-base must be "off" or "auto", got "yes"'
+    )
+  })
+
+  it("names this workflow file from GITHUB_WORKFLOW_REF, only when it is this repository's", () => {
+    const path = (ref: string | undefined): string | undefined =>
+      readEnvironment({ ...env, GITHUB_WORKFLOW_REF: ref }, toolkit, '/cwd').github.workflowPath
+    expect(path('acme/widget/.github/workflows/gate.yml@refs/pull/3/merge')).toBe(
+      '.github/workflows/gate.yml'
+    )
+    expect(path('acme/widget/.github/workflows/gate.yml@refs/heads/main')).toBe(
+      '.github/workflows/gate.yml'
+    )
+    expect(path('other/repo/.github/workflows/gate.yml@refs/heads/main')).toBeUndefined()
+    expect(path('acme/widget/elsewhere/gate.yml@refs/heads/main')).toBeUndefined()
+    expect(path(undefined)).toBeUndefined()
+  })
+})
+
+describe('pushFrom (mode: prime)', () => {
+  const sha = 'a'.repeat(40)
+  it('takes the pushed ref, the commit and the default branch', () => {
+    expect(
+      pushFrom({ ref: 'refs/heads/main', after: sha, repository: { default_branch: 'main' } })
+    ).toEqual({ kind: 'push', ref: 'refs/heads/main', sha, defaultBranch: 'main' })
+  })
+  it.each([
+    ['a deleted branch', { ref: 'refs/heads/x', after: '0'.repeat(40), deleted: true }],
+    ['no commit', { ref: 'refs/heads/x' }],
+    ['a short sha', { ref: 'refs/heads/x', after: 'abc' }]
+  ])('refuses %s as config-invalid', (_what, payload) => {
+    expect(() => pushFrom(payload)).toThrow(/push payload has no ref \/ after commit/)
+  })
+  it('the PR payload carries the default branch into the target', () => {
+    const pr = parseEvent('pull_request', {
+      pull_request: { number: 2, base: { sha }, head: { sha } },
+      repository: { default_branch: 'trunk' }
+    })
+    expect(pr).toMatchObject({ kind: 'pull_request', defaultBranch: 'trunk' })
   })
 })

@@ -9,7 +9,7 @@ process.stdout.write(`oracle-gate ${VERSION}
 `);
 try {
   const [{ run }, { readEnvironment }] = await Promise.all([
-    import("./chunks/main-GN5VRLWO.js"),
+    import("./chunks/main-YUEEJ4IA.js"),
     import("./chunks/environment-ZQ767MHW.js")
   ]);
   await run(readEnvironment());

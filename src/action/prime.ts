@@ -50,7 +50,7 @@ async function primeOnPush(
 ): Promise<Primed> {
   if (environment.event.name !== 'push')
     throw new GateError(
-      `mode: prime runs on push to the default branch, not on ${environment.event.name ?? 'no event'} (docs/workflows/primed-base.yml)`,
+      `mode: prime runs on push to the default branch, not on ${environment.event.name ?? 'no event'} (docs/workflows/oracle-gate-primed.yml)`,
       { rule: 'config-invalid' }
     )
   const push = pushFrom(payload)
