@@ -19,7 +19,7 @@ import type { PrimedFile } from '../src/prime/store.js'
 import type { Scorecard } from '../src/types.js'
 import { validateScorecard } from '../src/verdict/scorecard-schema.js'
 import { runActionInProcess } from './helpers/action-run.js'
-import { FakeGitHub } from './helpers/fake-github.js'
+import { FakeGitHub, runBundledAction } from './helpers/fake-github.js'
 import type {
   ActionRun,
   FakeArtifact,
@@ -30,6 +30,8 @@ import { pythonWithPytest } from './helpers/python.js'
 import { TestRepo } from './helpers/repo.js'
 import { writeZip } from './helpers/zip.js'
 
+// dist/ is bundled from the current sources before any test (__tests__/global-setup.ts).
+const ENTRY = join(import.meta.dirname, '..', 'dist', 'index.js')
 const TOKEN = 'ghs_primedFakeToken0123456789'
 const WORKFLOW = '.github/workflows/gate.yml'
 const RUNS = 'GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs'
@@ -177,10 +179,11 @@ async function fake(s: Setup, options: FakeGitHubOptions = {}): Promise<FakeGitH
 async function action(
   s: Setup,
   f: FakeGitHub,
-  opts: { eventName: string; payload: unknown; inputs?: Record<string, string> }
+  opts: { eventName: string; payload: unknown; inputs?: Record<string, string>; bundled?: boolean }
 ): Promise<ActionRun> {
-  const run = await runActionInProcess({
-    entry: '',
+  const runner = opts.bundled ? runBundledAction : runActionInProcess
+  const run = await runner({
+    entry: ENTRY,
     workspace: workspace(s),
     eventName: opts.eventName,
     payload: opts.payload,
@@ -244,13 +247,14 @@ const primedNotices = (c: Scorecard): string[] =>
   c.reasons.filter(r => r.message.includes('primed')).map(r => r.message)
 
 describe('mode: prime', () => {
-  it('on a push to main writes the primed file and names its artifact; the base suite ran', async () => {
+  it('bundled: on a push to main writes the primed file and names its artifact; the base suite ran', async () => {
     const s = setup()
     const f = await fake(s)
     const run = await action(s, f, {
       eventName: 'push',
       payload: pushPayload(s.base),
-      inputs: { mode: 'prime' }
+      inputs: { mode: 'prime' },
+      bundled: true
     })
     expect(run.code, run.stdout).toBe(0)
     expect(s.sides()).toContain('base')
@@ -298,14 +302,15 @@ describe('mode: prime', () => {
 })
 
 describe('primed-base: auto', () => {
-  it('takes the base side from the verified push run: the base suite does not run, the card names the run', async () => {
+  it('bundled: takes the base side from the verified push run: the base suite does not run, the card names the run', async () => {
     const s = setup()
     const primed = await primeOnPush(s)
     const f = await fake(s, { workflowRuns: [pushRun(s)], artifacts: [artifact(s, 501, primed)] })
     const run = await action(s, f, {
       eventName: 'pull_request',
       payload: prPayload(s),
-      inputs: judgeInputs
+      inputs: judgeInputs,
+      bundled: true
     })
     const c = card(run)
     expect(c.verdict).toBe('merge')
