@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { main } from '../src/cli/main.js'
 import { parsePolicy } from '../src/policy/load.js'
 import { detectProject, renderStarter, starterPolicy, type Project } from '../src/policy/starter.js'
+import { detectRunner } from '../src/replay/runners.js'
 import { TestRepo } from './helpers/repo.js'
 
 const FILE = '.github/oracle-gate.yml'
@@ -111,6 +112,11 @@ describe('the starter policy', () => {
       else
         expect(policy.suite.reuse).toEqual([c.project.kind === 'node' ? 'node_modules' : '.venv'])
       expect(policy.planes.voting).toEqual(['oracle/properties/**'])
+      // The runner is written out, and it is the one the command names (no change of
+      // meaning, but an edited command keeps its targeted reruns).
+      const kind = c.project.kind === 'node' ? c.project.runner : 'pytest'
+      expect(policy.suite.runner).toBe(kind)
+      expect(detectRunner({ command: policy.suite.command })).toBe(kind)
     })
   }
 

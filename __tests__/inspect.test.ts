@@ -56,6 +56,7 @@ describe('inspect', () => {
     })
     const policy = parsePolicy(renderInspected(ins), FILE)
     expect(policy.suite.command).toMatch(/^uv run --frozen --no-sync python -m pytest tests/)
+    expect(policy.suite.runner).toBe('pytest')
     expect(policy.suite.env).toEqual({})
     expect(policy.protected).toContain('pytest.ini')
   })
@@ -70,6 +71,7 @@ describe('inspect', () => {
     const policy = parsePolicy(renderInspected(ins), FILE)
     expect(policy.suite.setup).toBe('npm install --prefer-offline --no-audit --no-fund')
     expect(policy.suite.command).toMatch(/^npx --no vitest run src /)
+    expect(policy.suite.runner).toBe('vitest')
     expect(renderInspected(ins)).toMatch(/^campaign:/m)
     const plain = inspect({
       files: ['package.json', 'src/a.test.ts'],

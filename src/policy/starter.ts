@@ -215,6 +215,7 @@ suite:
   # Python runs with PYTHONSAFEPATH=1 (python_safe_path): say where the code is, e.g.
   # pythonpath = src in pytest's configuration.
 ${p.kind === 'node' ? nodeBlock(p) : pythonBlock(p)}
+${runnerLine(p)}
 
 ledger: oracle/flake_ledger.yml          # dated, owned flake rows
 # fixtures: oracle/fixtures/manifest.json  # {name: {file, sha256}}
@@ -254,9 +255,10 @@ planes:
 
 suite:
 ${ins.project.kind === 'node' ? fittedNode(ins, ins.project) : fittedPython(ins, ins.project)}
+${runnerLine(ins.project)}
   timeout: 600        # seconds per side; a timed-out side is a red vote
-  # Reruns of a failing voting test, to tell flaky from failing. pytest, vitest and jest
-  # reruns select the failing tests only (set suite.rerun_command with {tests} to override).
+  # Reruns of a failing voting test, to tell flaky from failing. They select the failing
+  # tests only (suite.runner above; set suite.rerun_command with {tests} to override).
   reruns: 2
 
 ledger: ${STARTER_LEDGER_PATH}          # dated, owned flake rows (init created it empty)
@@ -268,6 +270,13 @@ ${
 campaign: {seed: 20260913, max_examples: 128, wall_clock: 90}
 `
 }`
+}
+
+/** suite.runner, written out so that a later edit of the command keeps targeted reruns. */
+function runnerLine(p: Project): string {
+  const kind = p.kind === 'node' ? p.runner : 'pytest'
+  return `  # Decides how a rerun selects the failing tests only ({tests}) and the canary.
+  runner: ${kind}`
 }
 
 function yamlString(s: string): string {
