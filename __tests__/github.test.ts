@@ -5,11 +5,13 @@ import type { CheckRunTarget } from '../src/action/checkrun.js'
 import { EXTERNAL_ID, SUMMARY_MAX_CHARS, chunk, toAnnotations } from '../src/github/checks.js'
 import { apiChanges, toChange } from '../src/github/files.js'
 import { createClient } from '../src/github/octokit.js'
+import { PRIMED_FILE, fetchPrimed, primedArtifactName } from '../src/github/primed.js'
 import type { Reason, Scorecard } from '../src/types.js'
 import { emptyScorecard, finalize } from '../src/verdict/scorecard.js'
 import { FakeGitHub } from './helpers/fake-github.js'
 import type { FakeGitHubOptions } from './helpers/fake-github.js'
 import { memoryLogger } from './helpers/logger.js'
+import { writeZip } from './helpers/zip.js'
 
 const BASE = 'b'.repeat(40)
 const HEAD = 'c'.repeat(40)
@@ -260,5 +262,70 @@ describe('check runs', () => {
     ])
     expect(omitted).toBe(1)
     expect(chunk([1, 2, 3, 4, 5], 2)).toEqual([[1, 2], [3, 4], [5]])
+  })
+})
+
+describe('fetchPrimed (primed-base: auto)', () => {
+  const lookup = {
+    repository: 'acme/widget',
+    defaultBranch: 'main',
+    workflowPath: '.github/workflows/gate.yml'
+  }
+  const run = (id: number) => ({
+    id,
+    event: 'push',
+    head_branch: 'main',
+    head_sha: BASE,
+    path: '.github/workflows/gate.yml',
+    status: 'completed',
+    conclusion: 'success'
+  })
+  const primedJson = (label: string): string =>
+    JSON.stringify({ schema: 'oracle-gate/primed-base@1', produced_by: { kind: 'local', label } })
+
+  it('tries the newest trusted run first and falls back to an older one with the artifact', async () => {
+    const s = await setup({
+      workflowRuns: [run(10), run(12)],
+      artifacts: [
+        {
+          id: 1,
+          run_id: 10,
+          name: primedArtifactName(BASE),
+          zip: writeZip([{ name: PRIMED_FILE, data: primedJson('x') }])
+        }
+      ]
+    })
+    const got = await fetchPrimed(s.client, s.repo, lookup, BASE, s.log)
+    // The file is off-schema (no fingerprint): what matters here is which run was read.
+    expect(typeof got).toBe('string')
+    expect(got).toContain('run 12: no artifact named')
+    expect(got).toContain('run 10: not a primed base file')
+    expect(
+      s.fake.calls('GET /repos/{owner}/{repo}/actions/runs/{run_id}/artifacts').map(r => r.path)
+    ).toEqual([
+      '/repos/acme/widget/actions/runs/12/artifacts',
+      '/repos/acme/widget/actions/runs/10/artifacts'
+    ])
+    expect(s.fake.invalid).toEqual([])
+  })
+
+  it('without a default branch or a workflow path it asks the API nothing', async () => {
+    const s = await setup({})
+    expect(
+      await fetchPrimed(s.client, s.repo, { ...lookup, defaultBranch: undefined }, BASE, s.log)
+    ).toBe('the event payload names no default branch')
+    expect(
+      await fetchPrimed(s.client, s.repo, { ...lookup, workflowPath: undefined }, BASE, s.log)
+    ).toMatch(/GITHUB_WORKFLOW_REF/)
+    expect(s.fake.requests).toEqual([])
+  })
+
+  it('a run of a fork (another head repository) is not trusted even on a branch called main', async () => {
+    const s = await setup({ workflowRuns: [{ ...run(7), head_repository: 'mallory/widget' }] })
+    const got = await fetchPrimed(s.client, s.repo, lookup, BASE, s.log)
+    expect(got).toMatch(/none trusted/)
+    expect(s.log.lines.join('\n')).toContain(
+      'head repository is "mallory/widget", not "acme/widget"'
+    )
   })
 })
