@@ -9,8 +9,8 @@ process.stdout.write(`oracle-gate ${VERSION}
 `);
 try {
   const [{ run }, { readEnvironment }] = await Promise.all([
-    import("./chunks/main-W5VDBYPQ.js"),
-    import("./chunks/environment-OP2LMIRQ.js")
+    import("./chunks/main-MCRUUYX3.js"),
+    import("./chunks/environment-MJY2CYKE.js")
   ]);
   await run(readEnvironment());
 } catch (error) {
