@@ -165,7 +165,11 @@ async function prepareHead(
 type SideOptionsOf = (side: 'base' | 'head') => Promise<SideOptions>
 
 /** One side from start to end: fidelity, setup, the first run, seeds, reruns. */
-async function fullSide(ctx: GateContext, options: SideOptionsOf, side: 'base' | 'head') {
+async function fullSide(
+  ctx: GateContext,
+  options: SideOptionsOf,
+  side: 'base' | 'head'
+): Promise<SideOutcome> {
   return runSide(ctx, await options(side))
 }
 
