@@ -126,4 +126,23 @@ describe('suite.jobs: the base reruns overlap the head', () => {
       serial.runs.map(r => [r.side, r.tests])
     )
   })
+
+  it('jobs: 2 stays fail-closed: a base that cannot be set up is a gate error and the head never starts', async () => {
+    const s = setup()
+    s.repo
+      .write({
+        '.github/oracle-gate-jobs2.yml': policy(2, 60_000).replace(
+          '  jobs: 2\n',
+          '  jobs: 2\n  setup: grep -q toLowerCase lib/slug.mjs\n'
+        )
+      })
+      .commit('a setup that fails on the base only (the head has the fix)')
+    s.repo.checkout('agent')
+    s.repo.git('rebase', '-q', 'main')
+    s.repo.checkout('main')
+    const card = await judge(s.repo, '.github/oracle-gate-jobs2.yml')
+    expect(card.verdict).toBe('error')
+    expect(card.reasons.map(r => r.message).join('\n')).toMatch(/setup failed on the base/)
+    expect(s.lines()).toEqual([]) // the head, whose setup would pass, never ran
+  })
 })
