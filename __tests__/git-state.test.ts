@@ -167,6 +167,26 @@ describe("the checkout's git state", () => {
     expect(card.reasons[0]?.message).toMatch(/while the base side ran \(\.git\/config\)/)
     expect(gitState(repo)).toEqual(before)
   })
+
+  it('suite.jobs: 2: a change while the base reruns overlap the head is runner-tampered; the base alone is still a gate error', async () => {
+    // The base's test fails, so its rerun overlaps the head's first run.
+    const { repo, base } = project('  jobs: 2\n')
+    patch(repo, { 'app/calc.py': TAMPERING + FIXED })
+    const before = gitState(repo)
+    const card = await judge(repo, base)
+    expect(card.verdict).toBe('policy')
+    const reason = card.reasons.find(r => r.rule === 'runner-tampered')
+    expect(reason?.message).toMatch(/while the base and head sides \(overlapping\) ran/)
+    expect(gitState(repo)).toEqual(before)
+
+    const husky = project('  jobs: 2\n  setup: git config core.hooksPath .husky/_\n')
+    patch(husky.repo, { 'app/calc.py': FIXED })
+    const clean = gitState(husky.repo)
+    const errored = await judge(husky.repo, husky.base)
+    expect(errored.verdict).toBe('error')
+    expect(errored.reasons[0]?.message).toMatch(/while the base side ran \(\.git\/config\)/)
+    expect(gitState(husky.repo)).toEqual(clean)
+  })
 })
 
 describe('snapshotGitState / restoreGitState', () => {

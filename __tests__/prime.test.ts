@@ -37,7 +37,13 @@ const slug = (
   side: string,
   fixed: boolean
 ): string => `import { appendFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
 appendFileSync(${JSON.stringify(marker)}, '${side}\\n')
+// The gate's worktrees while this suite runs (one line each, to a file beside the marker).
+const listed = execFileSync('git', ['worktree', 'list', '--porcelain'], { encoding: 'utf8' })
+for (const line of listed.split('\\n'))
+  if (line.startsWith('worktree ') && line.includes('oracle-gate-'))
+    appendFileSync(${JSON.stringify(marker)} + '.worktrees', '${side} ' + line.replace(/.*[/]/, '') + '\\n')
 export function slugify(text) {
   return text.trim().split(/\\s+/).join('-')${fixed ? '.toLowerCase()' : ''}
 }
@@ -68,6 +74,8 @@ interface Setup {
   marker: string
   primed: string
   sides: () => string[]
+  /** "<side> wt-<name>": the gate's worktrees each suite run saw. */
+  worktrees: () => string[]
 }
 
 function setup(): Setup {
@@ -91,9 +99,11 @@ function setup(): Setup {
     .write({ 'lib/slug.mjs': slug(marker, 'head', true) })
     .commit('fix')
   repo.checkout('main')
-  const sides = (): string[] =>
-    existsSync(marker) ? readFileSync(marker, 'utf8').split('\n').filter(Boolean) : []
-  return { repo, marker, primed: join(scratch, 'primed.json'), sides }
+  const lines = (path: string): string[] =>
+    existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter(Boolean) : []
+  const sides = (): string[] => lines(marker)
+  const worktrees = (): string[] => lines(`${marker}.worktrees`)
+  return { repo, marker, primed: join(scratch, 'primed.json'), sides, worktrees }
 }
 
 async function prime(s: Setup): Promise<void> {
@@ -101,6 +111,7 @@ async function prime(s: Setup): Promise<void> {
   const code = await main(['prime', '--out', s.primed, '--commit', 'main', '-q'], io)
   expect(code, io.err()).toBe(0)
   rmSync(s.marker, { force: true })
+  rmSync(`${s.marker}.worktrees`, { force: true })
 }
 
 async function judge(s: Setup, primed: boolean): Promise<{ card: Scorecard; log: string[] }> {
@@ -157,6 +168,44 @@ describe('primed base results', () => {
     expect(notices(reused.card)[0]).toContain('the base suite was not run')
     // The card with its new field is still a valid scorecard (the external contract).
     expect(validateScorecard(JSON.parse(JSON.stringify(reused.card)))).toEqual([])
+  })
+
+  it('prime runs the suite once (the base side only); a primed judge makes no base worktree', async () => {
+    const s = setup()
+    const plain = await judge(s, false)
+    expect(plain.card.verdict).toBe('merge')
+    // Without a primed result the head's suite runs while the base's worktree exists.
+    expect(s.worktrees()).toContain('head wt-base')
+    expect(s.worktrees()).toContain('head wt-head')
+    rmSync(s.marker)
+    rmSync(`${s.marker}.worktrees`)
+
+    const io = capture(s.repo.dir)
+    expect(await main(['prime', '--out', s.primed, '--commit', 'main', '-q'], io), io.err()).toBe(0)
+    // The base's first run and the rerun of its failing test ('lowercases'); no head side
+    // for the same commit (which would have run the suite twice more).
+    expect(s.sides()).toEqual(['base', 'base'])
+    expect(s.worktrees()).toEqual(['base wt-base', 'base wt-base'])
+    expect(existsSync(s.primed)).toBe(true)
+    rmSync(s.marker)
+    rmSync(`${s.marker}.worktrees`)
+
+    const reused = await judge(s, true)
+    expect(reused.card.verdict).toBe('merge')
+    expect(s.sides()).toEqual(['head'])
+    expect(s.worktrees()).toEqual(['head wt-head'])
+  })
+
+  it('a prime whose base side leaves no report writes nothing and exits 4', async () => {
+    const s = setup()
+    s.repo
+      .write({ '.github/oracle-gate.yml': POLICY.replace(/command: .*/, 'command: "true"') })
+      .commit('a suite command that writes no report')
+    const io = capture(s.repo.dir)
+    writeFileSync(s.primed, 'stale')
+    expect(await main(['prime', '--out', s.primed, '--commit', 'main', '-q'], io)).toBe(4)
+    expect(existsSync(s.primed)).toBe(false)
+    expect(io.err()).toContain('no primed result written')
   })
 
   it.each([

@@ -60,17 +60,18 @@ describe('worktrees', () => {
   it('the head receives the base instrument: restored trees lose added files, removed paths go', async () => {
     const { ctx, repo } = context()
     await withWorktrees(ctx, async wt => {
-      await applyOverlay(ctx, wt.head, {
+      const head = await wt.head()
+      await applyOverlay(ctx, head, {
         restore: ['oracle', 'pytest.ini'],
         remove: ['conftest.py']
       })
-      expect(readFileSync(join(wt.head, 'oracle/properties/test_a.py'), 'utf8')).toBe('base\n')
-      expect(existsSync(join(wt.head, 'oracle/properties/conftest.py'))).toBe(false)
-      expect(readFileSync(join(wt.head, 'pytest.ini'), 'utf8')).toBe('[pytest]\n')
-      expect(existsSync(join(wt.head, 'conftest.py'))).toBe(false)
-      expect(readFileSync(join(wt.head, 'app.py'), 'utf8')).toBe('v2\n') // the product stays the head's
-      expect(readFileSync(join(wt.base, 'app.py'), 'utf8')).toBe('v1\n')
-      expect(await worktreeFiles(ctx, wt.head)).not.toContain('conftest.py')
+      expect(readFileSync(join(head, 'oracle/properties/test_a.py'), 'utf8')).toBe('base\n')
+      expect(existsSync(join(head, 'oracle/properties/conftest.py'))).toBe(false)
+      expect(readFileSync(join(head, 'pytest.ini'), 'utf8')).toBe('[pytest]\n')
+      expect(existsSync(join(head, 'conftest.py'))).toBe(false)
+      expect(readFileSync(join(head, 'app.py'), 'utf8')).toBe('v2\n') // the product stays the head's
+      expect(readFileSync(join(await wt.base(), 'app.py'), 'utf8')).toBe('v1\n')
+      expect(await worktreeFiles(ctx, head)).not.toContain('conftest.py')
     })
     // The user's checkout and index are untouched.
     expect(repo.git('status', '--porcelain')).toBe('')
@@ -82,8 +83,8 @@ describe('worktrees', () => {
     let seen: string[] = []
     await expect(
       withWorktrees(ctx, async wt => {
-        seen = [wt.base, wt.head]
-        writeFileSync(join(wt.head, 'junk.txt'), 'x')
+        seen = [await wt.base(), await wt.head()]
+        writeFileSync(join(await wt.head(), 'junk.txt'), 'x')
         throw new Error('boom')
       })
     ).rejects.toThrow('boom')
@@ -91,11 +92,26 @@ describe('worktrees', () => {
     expect(repo.git('worktree', 'list').trim().split('\n')).toHaveLength(1)
   })
 
+  it('a worktree is made only when asked for, once (a primed base never makes one)', async () => {
+    const { ctx, repo } = context()
+    const listed = (): string[] => repo.git('worktree', 'list').trim().split('\n')
+    await withWorktrees(ctx, async wt => {
+      const head = await wt.head()
+      expect(await wt.head()).toBe(head)
+      expect(listed()).toHaveLength(2) // the checkout and the head; no base worktree
+      expect(existsSync(join(ctx.tempDir, 'wt-base'))).toBe(false)
+      const base = await wt.base()
+      expect(listed()).toHaveLength(3)
+      expect(readFileSync(join(base, 'app.py'), 'utf8')).toBe('v1\n')
+    })
+    expect(listed()).toHaveLength(1)
+  })
+
   it('an overlay path outside the repository is refused', async () => {
     const { ctx } = context()
     await withWorktrees(ctx, async wt => {
       await expect(
-        applyOverlay(ctx, wt.head, { restore: ['../escape'], remove: [] })
+        applyOverlay(ctx, await wt.head(), { restore: ['../escape'], remove: [] })
       ).rejects.toThrow(/outside the repository/)
     })
   })

@@ -1,7 +1,15 @@
 // Small helpers shared by the benchmark figures: repos in a temp dir, timing, a Python
 // with pytest, medians. Nothing here runs at import.
 import { execFileSync, spawn, spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, writeFileSync, symlinkSync } from 'node:fs'
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 
@@ -101,4 +109,264 @@ export function pythonShims() {
     }
   }
   throw new Error('bench: needs python3 with pytest and hypothesis')
+}
+
+// ——— Projects for the cost figures (issue 16): a repo with a base and a head branch, its
+// suite commands, and what the minimal sound work of judging it is, run directly. ———
+
+const PYTEST = 'python3 -m pytest oracle/properties -q -p no:cacheprovider --junitxml={junit}'
+
+/** A property test module of `n` passing properties and `failing` ones the base fails. */
+function oracleFirstTests(n, failing) {
+  const passing = Array.from(
+    { length: n },
+    (_, i) => `
+@settings(max_examples=400, deadline=None, derandomize=True)
+@given(st.lists(st.integers(min_value=0, max_value=1000), max_size=30))
+def test_sum_property_${i}(xs):
+    assert total(xs) == sum(xs)
+`
+  )
+  const failingTests = Array.from(
+    { length: failing },
+    (_, i) => `
+@settings(max_examples=400, deadline=None, derandomize=True)
+@given(st.lists(st.integers(min_value=-1000, max_value=1000), max_size=30))
+def test_negatives_count_${i}(xs):
+    assert total(xs) == sum(xs)
+`
+  )
+  return `import sys
+from pathlib import Path
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "src"))
+from hypothesis import given, settings, strategies as st
+from calc import total
+${passing.join('')}${failingTests.join('')}`
+}
+
+const SEEDS_REPLAY = `import json, sys
+from pathlib import Path
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "src"))
+from calc import total
+for line in sys.stdin:
+    seed = json.loads(line)
+    xs = seed["payload"]
+    print(json.dumps({"id": seed["id"], "ok": total(xs) == sum(xs)}), flush=True)
+`
+
+function seedCorpus(count) {
+  const seeds = Array.from({ length: count }, (_, i) => ({
+    id: `s${i}`,
+    payload: Array.from(
+      { length: 8 + (i % 7) },
+      (_, j) => ((i * 37 + j * 11) % 200) - (i % 2 ? 100 : 0)
+    )
+  }))
+  return { property: 'total', seeds }
+}
+
+function costPolicy(suiteExtra, withSeeds) {
+  return `version: 1
+protected: [oracle/**]
+planes:
+  voting: [oracle/properties/**]
+suite:
+  command: ${PYTEST}
+  timeout: 900
+  reruns: 2
+${suiteExtra}${withSeeds ? 'seeds:\n  corpus: oracle/seeds/corpus.json\n  command: python3 oracle/seeds/replay.py\n  min_distance: 0\n' : ''}`
+}
+
+/** The policy files of a project: serial, suite.jobs: 2, suite.parallel: true. */
+const VARIANTS = {
+  serial: ['.github/oracle-gate.yml', ''],
+  jobs: ['.github/og-jobs2.yml', '  jobs: 2\n'],
+  parallel: ['.github/og-parallel.yml', '  parallel: true\n']
+}
+
+/** Env for direct runs: what the gate's children get (campaign values, PYTHONSAFEPATH). */
+function directEnv(shims, campaign) {
+  return {
+    ...process.env,
+    PATH: `${shims}:${process.env.PATH}`,
+    PYTHONSAFEPATH: '1',
+    ORACLE_GATE_SEED: String(campaign.seed),
+    ORACLE_GATE_MAX_EXAMPLES: String(campaign.max_examples),
+    ORACLE_GATE_WALL_CLOCK: String(campaign.wall_clock)
+  }
+}
+
+/**
+ * A generated pytest + hypothesis project, oracle-first: `failing` properties fail on the
+ * base (negatives are dropped) and pass on the head, `props` pass on both; with `seeds`, a
+ * corpus of that many seeds, half of them hits.
+ */
+export function oracleFirstProject({ props, failing = 2, seeds = 0 }) {
+  const shims = pythonShims()
+  const dir = tempDir('og-bench-cost-')
+  initRepo(dir)
+  const files = {
+    'src/calc.py': 'def total(xs):\n    return sum(x for x in xs if x >= 0)\n',
+    'oracle/properties/test_calc.py': oracleFirstTests(props, failing)
+  }
+  if (seeds > 0) {
+    files['oracle/seeds/replay.py'] = SEEDS_REPLAY
+    files['oracle/seeds/corpus.json'] = JSON.stringify(seedCorpus(seeds))
+  }
+  for (const [path, extra] of Object.values(VARIANTS)) files[path] = costPolicy(extra, seeds > 0)
+  writeFiles(dir, files)
+  commitAll(dir, 'base: total drops negatives; locked properties say it must not')
+  git(dir, 'checkout', '-q', '-b', 'head')
+  writeFiles(dir, {
+    'src/calc.py':
+      'def total(xs):\n    result = 0\n    for x in xs:\n        result += x\n    return result\n'
+  })
+  commitAll(dir, 'head: the fix')
+  pack(dir)
+  const failingIds = Array.from(
+    { length: failing },
+    (_, i) => `oracle/properties/test_calc.py::test_negatives_count_${i}`
+  )
+  return {
+    name: 'generated',
+    dir,
+    shims,
+    env: directEnv(shims, { seed: 0, max_examples: 100, wall_clock: 90 }),
+    suite: PYTEST,
+    reruns: { ids: failingIds, times: 2 },
+    seeds:
+      seeds > 0
+        ? {
+            command: 'python3 oracle/seeds/replay.py',
+            input: seedCorpus(seeds)
+              .seeds.map(s => JSON.stringify({ id: s.id, property: 'total', payload: s.payload }))
+              .join('\n')
+          }
+        : null,
+    policies: Object.fromEntries(Object.entries(VARIANTS).map(([k, [path]]) => [k, path]))
+  }
+}
+
+/**
+ * The bundled demo (demo/example) at its base, and the honest fix's production edit as the
+ * head (without the fix's own unit test: its diagnostics runs are not part of the minimal
+ * sound work). The base fails test_negative_quantities_are_rejected, rerun once.
+ */
+export function demoProject(fixEdit) {
+  const shims = pythonShims()
+  const dir = tempDir('og-bench-demo-')
+  cpSync(join(import.meta.dirname, '..', 'demo', 'example'), dir, { recursive: true })
+  initRepo(dir)
+  const policy = readFileSync(join(dir, '.github/oracle-gate.yml'), 'utf8')
+  const files = {}
+  for (const [path, extra] of Object.values(VARIANTS).slice(1))
+    files[path] = policy.replace(/(\n {2}reruns: 1\n)/, `$1${extra}`)
+  writeFiles(dir, files)
+  commitAll(dir, 'demo base')
+  git(dir, 'checkout', '-q', '-b', 'head')
+  const [file, from, to] = fixEdit
+  const text = readFileSync(join(dir, file), 'utf8')
+  if (!text.includes(from)) throw new Error(`bench: the demo fix does not apply to ${file}`)
+  writeFileSync(join(dir, file), text.replace(from, to))
+  commitAll(dir, 'head: the honest fix')
+  const campaign = /campaign: \{seed: (\d+), max_examples: (\d+), wall_clock: (\d+)\}/.exec(policy)
+  if (!campaign) throw new Error('bench: the demo policy has no campaign line')
+  const suite = /command: (.*)\n/.exec(policy)?.[1]
+  return {
+    name: 'demo',
+    dir,
+    shims,
+    env: directEnv(shims, {
+      seed: campaign[1],
+      max_examples: campaign[2],
+      wall_clock: campaign[3]
+    }),
+    suite,
+    reruns: {
+      ids: ['oracle/properties/test_total.py::test_negative_quantities_are_rejected'],
+      times: 1
+    },
+    seeds: null,
+    policies: Object.fromEntries(Object.entries(VARIANTS).map(([k, [path]]) => [k, path]))
+  }
+}
+
+export function removeProject(p) {
+  rmSync(p.dir, { recursive: true, force: true })
+  rmSync(p.shims, { recursive: true, force: true })
+}
+
+/** One direct run in the checkout at `ref`, from a clean tree (no .hypothesis left). */
+export function direct(p, ref, command, input) {
+  git(p.dir, 'checkout', '-q', ref)
+  git(p.dir, 'clean', '-qfdx')
+  const junit = `${p.dir}-junit.xml`
+  const r = timeCommand('bash', ['-c', command.replace('{junit}', junit)], {
+    cwd: p.dir,
+    env: p.env,
+    ...(input === undefined ? {} : { input })
+  })
+  rmSync(junit, { force: true })
+  return r
+}
+
+/**
+ * The minimal sound work of judging `p`, in seconds, each piece run directly with the
+ * commands the gate runs: the base suite, the targeted reruns of the base's failing voting
+ * tests (as often as the policy reruns them), the head suite, and the seeds command on
+ * each side. The base suite must fail (oracle-first) and the head's must pass.
+ */
+export function minimalWork(p) {
+  const base = direct(p, 'main', p.suite)
+  if (base.status !== 1)
+    throw new Error(`bench: the base suite should fail: ${base.stdout.slice(-400)}`)
+  const rerunCommand = p.suite.replace(/ oracle\/properties /, ` ${p.reruns.ids.join(' ')} `)
+  let reruns = 0
+  for (let i = 0; i < p.reruns.times; i++) {
+    // No clean between reruns: the gate reruns in the worktree of the first run too.
+    const junit = `${p.dir}-junit.xml`
+    const r = timeCommand('bash', ['-c', rerunCommand.replace('{junit}', junit)], {
+      cwd: p.dir,
+      env: p.env
+    })
+    if (r.status !== 1) throw new Error(`bench: a rerun should fail: ${r.stdout.slice(-400)}`)
+    reruns += r.seconds
+  }
+  const seedsBase = p.seeds ? timeSeeds(p) : 0
+  const head = direct(p, 'head', p.suite)
+  if (head.status !== 0)
+    throw new Error(`bench: the head suite should pass: ${head.stdout.slice(-400)}`)
+  const seedsHead = p.seeds ? timeSeeds(p) : 0
+  return {
+    base: base.seconds,
+    reruns,
+    head: head.seconds,
+    seeds: seedsBase + seedsHead,
+    total: base.seconds + reruns + head.seconds + seedsBase + seedsHead
+  }
+}
+
+function timeSeeds(p) {
+  const r = timeCommand('bash', ['-c', p.seeds.command], {
+    cwd: p.dir,
+    env: p.env,
+    input: p.seeds.input
+  })
+  if (r.status !== 0) throw new Error(`bench: the seeds command failed: ${r.stderr.slice(-400)}`)
+  return r.seconds
+}
+
+/** Seconds of `oracle-gate check` (bundled) on the project, which must answer merge. */
+export function gateSeconds(p, variant, extra = []) {
+  const cli = join(import.meta.dirname, '..', 'dist', 'cli.js')
+  git(p.dir, 'checkout', '-q', 'main')
+  git(p.dir, 'clean', '-qfdx')
+  const args = [cli, 'check', '--base', 'main', '--head', 'head', '--policy', p.policies[variant]]
+  const r = timeCommand(process.execPath, [...args, '--quiet', ...extra], {
+    cwd: p.dir,
+    env: { ...process.env, PATH: `${p.shims}:${process.env.PATH}` }
+  })
+  if (r.status !== 0)
+    throw new Error(`bench: gate (${variant}) exit ${r.status}: ${r.stderr.slice(-800)}`)
+  return { seconds: r.seconds, stdout: r.stdout }
 }

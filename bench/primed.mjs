@@ -1,123 +1,89 @@
-// Issue 16, primed base: on a generated pytest + hypothesis suite (a few seconds per run;
-// OG_BENCH_PRIMED_PROPS scales it), the gate judging a PR with a primed base result ÷ one
-// plain head run of the suite (goal ≤ 1.15), beside the gate without one ÷ base + head run
-// directly (for reference). The prime itself runs on the default branch, not timed here.
+// Issue 16, primed base: the gate judging a PR with a primed base result ÷ one plain head
+// run of the suite (goal ≤ 1.15), on the generated oracle-first pytest + hypothesis suite
+// of the cost figure (OG_BENCH_PRIMED_PROPS scales it; no seeds, so the head run is the
+// whole of the head side) and on the bundled demo. Beside it, for reference: the prime
+// itself ÷ the base suite and its reruns run directly (a prime runs the base side only),
+// and the gate with the primed base ÷ the gate without.
 import { rmSync } from 'node:fs'
-import { join } from 'node:path'
+import { scenarios } from '../demo/scenarios.mjs'
 import {
-  commitAll,
-  git,
-  initRepo,
+  demoProject,
+  direct,
+  gateSeconds,
   median,
-  pythonShims,
-  tempDir,
-  timeCommand,
-  writeFiles
+  minimalWork,
+  oracleFirstProject,
+  removeProject,
+  timeCommand
 } from './lib.mjs'
 
-const CLI = join(import.meta.dirname, '..', 'dist', 'cli.js')
-const SUITE = 'python3 -m pytest oracle/properties -q -p no:cacheprovider --junitxml={junit}'
+const CLI = new URL('../dist/cli.js', import.meta.url).pathname
 const ROUNDS = 3
 
-function properties(n) {
-  const tests = Array.from(
-    { length: n },
-    (_, i) => `
-@settings(max_examples=400, deadline=None, derandomize=True)
-@given(st.lists(st.integers(min_value=-1000, max_value=1000), max_size=30))
-def test_sum_property_${i}(xs):
-    assert total(xs) == sum(xs)
-`
-  )
-  return `import sys
-from pathlib import Path
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "src"))
-from hypothesis import given, settings, strategies as st
-from calc import total
-${tests.join('')}`
+function prime(p, out) {
+  const r = timeCommand(process.execPath, [CLI, 'prime', '--out', out, '--commit', 'main', '-q'], {
+    cwd: p.dir,
+    env: { ...process.env, PATH: `${p.shims}:${process.env.PATH}` }
+  })
+  if (r.status !== 0) throw new Error(`prime exit ${r.status}: ${r.stderr.slice(-800)}`)
+  return r.seconds
 }
 
-const POLICY = `version: 1
-protected: [oracle/**]
-planes:
-  voting: [oracle/properties/**]
-suite:
-  command: ${SUITE}
-  timeout: 300
-  reruns: 0
-`
+function measure(p) {
+  const out = `${p.dir}-primed.json`
+  const baseWork = minimalWork(p)
+  const primeSeconds = prime(p, out)
+  const headRun = [],
+    plain = [],
+    reused = []
+  for (let i = 0; i < ROUNDS; i++) {
+    const h = direct(p, 'head', p.suite)
+    if (h.status !== 0) throw new Error('the head suite failed')
+    headRun.push(h.seconds)
+    plain.push(gateSeconds(p, 'serial').seconds)
+    const r = gateSeconds(p, 'serial', ['--base-results', out])
+    if (!/primed result of/.test(r.stdout)) throw new Error('the primed base was not used')
+    reused.push(r.seconds)
+  }
+  rmSync(out, { force: true })
+  return {
+    head: median(headRun),
+    reused: median(reused),
+    plain: median(plain),
+    prime: primeSeconds / (baseWork.base + baseWork.reruns)
+  }
+}
+
+function rows(label, m) {
+  const ratio = m.reused / m.head
+  return [
+    { measure: `${label}: one plain head run (s)`, value: m.head, digits: 2, goal: '' },
+    {
+      measure: `${label}: gate with primed base ÷ head run`,
+      value: ratio,
+      goal: '≤ 1.15',
+      ok: ratio <= 1.15
+    },
+    { measure: `${label}: gate with ÷ gate without`, value: m.reused / m.plain, goal: '' },
+    { measure: `${label}: prime ÷ base suite + reruns direct`, value: m.prime, goal: '' }
+  ]
+}
 
 export async function primed() {
-  const shims = pythonShims()
-  const env = { ...process.env, PATH: `${shims}:${process.env.PATH}` }
-  const dir = tempDir('og-bench-primed-')
-  const out = `${dir}-primed.json`
-  const junit = `${dir}-junit.xml`
+  const result = []
+  const generated = oracleFirstProject({ props: Number(process.env.OG_BENCH_PRIMED_PROPS ?? 30) })
   try {
-    initRepo(dir)
-    writeFiles(dir, {
-      'src/calc.py': 'def total(xs):\n    return sum(xs)\n',
-      'oracle/properties/test_calc.py': properties(Number(process.env.OG_BENCH_PRIMED_PROPS ?? 12)),
-      '.github/oracle-gate.yml': POLICY
-    })
-    commitAll(dir, 'base')
-    git(dir, 'checkout', '-q', '-b', 'head')
-    writeFiles(dir, {
-      'src/calc.py':
-        'def total(xs):\n    result = 0\n    for x in xs:\n        result += x\n    return result\n'
-    })
-    commitAll(dir, 'head')
-    const p = timeCommand(
-      process.execPath,
-      [CLI, 'prime', '--out', out, '--commit', 'main', '-q'],
-      {
-        cwd: dir,
-        env
-      }
-    )
-    if (p.status !== 0) throw new Error(`prime exit ${p.status}: ${p.stderr.slice(-800)}`)
-    const suite = SUITE.replace('{junit}', junit)
-    const headRun = [],
-      direct = [],
-      plain = [],
-      reused = []
-    for (let i = 0; i < ROUNDS; i++) {
-      git(dir, 'checkout', '-q', 'main')
-      const a = timeCommand('bash', ['-c', suite], { cwd: dir, env })
-      git(dir, 'checkout', '-q', 'head')
-      const b = timeCommand('bash', ['-c', suite], { cwd: dir, env })
-      if (a.status !== 0 || b.status !== 0) throw new Error('direct suite failed')
-      headRun.push(b.seconds)
-      direct.push(a.seconds + b.seconds)
-      const args = [CLI, 'check', '--base', 'main', '--head', 'head', '--quiet']
-      const g = timeCommand(process.execPath, args, { cwd: dir, env })
-      if (g.status !== 0) throw new Error(`gate exit ${g.status}: ${g.stderr.slice(-800)}`)
-      plain.push(g.seconds)
-      const r = timeCommand(process.execPath, [...args, '--base-results', out], { cwd: dir, env })
-      if (r.status !== 0) throw new Error(`gate (primed) exit ${r.status}: ${r.stderr.slice(-800)}`)
-      if (!/primed result of/.test(r.stdout)) throw new Error('the primed base was not used')
-      reused.push(r.seconds)
-    }
-    const h = median(headRun)
-    const d = median(direct)
-    const ratio = median(reused) / h
-    return [
-      { measure: 'primed: one plain head run (s)', value: h, digits: 2, goal: '' },
-      {
-        measure: 'primed: gate with primed base ÷ head run',
-        value: ratio,
-        goal: '≤ 1.15',
-        ok: ratio <= 1.15
-      },
-      { measure: 'primed: gate without ÷ base+head direct', value: median(plain) / d, goal: '' },
-      {
-        measure: 'primed: gate with ÷ gate without',
-        value: median(reused) / median(plain),
-        goal: ''
-      }
-    ]
+    result.push(...rows('generated', measure(generated)))
   } finally {
-    for (const p of [dir, out, junit]) rmSync(p, { recursive: true, force: true })
-    rmSync(shims, { recursive: true, force: true })
+    removeProject(generated)
   }
+  const fix = scenarios.find(s => s.name === 'honest-fix')?.edit?.[0]
+  if (!fix) throw new Error('bench: the demo has no honest-fix scenario')
+  const demo = demoProject(fix)
+  try {
+    result.push(...rows('demo', measure(demo)))
+  } finally {
+    removeProject(demo)
+  }
+  return result
 }

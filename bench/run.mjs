@@ -13,6 +13,7 @@ import { lintFiles } from './lints.mjs'
 import { apiCalls } from './api-calls.mjs'
 import { memoryBounds } from './memory.mjs'
 import { primed } from './primed.mjs'
+import { cost } from './cost.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const only = process.argv.slice(2)
@@ -24,7 +25,8 @@ const figures = [
   ['lints', lintFiles],
   ['api-calls', apiCalls],
   ['memory', memoryBounds],
-  ['primed', primed]
+  ['primed', primed],
+  ['cost', cost]
 ]
 
 const rows = []

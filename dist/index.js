@@ -9,8 +9,8 @@ process.stdout.write(`oracle-gate ${VERSION}
 `);
 try {
   const [{ run }, { readEnvironment }] = await Promise.all([
-    import("./chunks/main-YUEEJ4IA.js"),
-    import("./chunks/environment-ZQ767MHW.js")
+    import("./chunks/main-MSXFMI5B.js"),
+    import("./chunks/environment-4HJKM673.js")
   ]);
   await run(readEnvironment());
 } catch (error) {

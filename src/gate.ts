@@ -58,6 +58,11 @@ export interface CheckOptions {
   /** Primed base results: prime (store the base side) or judge (reuse it); src/prime/. */
   baseSource?: BaseSource
   /**
+   * Measure the base side only (a prime): the head is not run, and the card is no verdict
+   * (replay/index.ts ReplayMode).
+   */
+  baseOnly?: boolean
+  /**
    * The action's reviews of the PR, read when the instrument was touched and the base's
    * policy names instrument_approvers (src/verdict/approval.ts). The CLI has none.
    */
@@ -239,7 +244,8 @@ async function replayStage(
   options: CheckOptions,
   card: Scorecard
 ): Promise<void> {
-  const result = await (options.replay ?? replay)(ctx, ledger, options.baseSource?.side)
+  const mode = { baseOnly: options.baseOnly ?? false }
+  const result = await (options.replay ?? replay)(ctx, ledger, options.baseSource?.side, mode)
   card.reasons.push(...(options.baseSource?.reasons ?? []))
   card.reasons.push(...result.reasons)
   card.votes = result.votes

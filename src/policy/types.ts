@@ -25,6 +25,8 @@ export interface SuiteSettings {
   runner?: RunnerSetting
   report?: string
   parallel: boolean
+  /** Suite processes that may run at once: ≥ 2 overlaps the base's reruns with the head. */
+  jobs: number
   /** PYTHONSAFEPATH=1 for every child (docs/replay.md). */
   python_safe_path: boolean
   setup?: string

@@ -10,7 +10,7 @@ import type { Scorecard } from '../types.js'
 import { primingBase } from './source.js'
 import type { ProducedBy } from './store.js'
 
-export type PrimeOptions = Omit<CheckOptions, 'base' | 'head' | 'baseSource'> & {
+export type PrimeOptions = Omit<CheckOptions, 'base' | 'head' | 'baseSource' | 'baseOnly'> & {
   commit: string
   env: NodeJS.ProcessEnv
 }
@@ -31,7 +31,9 @@ export async function primeCommit(
     ...rest,
     base: commit,
     head: commit,
-    baseSource: primingBase(out, producedBy, options.env)
+    baseSource: primingBase(out, producedBy, options.env),
+    // The head would be the same commit: one base side (with its reruns) is the whole cost.
+    baseOnly: true
   })
   if (card.verdict !== 'error' && existsSync(out)) return { written: true, card }
   await rm(out, { force: true })

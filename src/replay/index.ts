@@ -25,7 +25,7 @@ import { checkFidelity, fidelitySpec, foldCollisions } from './fidelity.js'
 import { patchTestPlan, probeInDiff, runPatchTests, type PatchTestPlan } from './patch-tests.js'
 import { detectRunner } from './runners.js'
 import { loadCorpus, scoreSeeds, type Seed } from './seeds.js'
-import { runSide, type SideOutcome, type SideOptions } from './side.js'
+import { runSide, startSide, type SideOutcome, type SideOptions } from './side.js'
 import { score, type Observation } from './transitions.js'
 import { judgeTripwires, unexplainedHit } from './tripwires.js'
 import { applyOverlay, withWorktrees } from './worktree.js'
@@ -46,10 +46,20 @@ export interface ReplayOutcome {
  */
 export type BaseSide = (ctx: GateContext, run: () => Promise<SideOutcome>) => Promise<SideOutcome>
 
+/** How much of the replay runs. */
+export interface ReplayMode {
+  /**
+   * Only the base side (a prime, src/cli/prime.ts): no head worktree, no head run, no patch
+   * tests; the outcome holds the base's run and any reason it could not be measured.
+   */
+  baseOnly?: boolean
+}
+
 export async function replay(
   ctx: GateContext,
   ledger: LedgerState,
-  baseSide?: BaseSide
+  baseSide?: BaseSide,
+  mode: ReplayMode = {}
 ): Promise<ReplayOutcome> {
   const { planes } = ctx
   const planeOf = (p: string): Plane => planes.planeOf(p)
@@ -83,9 +93,8 @@ export async function replay(
     classOf(o.id) !== 'judge'
 
   const measured = await withWorktrees(ctx, async wt => {
-    await prepareHead(ctx, wt.head, overlay, tests)
-    const options = (side: 'base' | 'head'): SideOptions => {
-      const worktree = side === 'base' ? wt.base : wt.head
+    const options = async (side: 'base' | 'head'): Promise<SideOptions> => {
+      const worktree = side === 'base' ? await wt.base() : await wt.head()
       return {
         side,
         worktree,
@@ -102,6 +111,8 @@ export async function replay(
         baseFiles
       }
     }
+    if (mode.baseOnly) return { base: await measureBase(ctx, options, baseSide) }
+    await prepareHead(ctx, await wt.head(), overlay, tests)
     const [base, head] = await measureSides(ctx, options, baseSide)
     // The patch's own tests, only now that no side is left to run (docs/replay.md).
     if (base.results === null || head.results === null) return { base, head }
@@ -118,6 +129,7 @@ export async function replay(
         : null
     return { base, head, patchRun, probed }
   })
+  if (measured.head === undefined) return baseOnlyOutcome(ctx, measured.base, canary)
   const { base, head } = measured
   const added = addedTests(measured.patchRun, head.results, new Set(tests.appended))
   if (head.results !== null && measured.patchRun) addDiagnostics(head.results, measured.patchRun)
@@ -150,25 +162,59 @@ async function prepareHead(
   }
 }
 
-/** Base then head, or both at once with suite.parallel (both run to the end either way). */
+type SideOptionsOf = (side: 'base' | 'head') => Promise<SideOptions>
+
+/** One side from start to end: fidelity, setup, the first run, seeds, reruns. */
+async function fullSide(
+  ctx: GateContext,
+  options: SideOptionsOf,
+  side: 'base' | 'head'
+): Promise<SideOutcome> {
+  return runSide(ctx, await options(side))
+}
+
+/** The base side alone, through the base seam (primed or priming), its git state guarded. */
+function measureBase(
+  ctx: GateContext,
+  options: SideOptionsOf,
+  baseSide?: BaseSide
+): Promise<SideOutcome> {
+  const run = (): Promise<SideOutcome> => fullSide(ctx, options, 'base')
+  return guardGitState(ctx.git, { what: 'the base side', patchCode: false }, () =>
+    baseSide ? baseSide(ctx, run) : run()
+  )
+}
+
+/**
+ * Base then head (serial); both at once with suite.parallel; with suite.jobs ≥ 2 the head
+ * starts when the base's first run is over (docs/replay.md "Overlap"). Both run to the end
+ * either way.
+ */
 async function measureSides(
   ctx: GateContext,
-  options: (side: 'base' | 'head') => SideOptions,
+  options: SideOptionsOf,
   baseSide?: BaseSide
 ): Promise<readonly [SideOutcome, SideOutcome]> {
-  const runOne = (side: 'base' | 'head'): Promise<SideOutcome> =>
-    side === 'base' && baseSide
-      ? baseSide(ctx, () => runSide(ctx, options(side)))
-      : runSide(ctx, options(side))
+  const { parallel, jobs } = ctx.policy.suite
+  if (parallel) return parallelSides(ctx, options, baseSide)
+  if (jobs >= 2) return overlappingSides(ctx, options, baseSide)
   // No side's children may change the checkout's git configuration or hooks (git/state.ts).
-  const guarded = (side: 'base' | 'head'): Promise<SideOutcome> =>
-    guardGitState(ctx.git, { what: `the ${side} side`, patchCode: side === 'head' }, () =>
-      runOne(side)
-    )
-  if (!ctx.policy.suite.parallel) return [await guarded('base'), await guarded('head')] as const
+  const base = await measureBase(ctx, options, baseSide)
+  const head = await guardGitState(ctx.git, { what: 'the head side', patchCode: true }, () =>
+    fullSide(ctx, options, 'head')
+  )
+  return [base, head] as const
+}
+
+async function parallelSides(
+  ctx: GateContext,
+  options: SideOptionsOf,
+  baseSide?: BaseSide
+): Promise<readonly [SideOutcome, SideOutcome]> {
+  const base = (): Promise<SideOutcome> => fullSide(ctx, options, 'base')
   const both = { what: 'the base and head sides (in parallel)', patchCode: true }
   const settled = await guardGitState(ctx.git, both, () =>
-    Promise.allSettled([runOne('base'), runOne('head')])
+    Promise.allSettled([baseSide ? baseSide(ctx, base) : base(), fullSide(ctx, options, 'head')])
   )
   const [b, h] = settled
   if (b?.status === 'rejected') throw b.reason
@@ -177,6 +223,39 @@ async function measureSides(
     (b as PromiseFulfilledResult<SideOutcome>).value,
     (h as PromiseFulfilledResult<SideOutcome>).value
   ] as const
+}
+
+/**
+ * suite.jobs ≥ 2: the base's setup and first run alone (guarded as the base's: only its
+ * code ran), then its seeds and reruns while the head runs (guarded together, as the
+ * patch's code: either may have made a change). A base taken from a primed result starts
+ * the head when the seam returns. A base that fails first never starts the head.
+ */
+async function overlappingSides(
+  ctx: GateContext,
+  options: SideOptionsOf,
+  baseSide?: BaseSide
+): Promise<readonly [SideOutcome, SideOutcome]> {
+  let head: Promise<SideOutcome> | undefined
+  const startHead = (): Promise<SideOutcome> => (head ??= fullSide(ctx, options, 'head'))
+  const base = async (): Promise<SideOutcome> => {
+    const alone = { what: 'the base side', patchCode: false }
+    const started = await guardGitState(ctx.git, alone, async () =>
+      startSide(ctx, await options('base'))
+    )
+    ctx.log.info("head: starting, the base's first run is over (suite.jobs)")
+    void startHead().catch(() => undefined)
+    return started.rest()
+  }
+  const both = { what: 'the base and head sides (overlapping)', patchCode: true }
+  return guardGitState(ctx.git, both, async () => {
+    const [b] = await Promise.allSettled([baseSide ? baseSide(ctx, base) : base()])
+    if (b?.status === 'rejected') {
+      await head?.catch(() => undefined)
+      throw b.reason
+    }
+    return [(b as PromiseFulfilledResult<SideOutcome>).value, await startHead()] as const
+  })
 }
 
 /**
@@ -205,6 +284,41 @@ function addDiagnostics(
   patchRun: ReadonlyMap<string, Observation>
 ): void {
   for (const [id, o] of patchRun) if (!results.has(id)) results.set(id, o)
+}
+
+/**
+ * A prime's outcome (ReplayMode.baseOnly): the base's run, why it could not be measured if
+ * it could not, and the base's own tripwire problems as a gate error, as in a full replay.
+ */
+function baseOnlyOutcome(
+  ctx: GateContext,
+  base: SideOutcome,
+  canary: CanaryPlanning
+): ReplayOutcome {
+  const reasons: Reason[] = [...(base.failure ? [base.failure] : []), ...(base.tampered ?? [])]
+  const trip = judgeTripwires({
+    base: base.records ?? [],
+    head: [],
+    canary,
+    policyPath: ctx.policy.path
+  })
+  if (trip.baseProblems.length > 0)
+    throw new GateError(trip.baseProblems.join('\n'), { path: ctx.policy.path })
+  reasons.push({
+    rule: 'diagnostic',
+    level: 'notice',
+    message: 'only the base side was measured (a prime): the head was not run, this is no verdict',
+    path: ctx.policy.path
+  })
+  return {
+    reasons,
+    votes: emptyVotes(),
+    transitions: emptyTransitions(),
+    seeds: emptySeeds(ctx.policy.seeds?.min_distance ?? 0),
+    flakes: [],
+    runs: [base.run],
+    diagnostics: emptyDiagnostics()
+  }
 }
 
 function combine(

@@ -62,6 +62,30 @@ export interface SideOptions {
 
 /** Sets up, runs and reruns one side; see the sections below. */
 export async function runSide(ctx: GateContext, opts: SideOptions): Promise<SideOutcome> {
+  return (await startSide(ctx, opts)).rest()
+}
+
+/**
+ * A side whose first run is over. `rest` runs what is left (the seeds command, reruns of
+ * failing voting tests) and yields the outcome; it is the outcome at once when the side
+ * stopped early. Split so the head's first run can overlap the base's rest (suite.jobs).
+ */
+export interface StartedSide {
+  rest: () => Promise<SideOutcome>
+}
+
+/** What one side's phases share: its run record, tripwire watch, log and exits. */
+interface SideState {
+  run: SideRun
+  watch: RunWatch
+  duplicates: Set<string>
+  logFile: string
+  finish: (outcome: Omit<SideOutcome, 'side' | 'run'>) => SideOutcome
+  /** A fidelity check at a moment: the finished outcome when the instrument changed. */
+  tampered: (moment: Moment) => Promise<SideOutcome | null>
+}
+
+function sideState(ctx: GateContext, opts: SideOptions): SideState {
   const run: SideRun = {
     side: opts.side,
     exit_code: null,
@@ -77,7 +101,6 @@ export async function runSide(ctx: GateContext, opts: SideOptions): Promise<Side
     const trip = { records: watch.records, duplicates: [...duplicates].sort() }
     return { side: opts.side, run, ...outcome, ...trip }
   }
-  const logFile = join(ctx.tempDir, `${opts.side}-suite.log`)
   // Every step that can write to the worktree is followed by a fidelity check; setup in
   // particular never runs on a worktree that has not passed one.
   const tampered = async (moment: Moment): Promise<SideOutcome | null> => {
@@ -86,17 +109,35 @@ export async function runSide(ctx: GateContext, opts: SideOptions): Promise<Side
     ctx.log.warning(`${opts.side}: the instrument on disk changed (${moment}); no results`)
     return finish({ results: null, tampered: found })
   }
+  const logFile = join(ctx.tempDir, `${opts.side}-suite.log`)
+  return { run, watch, duplicates, logFile, finish, tampered }
+}
 
-  const before = await tampered(opts.prepared)
-  if (before) return before
-  const notReady = await setupSide(ctx, opts, run)
-  if (notReady !== null) return finish({ results: null, failure: notReady })
-  const afterSetup = await tampered('setup')
-  if (afterSetup) return afterSetup
+/** Fidelity, setup and the first run of a side; the rest is left to `rest`. */
+export async function startSide(ctx: GateContext, opts: SideOptions): Promise<StartedSide> {
+  const state = sideState(ctx, opts)
+  const done = (outcome: SideOutcome): StartedSide => ({ rest: () => Promise.resolve(outcome) })
+  const before = await state.tampered(opts.prepared)
+  if (before) return done(before)
+  const notReady = await setupSide(ctx, opts, state.run)
+  if (notReady !== null) return done(state.finish({ results: null, failure: notReady }))
+  const afterSetup = await state.tampered('setup')
+  if (afterSetup) return done(afterSetup)
 
-  const first = await firstRun(ctx, opts, run, logFile, watch)
-  const afterRun = await tampered('run')
-  if (afterRun) return afterRun
+  const first = await firstRun(ctx, opts, state.run, state.logFile, state.watch)
+  const afterRun = await state.tampered('run')
+  if (afterRun) return done(afterRun)
+  return { rest: () => restOfSide(ctx, opts, state, first) }
+}
+
+/** After the first run: the seeds command, then reruns of the failing voting tests. */
+async function restOfSide(
+  ctx: GateContext,
+  opts: SideOptions,
+  state: SideState,
+  first: Awaited<ReturnType<typeof firstRun>>
+): Promise<SideOutcome> {
+  const { finish, tampered } = state
   const seeds = opts.seeds
     ? await seedAnswers(ctx, opts.side, opts.worktree, opts.seeds)
     : undefined
@@ -107,8 +148,8 @@ export async function runSide(ctx: GateContext, opts: SideOptions): Promise<Side
   if ('failure' in first) return finish(withSeeds({ results: null, failure: first.failure }))
 
   const ids = lazyIds(ctx, opts)
-  const results = observe(first.report, await ids(), duplicates)
-  const rerunTampered = await rerunSide(ctx, opts, results, ids, logFile, watch)
+  const results = observe(first.report, await ids(), state.duplicates)
+  const rerunTampered = await rerunSide(ctx, opts, results, ids, state.logFile, state.watch)
   if (rerunTampered.length > 0) return finish({ results: null, tampered: rerunTampered })
   return finish(withSeeds({ results }))
 }

@@ -10,10 +10,13 @@ import { normalisePath } from '../writeset/planes.js'
 import { cleanupWorktree } from './setup.js'
 
 export interface Worktrees {
-  /** The merge base's worktree. */
-  base: string
-  /** The head's worktree. */
-  head: string
+  /**
+   * The merge base's worktree, created on the first call: a base side taken from a primed
+   * result never runs, and then no worktree of the merge base is made.
+   */
+  base(): Promise<string>
+  /** The head's worktree, created on the first call (a prime runs the base side only). */
+  head(): Promise<string>
   /**
    * Adds one more detached worktree (a diagnostics run's own tree) under the run's temp
    * dir; it is removed with the others.
@@ -23,7 +26,10 @@ export interface Worktrees {
   track(dir: string, links: readonly string[]): void
 }
 
-/** Creates the base and head worktrees, runs `fn`, and removes every worktree in all cases. */
+/**
+ * Runs `fn` with the base and head worktrees (each made when first asked for) and removes
+ * every worktree made, in all cases.
+ */
 export async function withWorktrees<T>(
   ctx: GateContext,
   fn: (wt: Worktrees) => Promise<T>
@@ -37,10 +43,13 @@ export async function withWorktrees<T>(
     await createWorktree(ctx, dir, rev)
     return dir
   }
+  // Per run: each side's worktree, once asked for.
+  let base: Promise<string> | undefined
+  let head: Promise<string> | undefined
   try {
     const wt: Worktrees = {
-      base: await add('base', ctx.mergeBase),
-      head: await add('head', ctx.head),
+      base: () => (base ??= add('base', ctx.mergeBase)),
+      head: () => (head ??= add('head', ctx.head)),
       add,
       track: (dir, links) => void created.get(dir)?.push(...links)
     }

@@ -1,0 +1,148 @@
+// suite.jobs, end to end on a real node:test suite whose base has a failing voting test
+// (the head fixes it), so the base reruns it. The product code of each commit writes what
+// it sees to a marker file outside the repository at import: the side, whether the run is a
+// rerun (ORACLE_GATE_TESTS is set), and, in the base's rerun, whether the head's first run
+// started while the rerun was still going (it waits for that up to OG_WAIT_MS). So the
+// order of the runs is observed in the order of the lines, not inferred from wall times.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { check } from '../src/gate.js'
+import type { Scorecard } from '../src/types.js'
+import { memoryLogger } from './helpers/logger.js'
+import { TestRepo } from './helpers/repo.js'
+
+const policy = (jobs: number, waitMs: number): string => `version: 1
+protected:
+  - oracle/**
+planes:
+  voting: [oracle/props/**]
+suite:
+  command: ${process.execPath} --test --test-reporter=junit --test-reporter-destination={junit} oracle/props/
+  timeout: 120
+  reruns: 1
+  jobs: ${jobs}
+  env: {OG_WAIT_MS: "${waitMs}"}
+`
+
+/** The product: slugify (lowercasing only when fixed), plus the marker lines above. */
+const slug = (
+  marker: string,
+  side: string,
+  fixed: boolean
+): string => `import { appendFileSync, readFileSync } from 'node:fs'
+const marker = ${JSON.stringify(marker)}
+const rerun = (process.env.ORACLE_GATE_TESTS ?? '') !== ''
+appendFileSync(marker, '${side} ' + (rerun ? 'rerun' : 'first') + '\\n')
+if ('${side}' === 'base' && rerun) {
+  const deadline = Date.now() + Number(process.env.OG_WAIT_MS)
+  const sleep = new Int32Array(new SharedArrayBuffer(4))
+  let saw = false
+  while (!saw && Date.now() < deadline) {
+    saw = readFileSync(marker, 'utf8').includes('head first')
+    if (!saw) Atomics.wait(sleep, 0, 0, 50)
+  }
+  appendFileSync(marker, saw ? 'base rerun saw the head running\\n' : 'base rerun done alone\\n')
+}
+export function slugify(text) {
+  return text.trim().split(/\\s+/).join('-')${fixed ? '.toLowerCase()' : ''}
+}
+`
+const PROPS = `import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { slugify } from '../../lib/slug.mjs'
+test('lowercases', () => assert.equal(slugify('Hello World'), 'hello-world'))
+test('joins words', () => assert.equal(slugify('a b').length, 3))
+`
+
+const cleanups: (() => void)[] = []
+afterEach(() => {
+  for (const c of cleanups.splice(0)) c()
+})
+
+function setup(): { repo: TestRepo; lines: () => string[]; reset: () => void } {
+  const repo = new TestRepo()
+  const scratch = mkdtempSync(join(tmpdir(), 'og-overlap-'))
+  cleanups.push(
+    () => repo.cleanup(),
+    () => rmSync(scratch, { recursive: true, force: true })
+  )
+  const marker = join(scratch, 'marker')
+  repo.write({
+    // Serial waits briefly (nothing can show up); overlapping waits long (it shows up).
+    '.github/oracle-gate.yml': policy(1, 1500),
+    '.github/oracle-gate-jobs2.yml': policy(2, 60_000),
+    'package.json': '{"type": "module"}\n',
+    'lib/slug.mjs': slug(marker, 'base', false),
+    'oracle/props/slug.test.mjs': PROPS
+  })
+  repo.commit('base: slugify does not lowercase, a locked test says it must')
+  repo
+    .branch('agent')
+    .write({ 'lib/slug.mjs': slug(marker, 'head', true) })
+    .commit('fix')
+  repo.checkout('main')
+  const lines = (): string[] =>
+    existsSync(marker) ? readFileSync(marker, 'utf8').split('\n').filter(Boolean) : []
+  return { repo, lines, reset: () => rmSync(marker, { force: true }) }
+}
+
+async function judge(repo: TestRepo, policyPath?: string): Promise<Scorecard> {
+  return check({
+    repoDir: repo.dir,
+    base: 'main',
+    head: 'agent',
+    today: '2026-06-01',
+    log: memoryLogger(),
+    ...(policyPath ? { policyPath } : {})
+  })
+}
+
+describe('suite.jobs: the base reruns overlap the head', () => {
+  it('jobs: 1 keeps the serial order; jobs: 2 starts the head during the base rerun, same verdict', async () => {
+    const s = setup()
+    const serial = await judge(s.repo)
+    expect(serial.verdict).toBe('merge')
+    expect(serial.transitions.fail_to_pass).toEqual(['oracle/props/slug.test.mjs::lowercases'])
+    expect(s.lines()).toEqual(['base first', 'base rerun', 'base rerun done alone', 'head first'])
+
+    s.reset()
+    const overlapped = await judge(s.repo, '.github/oracle-gate-jobs2.yml')
+    // The rerun and the head's first run start at about the same time, so their first
+    // lines come in either order; the rerun saw the head start before it ended.
+    expect(s.lines()[0]).toBe('base first')
+    expect([...s.lines()].sort()).toEqual([
+      'base first',
+      'base rerun',
+      'base rerun saw the head running',
+      'head first'
+    ])
+    expect(overlapped.verdict).toBe(serial.verdict)
+    expect(overlapped.transitions).toEqual(serial.transitions)
+    expect(overlapped.votes).toEqual(serial.votes)
+    expect(overlapped.flakes).toEqual(serial.flakes)
+    expect(overlapped.runs.map(r => [r.side, r.tests])).toEqual(
+      serial.runs.map(r => [r.side, r.tests])
+    )
+  })
+
+  it('jobs: 2 stays fail-closed: a base that cannot be set up is a gate error and the head never starts', async () => {
+    const s = setup()
+    s.repo
+      .write({
+        '.github/oracle-gate-jobs2.yml': policy(2, 60_000).replace(
+          '  jobs: 2\n',
+          '  jobs: 2\n  setup: grep -q toLowerCase lib/slug.mjs\n'
+        )
+      })
+      .commit('a setup that fails on the base only (the head has the fix)')
+    s.repo.checkout('agent')
+    s.repo.git('rebase', '-q', 'main')
+    s.repo.checkout('main')
+    const card = await judge(s.repo, '.github/oracle-gate-jobs2.yml')
+    expect(card.verdict).toBe('error')
+    expect(card.reasons.map(r => r.message).join('\n')).toMatch(/setup failed on the base/)
+    expect(s.lines()).toEqual([]) // the head, whose setup would pass, never ran
+  })
+})
