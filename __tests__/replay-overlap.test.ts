@@ -146,3 +146,51 @@ describe('suite.jobs: the base reruns overlap the head', () => {
     expect(s.lines()).toEqual([]) // the head, whose setup would pass, never ran
   })
 })
+
+describe('suite.parallel: the base is checked out before the patch runs', () => {
+  // Running at once, the head's code could rewrite objects in the repository the base
+  // worktree is checked out from; so the base checkout is complete before any head child
+  // starts. The head's setup looks at the base worktree (5,000 files, so a checkout made
+  // concurrently would still be under way) and writes what it found.
+  it('the head side finds the whole base checkout in place when its first child starts', async () => {
+    const repo = new TestRepo()
+    const scratch = mkdtempSync(join(tmpdir(), 'og-parallel-'))
+    cleanups.push(
+      () => repo.cleanup(),
+      () => rmSync(scratch, { recursive: true, force: true })
+    )
+    const marker = join(scratch, 'marker')
+    const data = Object.fromEntries(
+      Array.from({ length: 5000 }, (_, i) => [`data/f${i}.txt`, `${i}\n`])
+    )
+    repo.write({
+      '.github/oracle-gate.yml': policy(1, 0).replace(
+        '  jobs: 1\n',
+        `  parallel: true\n  setup: ${process.execPath} tools/seen.mjs\n`
+      ),
+      'package.json': '{"type": "module"}\n',
+      'tools/seen.mjs': `import { execFileSync } from 'node:child_process'
+import { appendFileSync, existsSync } from 'node:fs'
+import { join } from 'node:path'
+if (process.env.ORACLE_GATE_SIDE === 'head') {
+  const list = execFileSync('git', ['worktree', 'list', '--porcelain'], { encoding: 'utf8' })
+  const base = list.split('\\n').filter(l => l.startsWith('worktree ')).map(l => l.slice(9)).find(p => p.endsWith('wt-base'))
+  const whole = base !== undefined && existsSync(join(base, 'data', 'f4999.txt'))
+  appendFileSync(${JSON.stringify(marker)}, whole ? 'base checked out\\n' : 'base not checked out yet\\n')
+}
+`,
+      'lib/slug.mjs': slug(join(scratch, 'sides'), 'base', false),
+      'oracle/props/slug.test.mjs': PROPS,
+      ...data
+    })
+    repo.commit('base')
+    repo
+      .branch('agent')
+      .write({ 'lib/slug.mjs': slug(join(scratch, 'sides'), 'head', true) })
+      .commit('fix')
+    repo.checkout('main')
+    const card = await judge(repo)
+    expect(card.verdict).toBe('merge')
+    expect(readFileSync(marker, 'utf8')).toBe('base checked out\n')
+  })
+})

@@ -9,7 +9,7 @@ process.stdout.write(`oracle-gate ${VERSION}
 `);
 try {
   const [{ run }, { readEnvironment }] = await Promise.all([
-    import("./chunks/main-MSXFMI5B.js"),
+    import("./chunks/main-SMR3CLGT.js"),
     import("./chunks/environment-4HJKM673.js")
   ]);
   await run(readEnvironment());

@@ -211,6 +211,9 @@ async function parallelSides(
   options: SideOptionsOf,
   baseSide?: BaseSide
 ): Promise<readonly [SideOutcome, SideOutcome]> {
+  // The merge base is checked out before any of the patch's code runs: running, that code
+  // could rewrite objects in the repository both worktrees are checked out from.
+  await options('base')
   const base = (): Promise<SideOutcome> => fullSide(ctx, options, 'base')
   const both = { what: 'the base and head sides (in parallel)', patchCode: true }
   const settled = await guardGitState(ctx.git, both, () =>
