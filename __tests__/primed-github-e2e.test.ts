@@ -469,6 +469,40 @@ describe('primed-base: auto', () => {
     }
   )
 
+  it('a merge queue group takes its base side from the push run of its base too', async () => {
+    const s = setup()
+    const primed = await primeOnPush(s)
+    // The group's commit: main with the PR merged, on the queue's branch.
+    s.origin.git('checkout', '-q', '--detach', 'main')
+    s.origin.git('merge', '-q', '--no-ff', '-m', 'merge group', s.head)
+    const group = s.origin.sha()
+    const headRef = `refs/heads/gh-readonly-queue/main/pr-1-${s.head}`
+    s.origin.git('update-ref', headRef, group)
+    s.origin.checkout('main')
+    s.clearMarker()
+    const f = await fake(s, { workflowRuns: [pushRun(s)], artifacts: [artifact(s, 501, primed)] })
+    const run = await action(s, f, {
+      eventName: 'merge_group',
+      payload: {
+        action: 'checks_requested',
+        merge_group: {
+          base_sha: s.base,
+          head_sha: group,
+          head_ref: headRef,
+          base_ref: 'refs/heads/main'
+        },
+        repository: REPOSITORY
+      },
+      inputs: judgeInputs
+    })
+    const c = card(run)
+    expect(c.verdict).toBe('merge')
+    expect(c.event).toBe('merge_group')
+    expect(s.sides()).toEqual(['head'])
+    expect(c.runs[0]?.primed_from).toMatch(/^workflow run 501 /)
+    expect(f.invalid).toEqual([])
+  })
+
   it('an Actions API the token cannot read: the base runs and the card says which permission is missing', async () => {
     const s = setup()
     const f = await fake(s, {
