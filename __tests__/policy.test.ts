@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { parsePolicy, PolicyError } from '../src/policy/load.js'
 import { starterPolicy } from '../src/policy/starter.js'
-import { DEFAULT_TEST_PATTERNS } from '../src/policy/types.js'
+import schema from '../src/policy/schema.json' with { type: 'json' }
 import { policyYaml } from './helpers/repo.js'
 
 const FILE = '.github/oracle-gate.yml'
@@ -31,9 +31,22 @@ describe('policy loading', () => {
     expect(policy.planes.drafts).toEqual([])
     expect(policy.protected).toEqual([])
     expect(policy.ledger_max_days).toBe(30)
-    expect(policy.test_patterns).toEqual(DEFAULT_TEST_PATTERNS)
+    // Absent blocks get every default from the schema, their one home.
+    expect(policy.test_patterns).toEqual(schema.properties.test_patterns.default)
+    expect(policy.test_patterns).toContain('**/conftest.py')
     expect(policy.lints['literal-overlap']).toBe('error')
+    expect(policy.lints['oracle-reach']).toBe('error')
     expect(policy.lints.literal_min_length).toBe(6)
+    expect(policy.lints.reach_allow).toEqual([])
+    expect(policy.campaign).toEqual({ seed: 0, max_examples: 100, wall_clock: 90 })
+    expect(policy.classes).toEqual({ fixture: [], invariant: [], metamorphic: [], judge: [] })
+    // A block given in part keeps the defaults of the keys it leaves out.
+    const partial = parsePolicy(
+      'version: 1\nplanes:\n  voting: [oracle/**]\nsuite:\n  command: pytest\ncampaign: {seed: 7}\nclasses: {judge: [j]}\n',
+      FILE
+    )
+    expect(partial.campaign).toEqual({ seed: 7, max_examples: 100, wall_clock: 90 })
+    expect(partial.classes).toEqual({ fixture: [], invariant: [], metamorphic: [], judge: ['j'] })
     expect(Object.isFrozen(policy)).toBe(true)
     expect(Object.isFrozen(policy.suite)).toBe(true)
   })

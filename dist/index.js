@@ -9,8 +9,8 @@ process.stdout.write(`oracle-gate ${VERSION}
 `);
 try {
   const [{ run }, { readEnvironment }] = await Promise.all([
-    import("./chunks/main-SMR3CLGT.js"),
-    import("./chunks/environment-4HJKM673.js")
+    import("./chunks/main-5R6V73RH.js"),
+    import("./chunks/environment-NW5M6ON6.js")
   ]);
   await run(readEnvironment());
 } catch (error) {

@@ -3,7 +3,7 @@
 // was expected, so a maintainer can fix the policy without guessing.
 import { LineCounter, parseDocument, type Document } from 'yaml'
 import { GateError } from '../errors.js'
-import { DEFAULT_TEST_PATTERNS, type Policy } from './types.js'
+import type { Policy } from './types.js'
 import { validatePolicyObject, type SchemaIssue } from './validate.js'
 import { findNode, keyOffset } from './yaml-position.js'
 import { documentValue } from './yaml-value.js'
@@ -156,35 +156,12 @@ function locate(issue: SchemaIssue, doc: Document, lc: LineCounter, file: string
   return { file, line, column, key: fullKey, message: issue.message }
 }
 
-type RawPolicy = Omit<Policy, 'path' | 'campaign' | 'classes' | 'lints' | 'test_patterns'> & {
-  campaign?: Partial<Policy['campaign']>
-  classes?: Partial<Policy['classes']>
-  lints?: Partial<Policy['lints']>
-  test_patterns?: readonly string[]
-}
+type RawPolicy = Omit<Policy, 'path'>
 
 function toPolicy(raw: RawPolicy, file: string): Policy {
-  // The validator applied the schema's defaults, so only absent optional blocks remain.
-  return {
-    ...raw,
-    path: file,
-    test_patterns: raw.test_patterns ?? DEFAULT_TEST_PATTERNS,
-    campaign: { seed: 0, max_examples: 100, wall_clock: 90, ...raw.campaign },
-    classes: { fixture: [], invariant: [], metamorphic: [], judge: [], ...raw.classes },
-    lints: {
-      'literal-overlap': 'error',
-      'judge-import': 'error',
-      'skip-marker': 'error',
-      'ungoverned-test': 'error',
-      'oracle-reach': 'error',
-      reach_allow: [],
-      literal_min_length: 6,
-      literal_allow: [],
-      judge_modules: [],
-      judge_modules_replace: false,
-      ...raw.lints
-    }
-  }
+  // The validator applied the schema's defaults (src/policy/schema.json is their one home),
+  // absent blocks included, so only the file's path is added.
+  return { ...raw, path: file }
 }
 
 function freeze<T>(value: T): T {

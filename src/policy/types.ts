@@ -82,25 +82,3 @@ export interface Policy {
     judge_modules_replace: boolean
   }
 }
-
-/** Default globs that make a file test-like, per ecosystem. */
-export const DEFAULT_TEST_PATTERNS: readonly string[] = [
-  // Python
-  '**/test_*.py',
-  '**/*_test.py',
-  '**/conftest.py',
-  // JavaScript / TypeScript
-  '**/*.{test,spec}.{js,jsx,mjs,cjs,ts,tsx,mts,cts}',
-  '**/__tests__/**/*.{js,jsx,mjs,cjs,ts,tsx,mts,cts}',
-  // Go
-  '**/*_test.go',
-  // Java / Kotlin
-  '**/src/test/**/*.{java,kt}',
-  '**/*Test.java',
-  '**/*Tests.java',
-  '**/*IT.java',
-  // Ruby
-  '**/*_spec.rb',
-  '**/test_*.rb',
-  '**/*_test.rb'
-]
