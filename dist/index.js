@@ -9,8 +9,8 @@ process.stdout.write(`oracle-gate ${VERSION}
 `);
 try {
   const [{ run }, { readEnvironment }] = await Promise.all([
-    import("./chunks/main-5R6V73RH.js"),
-    import("./chunks/environment-NW5M6ON6.js")
+    import("./chunks/main-D4QP5MFL.js"),
+    import("./chunks/environment-E43WO3OA.js")
   ]);
   await run(readEnvironment());
 } catch (error) {

@@ -1,6 +1,6 @@
-// JSON Schema validation of a ledger object. Compiled on first use so that importing the
-// ledger module costs nothing. The `calendar-date` format rejects 2026-02-30, which a
-// pattern alone would let through.
+// JSON Schema validation of a ledger object. Compiled per call (a run reads one ledger),
+// never at import and never cached at module level. The `calendar-date` format rejects
+// 2026-02-30, which a pattern alone would let through.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import { isCalendarDate } from './dates.js'
 import schema from './schema.json' with { type: 'json' }
@@ -13,15 +13,10 @@ export interface LedgerSchemaIssue {
   message: string
 }
 
-let compiled: ValidateFunction | undefined
-
 function validator(): ValidateFunction {
-  if (compiled === undefined) {
-    const ajv = new Ajv({ allErrors: true, strict: true })
-    ajv.addFormat('calendar-date', { type: 'string', validate: isCalendarDate })
-    compiled = ajv.compile(schema)
-  }
-  return compiled
+  const ajv = new Ajv({ allErrors: true, strict: true })
+  ajv.addFormat('calendar-date', { type: 'string', validate: isCalendarDate })
+  return ajv.compile(schema)
 }
 
 export const ledgerSchema = schema

@@ -1,5 +1,6 @@
-// JSON Schema validation of the policy object. The validator is compiled on first use so
-// that importing the module costs nothing (the CLI's --version must stay fast).
+// JSON Schema validation of the policy object. The validator is compiled per call, never at
+// import (the CLI's --version must stay fast) and never cached at module level: a run
+// validates one policy, or two when the base tip's differs from the merge base's.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import schema from './schema.json' with { type: 'json' }
 
@@ -11,16 +12,10 @@ export interface SchemaIssue {
   message: string
 }
 
-let compiled: ValidateFunction | undefined
-
 function validator(): ValidateFunction {
-  compiled ??= new Ajv({
-    allErrors: true,
-    useDefaults: true,
-    strict: false,
-    verbose: true
-  }).compile(schema)
-  return compiled
+  return new Ajv({ allErrors: true, useDefaults: true, strict: false, verbose: true }).compile(
+    schema
+  )
 }
 
 export const policySchema = schema
