@@ -5,15 +5,7 @@
 // the base suite + the targeted reruns of the base's failing voting tests + the head suite
 // + the seeds command on each side, each run directly with the gate's commands. Serial
 // (goal ≤ 1.1), suite.jobs: 2 and suite.parallel: true (goal ≤ 0.75 on 2 cores).
-import { scenarios } from '../demo/scenarios.mjs'
-import {
-  demoProject,
-  gateSeconds,
-  median,
-  minimalWork,
-  oracleFirstProject,
-  removeProject
-} from './lib.mjs'
+import { gateSeconds, median, minimalWork, onBenchProjects } from './lib.mjs'
 
 const ROUNDS = Number(process.env.OG_BENCH_COST_ROUNDS ?? 3)
 
@@ -68,23 +60,7 @@ function rows(label, m) {
 }
 
 export async function cost() {
-  const out = []
-  const generated = oracleFirstProject({
-    props: Number(process.env.OG_BENCH_COST_PROPS ?? 30),
-    seeds: 200
-  })
-  try {
-    out.push(...rows('generated', measure(generated)))
-  } finally {
-    removeProject(generated)
-  }
-  const fix = scenarios.find(s => s.name === 'honest-fix')?.edit?.[0]
-  if (!fix) throw new Error('bench: the demo has no honest-fix scenario')
-  const demo = demoProject(fix)
-  try {
-    out.push(...rows('demo', measure(demo)))
-  } finally {
-    removeProject(demo)
-  }
-  return out
+  return onBenchProjects({ props: Number(process.env.OG_BENCH_COST_PROPS ?? 30), seeds: 200 }, p =>
+    rows(p.name, measure(p))
+  )
 }

@@ -12,6 +12,7 @@ import {
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
+import { scenarios } from '../demo/scenarios.mjs'
 
 export const GIT_ENV = {
   ...process.env,
@@ -289,6 +290,25 @@ export function demoProject(fixEdit) {
     seeds: null,
     policies: Object.fromEntries(Object.entries(VARIANTS).map(([k, [path]]) => [k, path]))
   }
+}
+
+/**
+ * The two bench projects one after the other (the generated oracle-first suite, then the
+ * demo with its honest fix), each measured by `measureRows(project)` and removed after.
+ */
+export function onBenchProjects(generatedOptions, measureRows) {
+  const fix = scenarios.find(s => s.name === 'honest-fix')?.edit?.[0]
+  if (!fix) throw new Error('bench: the demo has no honest-fix scenario')
+  const out = []
+  for (const make of [() => oracleFirstProject(generatedOptions), () => demoProject(fix)]) {
+    const p = make()
+    try {
+      out.push(...measureRows(p))
+    } finally {
+      removeProject(p)
+    }
+  }
+  return out
 }
 
 export function removeProject(p) {

@@ -5,17 +5,7 @@
 // itself ÷ the base suite and its reruns run directly (a prime runs the base side only),
 // and the gate with the primed base ÷ the gate without.
 import { rmSync } from 'node:fs'
-import { scenarios } from '../demo/scenarios.mjs'
-import {
-  demoProject,
-  direct,
-  gateSeconds,
-  median,
-  minimalWork,
-  oracleFirstProject,
-  removeProject,
-  timeCommand
-} from './lib.mjs'
+import { direct, gateSeconds, median, minimalWork, onBenchProjects, timeCommand } from './lib.mjs'
 
 const CLI = new URL('../dist/cli.js', import.meta.url).pathname
 const ROUNDS = 3
@@ -70,20 +60,7 @@ function rows(label, m) {
 }
 
 export async function primed() {
-  const result = []
-  const generated = oracleFirstProject({ props: Number(process.env.OG_BENCH_PRIMED_PROPS ?? 30) })
-  try {
-    result.push(...rows('generated', measure(generated)))
-  } finally {
-    removeProject(generated)
-  }
-  const fix = scenarios.find(s => s.name === 'honest-fix')?.edit?.[0]
-  if (!fix) throw new Error('bench: the demo has no honest-fix scenario')
-  const demo = demoProject(fix)
-  try {
-    result.push(...rows('demo', measure(demo)))
-  } finally {
-    removeProject(demo)
-  }
-  return result
+  return onBenchProjects({ props: Number(process.env.OG_BENCH_PRIMED_PROPS ?? 30) }, p =>
+    rows(p.name, measure(p))
+  )
 }
