@@ -243,6 +243,9 @@ const artifact = (
 })
 
 const judgeInputs = { 'primed-base': 'auto' }
+/** The pull_request run of the workflow, judging with primed-base: auto. */
+const judgePull = (s: Setup, f: FakeGitHub, bundled = false): Promise<ActionRun> =>
+  action(s, f, { eventName: 'pull_request', payload: prPayload(s), inputs: judgeInputs, bundled })
 const primedNotices = (c: Scorecard): string[] =>
   c.reasons.filter(r => r.message.includes('primed')).map(r => r.message)
 
@@ -306,12 +309,7 @@ describe('primed-base: auto', () => {
     const s = setup()
     const primed = await primeOnPush(s)
     const f = await fake(s, { workflowRuns: [pushRun(s)], artifacts: [artifact(s, 501, primed)] })
-    const run = await action(s, f, {
-      eventName: 'pull_request',
-      payload: prPayload(s),
-      inputs: judgeInputs,
-      bundled: true
-    })
+    const run = await judgePull(s, f, true)
     const c = card(run)
     expect(c.verdict).toBe('merge')
     expect(c.transitions.fail_to_pass).toEqual([FAILING_ON_BASE])
@@ -392,11 +390,7 @@ describe('primed-base: auto', () => {
         artifacts: [artifact(s, 502, forgedBytes)],
         ignoreRunFilters
       })
-      const run = await action(s, f, {
-        eventName: 'pull_request',
-        payload: prPayload(s),
-        inputs: judgeInputs
-      })
+      const run = await judgePull(s, f)
       const c = card(run)
       expect(c.verdict).not.toBe('merge')
       expect(c.reasons.map(r => r.rule)).toContain('vanished-oracle')
@@ -454,11 +448,7 @@ describe('primed-base: auto', () => {
         artifacts: [artifact(s, 501, primed, { ...artifactOver, ...zip })],
         ignoreRunFilters: 'run' in change
       })
-      const run = await action(s, f, {
-        eventName: 'pull_request',
-        payload: prPayload(s),
-        inputs: judgeInputs
-      })
+      const run = await judgePull(s, f)
       const c = card(run)
       expect(c.verdict).toBe('merge')
       expect(s.sides()).toContain('base')
@@ -516,11 +506,7 @@ describe('primed-base: auto', () => {
         }
       ]
     })
-    const run = await action(s, f, {
-      eventName: 'pull_request',
-      payload: prPayload(s),
-      inputs: judgeInputs
-    })
+    const run = await judgePull(s, f)
     const c = card(run)
     expect(c.verdict).toBe('merge')
     expect(s.sides()).toContain('base')
