@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { readEnvironment } from '../../src/action/environment.js'
 import type { Toolkit } from '../../src/action/environment.js'
 import { run } from '../../src/action/main.js'
-import type { ActionRun, ActionRunOptions } from './fake-github.js'
+import { runnerEnv, type ActionRun, type ActionRunOptions } from './fake-github.js'
 
 /** The workflow command syntax (what @actions/core's issueCommand writes). */
 function command(name: string, message: string, properties: AnnotationProperties = {}): string {
@@ -75,25 +75,8 @@ export async function runActionInProcess(options: ActionRunOptions): Promise<Act
   const runnerTemp = await mkdtemp(join(tmpdir(), 'og-runner-'))
   const eventPath = join(runnerTemp, 'event.json')
   await writeFile(eventPath, JSON.stringify(options.payload))
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    LANG: 'C.UTF-8',
-    GITHUB_ACTIONS: 'true',
-    GITHUB_EVENT_NAME: options.eventName,
-    GITHUB_EVENT_PATH: eventPath,
-    GITHUB_STEP_SUMMARY: join(runnerTemp, 'summary.md'),
-    GITHUB_WORKSPACE: options.workspace,
-    GITHUB_REPOSITORY: options.repository,
-    GITHUB_API_URL: options.apiUrl,
-    GITHUB_SERVER_URL: 'https://github.example',
-    GITHUB_RUN_ID: '4242',
-    RUNNER_TEMP: runnerTemp,
-    ...Object.fromEntries(
-      Object.entries(options.inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v])
-    ),
-    ...(options.env ?? {})
-  }
+  const summaryPath = join(runnerTemp, 'summary.md')
+  const env = runnerEnv(options, { runnerTemp, eventPath, summaryPath })
   const r = recorder()
   const environment = readEnvironment(env, r.toolkit, options.workspace)
   environment.github.timing = { msPerSecond: 1, spaceWrites: false }

@@ -839,6 +839,32 @@ export function parseOutputFile(text: string): Record<string, string> {
   return out
 }
 
+/** The variables GitHub's runner sets for a step of this action (both runners use them). */
+export function runnerEnv(
+  options: ActionRunOptions,
+  files: { runnerTemp: string; eventPath: string; summaryPath: string }
+): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    LANG: 'C.UTF-8',
+    GITHUB_ACTIONS: 'true',
+    GITHUB_EVENT_NAME: options.eventName,
+    GITHUB_EVENT_PATH: files.eventPath,
+    GITHUB_STEP_SUMMARY: files.summaryPath,
+    GITHUB_WORKSPACE: options.workspace,
+    GITHUB_REPOSITORY: options.repository,
+    GITHUB_API_URL: options.apiUrl,
+    GITHUB_SERVER_URL: 'https://github.example',
+    GITHUB_RUN_ID: '4242',
+    RUNNER_TEMP: files.runnerTemp,
+    ...Object.fromEntries(
+      Object.entries(options.inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v])
+    ),
+    ...(options.env ?? {})
+  }
+}
+
 export async function runBundledAction(options: ActionRunOptions): Promise<ActionRun> {
   const runnerTemp = await mkdtemp(join(tmpdir(), 'og-runner-'))
   const eventPath = join(runnerTemp, 'event.json')
@@ -847,26 +873,8 @@ export async function runBundledAction(options: ActionRunOptions): Promise<Actio
   await writeFile(eventPath, JSON.stringify(options.payload))
   await writeFile(outputPath, '')
   await writeFile(summaryPath, '')
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    LANG: 'C.UTF-8',
-    GITHUB_ACTIONS: 'true',
-    GITHUB_EVENT_NAME: options.eventName,
-    GITHUB_EVENT_PATH: eventPath,
-    GITHUB_OUTPUT: outputPath,
-    GITHUB_STEP_SUMMARY: summaryPath,
-    GITHUB_WORKSPACE: options.workspace,
-    GITHUB_REPOSITORY: options.repository,
-    GITHUB_API_URL: options.apiUrl,
-    GITHUB_SERVER_URL: 'https://github.example',
-    GITHUB_RUN_ID: '4242',
-    RUNNER_TEMP: runnerTemp,
-    ...Object.fromEntries(
-      Object.entries(options.inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v])
-    ),
-    ...(options.env ?? {})
-  }
+  const env = runnerEnv(options, { runnerTemp, eventPath, summaryPath })
+  env.GITHUB_OUTPUT = outputPath
   const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
     resolve => {
       execFile(

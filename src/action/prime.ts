@@ -77,13 +77,8 @@ async function primeThePush(
   const path = join(environment.paths.runnerTemp, 'oracle-gate', PRIMED_FILE)
   const url = environment.github.detailsUrl
   const label = `the push to ${branch} at ${shortSha(push.sha)}${url ? ` (${url})` : ''}`
-  const commits = { base: push.sha, head: push.sha }
-  const {
-    base: _base,
-    head: _head,
-    ...options
-  } = judgeOptions(inputs, environment.env, log, commits)
-  const result = await primeCommit({ ...options, commit: push.sha, env: environment.env }, path, {
+  const options = judgeOptions(inputs, environment.env, log, { base: push.sha, head: push.sha })
+  const result = await primeCommit({ ...options, env: environment.env }, path, {
     kind: 'github',
     label,
     ...(url ? { run_url: url } : {})

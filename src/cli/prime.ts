@@ -33,7 +33,7 @@ export async function runPrime(argv: string[], io: Io): Promise<number> {
   const result = await primeCommit(
     {
       repoDir: resolve(io.cwd, values.repo ?? '.'),
-      commit,
+      base: commit,
       policyPath: values.policy ?? DEFAULT_POLICY_PATH,
       log: stderrLogger(io.stderr, !values.quiet),
       env: io.env

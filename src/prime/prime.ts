@@ -10,8 +10,8 @@ import type { Scorecard } from '../types.js'
 import { primingBase } from './source.js'
 import type { ProducedBy } from './store.js'
 
-export type PrimeOptions = Omit<CheckOptions, 'base' | 'head' | 'baseSource' | 'baseOnly'> & {
-  commit: string
+/** check()'s options for the commit to prime, `base` (it is judged against itself). */
+export type PrimeOptions = Omit<CheckOptions, 'head' | 'baseSource' | 'baseOnly'> & {
   env: NodeJS.ProcessEnv
 }
 
@@ -26,11 +26,9 @@ export async function primeCommit(
   // A stale file from an earlier run must never be mistaken for this run's result.
   await rm(out, { force: true })
   await mkdir(dirname(out), { recursive: true })
-  const { commit, ...rest } = options
   const card = await check({
-    ...rest,
-    base: commit,
-    head: commit,
+    ...options,
+    head: options.base,
     baseSource: primingBase(out, producedBy, options.env),
     // The head would be the same commit: one base side (with its reruns) is the whole cost.
     baseOnly: true

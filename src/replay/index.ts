@@ -179,10 +179,18 @@ function measureBase(
   options: SideOptionsOf,
   baseSide?: BaseSide
 ): Promise<SideOutcome> {
-  const run = (): Promise<SideOutcome> => fullSide(ctx, options, 'base')
   return guardGitState(ctx.git, { what: 'the base side', patchCode: false }, () =>
-    baseSide ? baseSide(ctx, run) : run()
+    throughSeam(ctx, baseSide, () => fullSide(ctx, options, 'base'))
   )
+}
+
+/** The base side as the seam supplies it (primed or priming), or simply run. */
+function throughSeam(
+  ctx: GateContext,
+  baseSide: BaseSide | undefined,
+  run: () => Promise<SideOutcome>
+): Promise<SideOutcome> {
+  return baseSide ? baseSide(ctx, run) : run()
 }
 
 /**
@@ -217,7 +225,7 @@ async function parallelSides(
   const base = (): Promise<SideOutcome> => fullSide(ctx, options, 'base')
   const both = { what: 'the base and head sides (in parallel)', patchCode: true }
   const settled = await guardGitState(ctx.git, both, () =>
-    Promise.allSettled([baseSide ? baseSide(ctx, base) : base(), fullSide(ctx, options, 'head')])
+    Promise.allSettled([throughSeam(ctx, baseSide, base), fullSide(ctx, options, 'head')])
   )
   const [b, h] = settled
   if (b?.status === 'rejected') throw b.reason
@@ -252,12 +260,15 @@ async function overlappingSides(
   }
   const both = { what: 'the base and head sides (overlapping)', patchCode: true }
   return guardGitState(ctx.git, both, async () => {
-    const [b] = await Promise.allSettled([baseSide ? baseSide(ctx, base) : base()])
-    if (b?.status === 'rejected') {
+    let measured: SideOutcome
+    try {
+      measured = await throughSeam(ctx, baseSide, base)
+    } catch (error) {
+      // Whatever the head had started runs to its end before the worktrees go.
       await head?.catch(() => undefined)
-      throw b.reason
+      throw error
     }
-    return [(b as PromiseFulfilledResult<SideOutcome>).value, await startHead()] as const
+    return [measured, await startHead()] as const
   })
 }
 
