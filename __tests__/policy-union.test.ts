@@ -5,7 +5,11 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { check } from '../src/gate.js'
 import { GateError } from '../src/errors.js'
 import { parsePolicy } from '../src/policy/load.js'
-import { unitePolicies } from '../src/policy/union.js'
+import { readJudgingPolicy, unitePolicies } from '../src/policy/union.js'
+import { UNITE_RULES, uniteBySchema, type UniteNode } from '../src/policy/unite.js'
+import { policySchema, validatePolicyObject } from '../src/policy/validate.js'
+import type { Policy } from '../src/policy/types.js'
+import { Git } from '../src/git/git.js'
 import { memoryLogger } from './helpers/logger.js'
 import { policyYaml, TestRepo } from './helpers/repo.js'
 
@@ -123,5 +127,297 @@ describe('check() reads the policy at the base tip too', () => {
     expect(card.reasons).toContainEqual(
       expect.objectContaining({ rule: 'config-invalid', message: expect.stringMatching(/rebase/) })
     )
+  })
+})
+
+// The table (issue 22): every key of the schema declares how the merge base's and the
+// tip's values combine, and unitePolicies applies exactly that, for every key.
+type Json = unknown
+type Node = UniteNode & { type?: string; enum?: string[]; const?: unknown }
+
+/** Every property of the schema, dotted, with its node and whether an ancestor must agree. */
+function schemaKeys(node: Node = policySchema as Node, prefix = '', underAgree = false) {
+  const out: { path: string; node: Node; underAgree: boolean }[] = []
+  for (const [key, child] of Object.entries(node.properties ?? {}) as [string, Node][]) {
+    const path = prefix === '' ? key : `${prefix}.${key}`
+    out.push({ path, node: child, underAgree })
+    out.push(...schemaKeys(child, path, underAgree || child['x-unite'] === 'agree'))
+  }
+  return out
+}
+
+/** A valid policy whose key at `path` is `value` (checked against the schema). */
+function variant(path: string, value: Json, validate = true): Policy {
+  // A key inside seeds needs a seeds block to live in.
+  const start = path.startsWith('seeds.')
+    ? load('seeds:\n  corpus: c.json\n  command: run\n')
+    : load()
+  const raw = structuredClone({ ...start }) as Record<string, unknown>
+  delete raw.path
+  const keys = path.split('.')
+  let at = raw
+  for (const k of keys.slice(0, -1)) at = at[k] as Record<string, unknown>
+  at[keys.at(-1)!] = structuredClone(value)
+  if (validate) expect(validatePolicyObject(raw), path).toEqual([])
+  return { ...(raw as Omit<Policy, 'path'>), path: FILE }
+}
+
+function valueAt(policy: Policy, path: string): Json {
+  return path.split('.').reduce<Json>((v, k) => (v as Record<string, Json>)[k], policy)
+}
+
+/** [merge base, tip, united] per key; every key outside a must-agree block needs rows. */
+const LINT_ROWS: [Json, Json, Json][] = [
+  ['warn', 'error', 'error'],
+  ['error', 'off', 'error'],
+  ['off', 'warn', 'warn'],
+  ['warn', 'warn', 'warn']
+]
+const CASES: Record<string, [Json, Json, Json][]> = {
+  protected: [
+    [['oracle/**'], ['oracle/**', 'data/**'], ['oracle/**', 'data/**']],
+    [['oracle/**', 'data/**'], ['oracle/**'], ['oracle/**', 'data/**']]
+  ],
+  instrument_approvers: [
+    [['alice', 'org/leads'], ['ALICE'], ['alice']],
+    [['alice'], ['alice', 'mallory'], ['alice']]
+  ],
+  case_insensitive: [
+    [false, true, true],
+    [true, false, true],
+    [false, false, false]
+  ],
+  voting_edits: [
+    ['append', 'none', 'none'],
+    ['none', 'append', 'none'],
+    ['append', 'append', 'append']
+  ],
+  'planes.voting': [
+    [
+      ['oracle/properties/**'],
+      ['oracle/properties/**', 'checks/**'],
+      ['oracle/properties/**', 'checks/**']
+    ],
+    [['a/**', 'b/**'], ['a/**'], ['a/**', 'b/**']]
+  ],
+  'planes.drafts': [
+    [['drafts/**', 'tmp/**'], ['drafts/**'], ['drafts/**']],
+    [['drafts/**'], ['drafts/**', 'tmp/**'], ['drafts/**']]
+  ],
+  'planes.in_diff': [
+    [['tests/**', 'agent/**'], ['tests/**'], ['tests/**']],
+    [['tests/**'], ['tests/**', 'agent/**'], ['tests/**']]
+  ],
+  test_patterns: [[['**/test_*.py'], ['**/check_*.py'], ['**/test_*.py', '**/check_*.py']]],
+  runner_config: [[[], ['scripts/run.sh'], ['scripts/run.sh']]],
+  ledger_max_days: [
+    [30, 7, 7],
+    [7, 30, 7]
+  ],
+  'lints.literal-overlap': LINT_ROWS,
+  'lints.judge-import': LINT_ROWS,
+  'lints.skip-marker': LINT_ROWS,
+  'lints.ungoverned-test': LINT_ROWS,
+  'lints.oracle-reach': LINT_ROWS,
+  'lints.reach_allow': [
+    // A wider allow list at the merge base: only what the tip allows too survives.
+    [
+      [
+        { path: 'dev/**', categories: ['process', 'echo'] },
+        { path: 'debug/**', categories: ['introspection'] }
+      ],
+      [{ path: 'dev/**', categories: ['process'] }],
+      [{ path: 'dev/**', categories: ['process'] }]
+    ],
+    [[], [{ path: 'dev/**', categories: ['process'] }], []],
+    [[{ path: 'dev/**', categories: ['echo'] }], [{ path: 'other/**', categories: ['echo'] }], []]
+  ],
+  'lints.literal_min_length': [
+    [12, 6, 6],
+    [4, 6, 4]
+  ],
+  'lints.literal_allow': [
+    [['v1.2.3', 'hello!'], ['hello!'], ['hello!']],
+    [[], ['hello!'], []]
+  ],
+  'lints.judge_modules': [[['openai'], ['anthropic'], ['openai', 'anthropic']]],
+  'lints.judge_modules_replace': [
+    [true, false, false],
+    [false, true, false],
+    [true, true, true]
+  ]
+}
+/** Keys that must agree: a tip changing them asks for a rebase. [key, merge base, tip]. */
+const AGREE: [string, Json, Json][] = [
+  ['version', 1, 2],
+  ['suite', { command: 'pytest', timeout: 1 }, { command: 'pytest', timeout: 2 }],
+  ['suite.timeout', 120, 99],
+  ['suite.command', 'pytest -q', 'pytest -x'],
+  ['suite.env', {}, { PYTHONHASHSEED: '1' }],
+  ['ledger', 'a.yml', 'b.yml'],
+  ['fixtures', 'fixtures/a.json', 'fixtures/b.json'],
+  ['seeds', { corpus: 'c.json', command: 'run' }, { corpus: 'c.json', command: 'run2' }],
+  ['seeds.timeout', 600, 60],
+  ['campaign', { seed: 1 }, { seed: 2 }],
+  ['campaign.max_examples', 100, 10],
+  ['classes', {}, { judge: ['x'] }],
+  ['classes.judge', [], ['oracle/judge/*']]
+]
+
+describe('the uniting table in the schema', () => {
+  it('gives every key of the schema a rule, in a form that fits its type', () => {
+    const keys = schemaKeys()
+    expect(keys.length).toBeGreaterThan(50)
+    for (const { path, node, underAgree } of keys) {
+      const rule = node['x-unite']
+      expect(UNITE_RULES, `${path} has no x-unite rule`).toContain(rule)
+      // Inside a block that must agree, every key agrees (the block is compared whole).
+      if (underAgree) expect(rule, path).toBe('agree')
+      if (rule === 'recurse') expect(node.properties, path).toBeDefined()
+      if (rule === 'stricter')
+        expect([...node['x-unite-order']!].sort(), path).toEqual([...node.enum!].sort())
+      else expect(node['x-unite-order'], path).toBeUndefined()
+      if (node['x-unite-nocase'] !== undefined) expect(rule, path).toBe('intersection')
+      if (rule === 'union' || rule === 'intersection') expect(node.type, path).toBe('array')
+      if (rule === 'min' || rule === 'max') expect(node.type, path).toBe('integer')
+      if (rule === 'or' || rule === 'and') expect(node.type, path).toBe('boolean')
+    }
+  })
+
+  it('orders lint levels off < warn < error and voting_edits append < none', () => {
+    const lints = (policySchema as Node).properties!.lints!.properties!
+    for (const key of [
+      'literal-overlap',
+      'judge-import',
+      'skip-marker',
+      'ungoverned-test',
+      'oracle-reach'
+    ])
+      expect(lints[key]!['x-unite-order']).toEqual(['off', 'warn', 'error'])
+    expect((policySchema as Node).properties!.voting_edits!['x-unite-order']).toEqual([
+      'append',
+      'none'
+    ])
+  })
+
+  it('has a combination test for every key (a new key without rows fails here)', () => {
+    const leaves = schemaKeys().filter(k => !k.underAgree && k.node['x-unite'] !== 'recurse')
+    const agreeing = leaves.filter(k => k.node['x-unite'] === 'agree').map(k => k.path)
+    const combined = leaves.filter(k => k.node['x-unite'] !== 'agree').map(k => k.path)
+    expect(Object.keys(CASES).sort()).toEqual(combined.sort())
+    for (const key of agreeing) expect(AGREE.map(([k]) => k)).toContain(key)
+  })
+
+  it('a key without a rule is a gate error, never the merge base value', () => {
+    const schema = { properties: { protected: { type: 'array' } } } as UniteNode
+    expect(() => uniteBySchema(schema, { protected: ['a'] }, { protected: ['b'] })).toThrow(
+      /protected declares no x-unite rule/
+    )
+    expect(() => uniteBySchema(schema, { protected: ['a'] }, { protected: ['b'] })).toThrow(
+      GateError
+    )
+  })
+})
+
+describe('unitePolicies applies each key’s rule', () => {
+  for (const [key, rows] of Object.entries(CASES)) {
+    it(`${key}`, () => {
+      for (const [base, tip, united] of rows) {
+        const u = unitePolicies(variant(key, base), variant(key, tip))
+        expect(valueAt(u.policy, key), `${key}: ${JSON.stringify([base, tip])}`).toEqual(united)
+        // widened names the key exactly when the tip changed the merge base's value.
+        const changed = JSON.stringify(united) !== JSON.stringify(base)
+        expect(u.widened.includes(key), `${key} widened`).toBe(changed)
+        expect(u.source).toBe(changed ? 'union' : 'merge-base')
+        expect(Object.isFrozen(u.policy)).toBe(true)
+      }
+    })
+  }
+
+  for (const [key, base, tip] of AGREE) {
+    it(`${key} must agree: a tip that changes it asks for a rebase`, () => {
+      const valid = key !== 'version'
+      const top = key.split('.')[0]!
+      let error: unknown
+      try {
+        unitePolicies(variant(key, base, valid), variant(key, tip, valid), 'abc1234')
+      } catch (e) {
+        error = e
+      }
+      expect(error).toBeInstanceOf(GateError)
+      expect((error as GateError).rule).toBe('config-invalid')
+      expect((error as GateError).message).toMatch(
+        new RegExp(`at abc1234 changes ${top} since the merge base.*rebase`)
+      )
+      // The same value on both sides unites quietly.
+      expect(unitePolicies(variant(key, base, valid), variant(key, base, valid)).widened).toEqual(
+        []
+      )
+    })
+  }
+
+  it('unites a stale merge base with a stricter tip on every key at once', () => {
+    const base = load(
+      'voting_edits: append\nlints:\n  oracle-reach: warn\n  skip-marker: off\n  literal_min_length: 20\n  reach_allow:\n    - path: "src/**"\n      categories: [process, framework]\n'
+    )
+    const tip = load('lints:\n  judge_modules: [my_llm]\n')
+    const u = unitePolicies(base, tip)
+    expect(u.policy.voting_edits).toBe('none')
+    expect(u.policy.lints['oracle-reach']).toBe('error')
+    expect(u.policy.lints['skip-marker']).toBe('error')
+    expect(u.policy.lints.literal_min_length).toBe(6)
+    expect(u.policy.lints.reach_allow).toEqual([])
+    expect(u.policy.lints.judge_modules).toEqual(['my_llm'])
+    expect(u.policy.path).toBe(FILE)
+    expect(u.widened.sort()).toEqual(
+      [
+        'voting_edits',
+        'lints.oracle-reach',
+        'lints.skip-marker',
+        'lints.literal_min_length',
+        'lints.reach_allow',
+        'lints.judge_modules'
+      ].sort()
+    )
+  })
+})
+
+describe('readJudgingPolicy on a real repository with a stale merge base', () => {
+  const repos: TestRepo[] = []
+  afterEach(() => {
+    while (repos.length) repos.pop()?.cleanup()
+  })
+
+  it('oracle-reach: warn at the merge base, error at the tip → error (the merge base alone says warn)', async () => {
+    const repo = new TestRepo()
+    repos.push(repo)
+    repo.write({
+      [FILE]: policyYaml('voting_edits: append\nlints:\n  oracle-reach: warn\n'),
+      'src/app.py': 'X = 1\n'
+    })
+    repo.commit('old policy')
+    repo.branch('pr')
+    repo.checkout('main')
+    repo.write({ [FILE]: policyYaml() })
+    repo.commit('stricter policy')
+    const git = new Git(repo.dir)
+    const mergeBase = (await git.mergeBase('main', 'pr')).trim()
+    const baseTip = await git.resolveCommit('main')
+    const readBase = async (): Promise<Policy> =>
+      parsePolicy((await git.showText(mergeBase, FILE))!, FILE)
+    // The naive run: the merge base's policy alone is what the old union kept for these keys.
+    const alone = await readBase()
+    expect(alone.lints['oracle-reach']).toBe('warn')
+    expect(alone.voting_edits).toBe('append')
+    const judged = await readJudgingPolicy(
+      git,
+      { mergeBase, baseTip },
+      FILE,
+      readBase,
+      memoryLogger()
+    )
+    expect(judged.policy.lints['oracle-reach']).toBe('error')
+    expect(judged.policy.voting_edits).toBe('none')
+    expect(judged.notice.message).toMatch(/the tip adds voting_edits, lints\.oracle-reach/)
   })
 })

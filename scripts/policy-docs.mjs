@@ -20,6 +20,27 @@ function typeOf(node) {
   return node.type ?? 'any'
 }
 
+/** How docs/policy.md words each `x-unite` rule (src/policy/unite.ts applies them). */
+const UNITE_WORDS = {
+  union: 'union',
+  intersection: 'intersection',
+  stricter: 'stricter',
+  agree: 'must agree',
+  min: 'smaller',
+  max: 'larger',
+  or: 'either (or)',
+  and: 'both (and)',
+  recurse: 'per key'
+}
+
+function uniteOf(node) {
+  const words = UNITE_WORDS[node['x-unite']]
+  if (words === undefined) throw new Error(`no x-unite rule: ${JSON.stringify(node)}`)
+  const order = node['x-unite-order'] ? ` (${node['x-unite-order'].join(' < ')})` : ''
+  const nocase = node['x-unite-nocase'] ? ' (case-folded)' : ''
+  return `${words}${order}${nocase}`
+}
+
 function rows(node, prefix, required, out) {
   for (const [key, child] of Object.entries(node.properties ?? {})) {
     const path = prefix ? `${prefix}.${key}` : key
@@ -30,7 +51,7 @@ function rows(node, prefix, required, out) {
           : '—'
         : `\`${JSON.stringify(child.default)}\``
     out.push(
-      `| \`${path}\` | ${typeOf(child)} | ${def} | ${(child.description ?? '').replace(/\|/g, '\\|')} |`
+      `| \`${path}\` | ${typeOf(child)} | ${def} | ${uniteOf(child)} | ${(child.description ?? '').replace(/\|/g, '\\|')} |`
     )
     if (child.type === 'object' && child.properties) rows(child, path, child.required ?? [], out)
   }
@@ -47,8 +68,16 @@ export function render(schema) {
     '',
     'Unknown keys are errors. Every error names the file, the line and column, and the key.',
     '',
-    '| key | type | default | meaning |',
-    '|---|---|---|---|',
+    'The **united** column says how the policy at the merge base and the policy at the base',
+    "tip combine for each key (the `x-unite` annotation of the schema): **union** (either's",
+    'entries: protections), **intersection** (entries both allow: permissions; list entries',
+    'that are mappings pair on their other fields and intersect their lists), **stricter**',
+    '(the later value in the order shown), **smaller** / **larger**, **either (or)** /',
+    '**both (and)**, **per key** (a mapping united key by key) and **must agree** (a',
+    'difference is a config-invalid error asking to rebase onto the base branch).',
+    '',
+    '| key | type | default | united | meaning |',
+    '|---|---|---|---|---|',
     ...rows(schema, '', schema.required ?? [], []),
     ''
   ].join('\n')

@@ -164,7 +164,8 @@ function toPolicy(raw: RawPolicy, file: string): Policy {
   return { ...raw, path: file }
 }
 
-function freeze<T>(value: T): T {
+/** Freezes a value and everything inside it. */
+export function freeze<T>(value: T): T {
   if (value && typeof value === 'object') {
     for (const child of Object.values(value)) freeze(child)
     Object.freeze(value)

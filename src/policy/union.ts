@@ -1,14 +1,17 @@
 // Policy from the base tip too: an agent can branch from an old commit to be judged by an
 // old, weaker policy. The gate reads the policy at the merge base and at the base branch's
-// tip and judges with the union of their protections and planes. What cannot be united
-// (two suites, two ledgers) asks for a rebase instead of picking one. Pure, except for
+// tip and judges with the two united key by key, each key as the schema declares (the
+// stricter of the two, never the merge base's alone). What cannot be united (two suites,
+// two ledgers) asks for a rebase instead of picking one. Pure, except for
 // readJudgingPolicy at the end, which reads the two texts from git.
 import { GateError } from '../errors.js'
 import type { Git } from '../git/git.js'
 import type { Logger, Reason } from '../types.js'
-import { parsePolicy } from './load.js'
-import type { LintMode, Policy } from './types.js'
+import { freeze, parsePolicy } from './load.js'
+import type { Policy } from './types.js'
 import { shortSha } from '../json.js'
+import { uniteBySchema, type UniteNode } from './unite.js'
+import { policySchema } from './validate.js'
 
 export type PolicySource = 'merge-base' | 'union'
 
@@ -19,33 +22,12 @@ export interface UnitedPolicy {
   widened: string[]
 }
 
-const union = (a: readonly string[], b: readonly string[]): readonly string[] => [
-  ...new Set([...a, ...b])
-]
-
-const STRICTNESS: Record<LintMode, number> = { off: 0, warn: 1, error: 2 }
-const stricter = (a: LintMode, b: LintMode): LintMode => (STRICTNESS[b] > STRICTNESS[a] ? b : a)
-
-/** Settings that say how to run and where the instrument lies: they must agree. */
-function conflicts(base: Policy, tip: Policy): string[] {
-  const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b)
-  const keys: [string, unknown, unknown][] = [
-    ['suite', base.suite, tip.suite],
-    ['ledger', base.ledger, tip.ledger],
-    ['fixtures', base.fixtures, tip.fixtures],
-    ['seeds', base.seeds, tip.seeds],
-    ['campaign', base.campaign, tip.campaign],
-    ['classes', base.classes, tip.classes]
-  ]
-  return keys.filter(([, a, b]) => !same(a, b)).map(([k]) => k)
-}
-
 /**
- * The union of two policies' protections: protected globs, planes, runner_config,
- * test_patterns, case folding and the stricter lint levels. A path voting in either
- * votes (the plane order protected, voting, drafts, in_diff decides the rest). Throws
- * config-invalid, asking for a rebase, when suite, ledger, fixtures, seeds, campaign or
- * classes differ: the gate cannot run two suites or read two ledgers for one verdict.
+ * Unites two policies key by key as src/policy/schema.json declares (`x-unite`: union of
+ * protections, intersection of permissions, the stricter level, the smaller limit, ...;
+ * docs/policy.md shows each key's rule). Throws config-invalid, asking for a rebase, when
+ * a key that must agree (suite, ledger, fixtures, seeds, campaign, classes) differs: the
+ * gate cannot run two suites or read two ledgers for one verdict.
  */
 export function unitePolicies(
   base: Policy,
@@ -53,55 +35,20 @@ export function unitePolicies(
   tipSha = 'the base tip'
 ): UnitedPolicy {
   if (tip === null) return { policy: base, source: 'merge-base', widened: [] }
-  const clash = conflicts(base, tip)
-  if (clash.length > 0) {
+  const path = base.path
+  // Only the schema's keys are walked: `path` (where the file was read) is the base's.
+  const united = uniteBySchema(policySchema as UniteNode, base, tip)
+  if (united.clashes.length > 0) {
     throw new GateError(
-      `the policy ${base.path} at ${tipSha} changes ${clash.join(', ')} since the merge base; these cannot be combined with the merge base's: rebase the pull request onto the base branch and run the gate again`,
-      { rule: 'config-invalid', path: base.path }
+      `the policy ${path} at ${tipSha} changes ${united.clashes.join(', ')} since the merge base; these cannot be combined with the merge base's: rebase the pull request onto the base branch and run the gate again`,
+      { rule: 'config-invalid', path }
     )
   }
-  const lints = { ...base.lints }
-  for (const key of ['literal-overlap', 'judge-import', 'skip-marker', 'ungoverned-test'] as const)
-    lints[key] = stricter(base.lints[key], tip.lints[key])
-  lints.judge_modules = union(base.lints.judge_modules, tip.lints.judge_modules)
-  const policy: Policy = {
-    ...base,
-    protected: union(base.protected, tip.protected),
-    case_insensitive: base.case_insensitive || tip.case_insensitive,
-    planes: {
-      voting: union(base.planes.voting, tip.planes.voting),
-      drafts: union(base.planes.drafts, tip.planes.drafts),
-      in_diff: union(base.planes.in_diff, tip.planes.in_diff)
-    },
-    test_patterns: union(base.test_patterns, tip.test_patterns),
-    runner_config: union(base.runner_config, tip.runner_config),
-    ledger_max_days: Math.min(base.ledger_max_days, tip.ledger_max_days),
-    // A permission, not a protection: only approvers both policies name may approve.
-    instrument_approvers: base.instrument_approvers.filter(a =>
-      tip.instrument_approvers.some(b => b.toLowerCase() === a.toLowerCase())
-    ),
-    lints
-  }
-  const widened: string[] = (
-    [
-      ['protected', base.protected, policy.protected],
-      ['planes.voting', base.planes.voting, policy.planes.voting],
-      ['planes.drafts', base.planes.drafts, policy.planes.drafts],
-      ['planes.in_diff', base.planes.in_diff, policy.planes.in_diff],
-      ['test_patterns', base.test_patterns, policy.test_patterns],
-      ['runner_config', base.runner_config, policy.runner_config]
-    ] as const
-  )
-    .filter(([, before, after]) => after.length > before.length)
-    .map(([k]) => k)
-  if (policy.case_insensitive !== base.case_insensitive) widened.push('case_insensitive')
-  for (const key of ['literal-overlap', 'judge-import', 'skip-marker', 'ungoverned-test'] as const)
-    if (lints[key] !== base.lints[key]) widened.push(`lints.${key}`)
-  if (policy.ledger_max_days !== base.ledger_max_days) widened.push('ledger_max_days')
+  const policy = freeze({ ...united.value, path } as unknown as Policy)
   return {
-    policy: Object.freeze(policy),
-    source: widened.length > 0 ? 'union' : 'merge-base',
-    widened
+    policy,
+    source: united.widened.length > 0 ? 'union' : 'merge-base',
+    widened: united.widened
   }
 }
 

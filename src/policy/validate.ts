@@ -3,6 +3,7 @@
 // validates one policy, or two when the base tip's differs from the merge base's.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import schema from './schema.json' with { type: 'json' }
+import { UNITE_RULES } from './unite.js'
 
 export interface SchemaIssue {
   /** Key path from the root, e.g. ['suite', 'timeout']. */
@@ -13,9 +14,15 @@ export interface SchemaIssue {
 }
 
 function validator(): ValidateFunction {
-  return new Ajv({ allErrors: true, useDefaults: true, strict: false, verbose: true }).compile(
-    schema
-  )
+  const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: true, verbose: true })
+  // The uniting rules (src/policy/unite.ts) are annotations: checked in form, never validating.
+  ajv.addKeyword({ keyword: 'x-unite', metaSchema: { enum: [...UNITE_RULES] } })
+  ajv.addKeyword({
+    keyword: 'x-unite-order',
+    metaSchema: { type: 'array', items: { type: 'string' } }
+  })
+  ajv.addKeyword({ keyword: 'x-unite-nocase', metaSchema: { type: 'boolean' } })
+  return ajv.compile(schema)
 }
 
 export const policySchema = schema
