@@ -40,6 +40,7 @@ const UNIT = [
   'paths-hostile',
   'policy',
   'policy-union',
+  'process',
   'reach-lint',
   'reach-patterns',
   'replay-transitions',

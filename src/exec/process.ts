@@ -1,8 +1,12 @@
 // The one process wrapper for everything the gate runs from the policy (setup, suite,
 // reruns, seeds): own process group so a timeout kills the whole tree, output to a log
 // file with a tail kept in memory for the card, optional stdin and captured stdout.
+// Output is decoded per stream with a StringDecoder (a character split across chunks stays
+// whole), captured stdout is capped (a child cannot fill the gate's memory) and the
+// timeout is clamped to what a timer can hold (a larger delay fires at once).
 import { spawn } from 'node:child_process'
 import { createWriteStream, existsSync } from 'node:fs'
+import { StringDecoder } from 'node:string_decoder'
 
 export interface ShellRun {
   command: string
@@ -27,6 +31,21 @@ export interface ShellResult {
   /** First lines of output when there was more than the tail holds ('' otherwise). */
   head: string
   stdout: string
+  /** Why the wrapper stopped the run (captured stdout over its limit), when it did. */
+  failure?: string
+}
+
+/** Captured stdout beyond this many bytes kills the run: a protocol stream, not a dump. */
+export const MAX_CAPTURE_BYTES = 64 * 1024 * 1024
+
+/** The longest delay setTimeout holds (2^31-1 ms, ~24.8 days); a larger one fires at once. */
+export const MAX_TIMER_MS = 2 ** 31 - 1
+
+/** The timer delay for a timeout in seconds, clamped to [1 ms, MAX_TIMER_MS]. */
+export function timerDelay(timeoutSec: number): number {
+  const ms = timeoutSec * 1000
+  if (Number.isNaN(ms)) return MAX_TIMER_MS
+  return Math.max(1, Math.min(MAX_TIMER_MS, Math.ceil(ms)))
 }
 
 const TAIL_BYTES = 4000
@@ -46,25 +65,21 @@ export function runShell(run: ShellRun): Promise<ShellResult> {
   return new Promise((resolve, reject) => {
     const started = Date.now()
     const log = createWriteStream(run.logFile, { flags: 'a' })
-    let tail = ''
-    let head = ''
-    let total = 0
-    const chunks: Buffer[] = []
-    const keep = (data: Buffer): void => {
-      log.write(data)
-      const text = data.toString('utf8')
-      total += text.length
-      if (head.length < HEAD_BYTES) head = (head + text).slice(0, HEAD_BYTES)
-      tail = (tail + text).slice(-TAIL_BYTES)
-    }
+    const out = new OutputTail()
+    const captured = new Capture()
     const child = spawn(shell(), ['-c', run.command], {
       cwd: run.cwd,
       env: run.env,
       detached: true, // own process group: kill(-pid) reaches grandchildren
       stdio: ['pipe', 'pipe', 'pipe']
     })
-    child.stdout.on('data', (d: Buffer) => (run.captureStdout ? chunks.push(d) : keep(d)))
-    child.stderr.on('data', keep)
+    const stdoutText = new StringDecoder('utf8')
+    const stderrText = new StringDecoder('utf8')
+    child.stdout.on('data', (d: Buffer) => {
+      if (!run.captureStdout) return keep(log, out, d, stdoutText)
+      if (!captured.add(d)) killGroup(child.pid, 'SIGKILL')
+    })
+    child.stderr.on('data', (d: Buffer) => keep(log, out, d, stderrText))
     child.stdin.on('error', () => undefined) // a child that exits without reading stdin
     child.stdin.end(run.input ?? '')
 
@@ -74,7 +89,7 @@ export function runShell(run: ShellRun): Promise<ShellResult> {
       timedOut = true
       killGroup(child.pid, 'SIGTERM')
       killTimer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), KILL_GRACE_MS)
-    }, run.timeoutSec * 1000)
+    }, timerDelay(run.timeoutSec))
 
     child.on('error', error => {
       clearTimeout(timer)
@@ -86,22 +101,82 @@ export function runShell(run: ShellRun): Promise<ShellResult> {
       if (killTimer) clearTimeout(killTimer)
       // Anything the suite left running in its group (servers, watchers) goes too.
       killGroup(child.pid, 'SIGKILL')
+      out.add(stdoutText.end() + stderrText.end())
+      const failure = captured.overflowed
+        ? `captured stdout exceeded the ${MAX_CAPTURE_BYTES / 1024 / 1024} MiB limit (MAX_CAPTURE_BYTES); the process group was killed and its stdout discarded`
+        : undefined
+      if (failure !== undefined) out.add(`\noracle-gate: ${failure}\n`)
       log.end(() =>
         resolve({
           exitCode: code,
           signal,
           timedOut,
           durationMs: Date.now() - started,
-          tail: tail.trimEnd(),
-          head:
-            total > TAIL_BYTES
-              ? head.slice(0, head.lastIndexOf('\n') + 1 || head.length).trimEnd()
-              : '',
-          stdout: Buffer.concat(chunks).toString('utf8')
+          ...out.result(),
+          stdout: captured.text(),
+          ...(failure === undefined ? {} : { failure })
         })
       )
     })
   })
+}
+
+function keep(
+  log: NodeJS.WritableStream,
+  out: OutputTail,
+  data: Buffer,
+  decoder: StringDecoder
+): void {
+  log.write(data)
+  out.add(decoder.write(data))
+}
+
+/** The first and last characters of a run's output, for the card. */
+class OutputTail {
+  private tail = ''
+  private head = ''
+  private total = 0
+
+  add(text: string): void {
+    this.total += text.length
+    if (this.head.length < HEAD_BYTES) this.head = (this.head + text).slice(0, HEAD_BYTES)
+    this.tail = (this.tail + text).slice(-TAIL_BYTES)
+  }
+
+  result(): { tail: string; head: string } {
+    const head = this.head
+    return {
+      tail: this.tail.trimEnd(),
+      head:
+        this.total > TAIL_BYTES
+          ? head.slice(0, head.lastIndexOf('\n') + 1 || head.length).trimEnd()
+          : ''
+    }
+  }
+}
+
+/** Captured stdout, up to MAX_CAPTURE_BYTES; past it nothing is kept. */
+class Capture {
+  private chunks: Buffer[] = []
+  private bytes = 0
+  overflowed = false
+
+  /** False once the limit is passed (the caller stops the child). */
+  add(data: Buffer): boolean {
+    if (this.overflowed) return false
+    this.bytes += data.length
+    if (this.bytes > MAX_CAPTURE_BYTES) {
+      this.overflowed = true
+      this.chunks = []
+      return false
+    }
+    this.chunks.push(data)
+    return true
+  }
+
+  text(): string {
+    return Buffer.concat(this.chunks).toString('utf8')
+  }
 }
 
 function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
