@@ -1,14 +1,13 @@
-// The zip reader against archives from an independent writer (Python's zipfile, as GitHub's
-// artifact zips come from another library too) and against the shapes it must refuse:
+// The zip reader against archives from an independent writer (Python's zipfile, committed in
+// __tests__/fixtures/zip, as GitHub's artifact zips come from another library too), its
+// CRC-32 against known vectors and zlib, and against the shapes it must refuse:
 // a missing or doubled name, encryption, a wrong CRC, an entry over the limit, an entry
 // that inflates beyond what it declares, truncation, and bytes that are no zip at all.
-import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { crc32, deflateRawSync } from 'node:zlib'
+import * as zlib from 'node:zlib'
 import { describe, expect, it } from 'vitest'
-import { readZipEntry } from '../src/github/zip.js'
+import { crc32, readZipEntry } from '../src/github/zip.js'
 import { writeZip } from './helpers/zip.js'
 
 const JSON_TEXT = JSON.stringify({
@@ -16,23 +15,16 @@ const JSON_TEXT = JSON.stringify({
   results: ['x'.repeat(5000)]
 })
 
-function pythonZip(method: 'ZIP_DEFLATED' | 'ZIP_STORED', comment = ''): Buffer {
-  const dir = mkdtempSync(join(tmpdir(), 'og-zip-'))
-  try {
-    const out = join(dir, 'a.zip')
-    const script = [
-      'import sys, zipfile',
-      `z = zipfile.ZipFile(sys.argv[1], "w", zipfile.${method})`,
-      'z.writestr("other.txt", "hello")',
-      'z.writestr("primed-base.json", sys.argv[2])',
-      'z.comment = sys.argv[3].encode()',
-      'z.close()'
-    ].join('\n')
-    execFileSync('python3', ['-c', script, out, JSON_TEXT, comment])
-    return readFileSync(out)
-  } finally {
-    rmSync(dir, { recursive: true, force: true })
-  }
+/**
+ * Archives Python's zipfile wrote (committed, so the fast tier needs no Python): "other.txt"
+ * ("hello") and "primed-base.json" (JSON_TEXT), comment "a comment", made with
+ *   z = zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED or ZIP_STORED)
+ *   z.writestr("other.txt", "hello"); z.writestr("primed-base.json", JSON_TEXT)
+ *   z.comment = b"a comment"; z.close()
+ */
+function pythonZip(method: 'ZIP_DEFLATED' | 'ZIP_STORED'): Buffer {
+  const name = method === 'ZIP_DEFLATED' ? 'python-deflated.zip' : 'python-stored.zip'
+  return readFileSync(join(import.meta.dirname, 'fixtures', 'zip', name))
 }
 
 const LIMIT = 1 << 20
@@ -41,7 +33,7 @@ describe('readZipEntry', () => {
   it.each(['ZIP_DEFLATED', 'ZIP_STORED'] as const)(
     'reads a %s entry of a zip Python wrote',
     method => {
-      const got = readZipEntry(pythonZip(method, 'a comment'), 'primed-base.json', LIMIT)
+      const got = readZipEntry(pythonZip(method), 'primed-base.json', LIMIT)
       expect(Buffer.isBuffer(got) ? got.toString('utf8') : got).toBe(JSON_TEXT)
     }
   )
@@ -93,15 +85,39 @@ describe('readZipEntry', () => {
   })
 
   it('refuses an entry that inflates beyond the size it declares (a zip bomb), without inflating it all', () => {
-    const bomb = deflateRawSync(Buffer.alloc(64 * LIMIT))
+    const bomb = zlib.deflateRawSync(Buffer.alloc(64 * LIMIT))
     const lying = rebuildWithBody(bomb, 2)
     // The same archive telling the truth about a small body is read.
     expect(
-      readZipEntry(rebuildWithBody(deflateRawSync('{}'), 2, crc32('{}')), 'primed-base.json', LIMIT)
+      readZipEntry(
+        rebuildWithBody(zlib.deflateRawSync('{}'), 2, crc32(Buffer.from('{}'))),
+        'primed-base.json',
+        LIMIT
+      )
     ).toEqual(Buffer.from('{}'))
     const got = readZipEntry(lying, 'primed-base.json', LIMIT)
     expect(typeof got).toBe('string')
     expect(got).toMatch(/does not inflate|bytes, the archive says 2/)
+  })
+})
+
+describe('crc32', () => {
+  it('matches the known CRC-32 vectors', () => {
+    expect(crc32(Buffer.alloc(0))).toBe(0)
+    expect(crc32(Buffer.from('123456789'))).toBe(0xcbf43926)
+    expect(crc32(Buffer.from('The quick brown fox jumps over the lazy dog'))).toBe(0x414fa339)
+    expect(crc32(Buffer.from('a'))).toBe(0xe8b7be43)
+    expect(crc32(Buffer.alloc(32, 0xff))).toBe(0xff6cab0b)
+  })
+
+  it('agrees with zlib.crc32 where Node has it (20.15+)', () => {
+    const native = (zlib as { crc32?: (data: Uint8Array) => number }).crc32
+    if (native === undefined) return
+    let seed = 7
+    for (let n = 0; n < 200; n++) {
+      const data = Buffer.alloc(n * 37, 0).map(() => (seed = (seed * 1103515245 + 12345) & 0xff))
+      expect(crc32(data), `length ${data.length}`).toBe(native(data) >>> 0)
+    }
   })
 })
 

@@ -9,7 +9,7 @@ process.stdout.write(`oracle-gate ${VERSION}
 `);
 try {
   const [{ run }, { readEnvironment }] = await Promise.all([
-    import("./chunks/main-AMINJT6M.js"),
+    import("./chunks/main-OZBJ474N.js"),
     import("./chunks/environment-RT3YYUNS.js")
   ]);
   await run(readEnvironment());

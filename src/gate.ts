@@ -21,6 +21,7 @@ import { runLints } from './lints/index.js'
 import { DEFAULT_POLICY_PATH, parsePolicy } from './policy/load.js'
 import type { Policy } from './policy/types.js'
 import { readJudgingPolicy } from './policy/union.js'
+import { requireGitVersion } from './git/version.js'
 import { replay } from './replay/index.js'
 import type { BaseSource } from './prime/source.js'
 import type { LedgerState } from './ledger/types.js'
@@ -90,6 +91,7 @@ async function pipeline(options: CheckOptions, card: Scorecard, tempDir: string)
   const git = new Git(options.repoDir)
   const time = stageTimer(card, log)
   checkToday(options.today)
+  await requireGitVersion(git)
 
   const commits = await time('resolve commits', () => resolveCommits(git, options, card))
   const policy = await time('policy (from the merge base)', () =>

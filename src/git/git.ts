@@ -352,6 +352,11 @@ export class Git {
     return out.split('\0').filter(f => f !== '')
   }
 
+  /** `git --version` as git prints it (src/git/version.ts reads it). */
+  async version(): Promise<string> {
+    return this.run(['--version'])
+  }
+
   // -------------------------------------------------------------------------------------
   // Running git
 

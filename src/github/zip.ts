@@ -4,7 +4,7 @@
 // stored or deflated file no larger than the caller's limit, its CRC must match, and any
 // other shape (encrypted, zip64, spanning, a name that is not exact) is refused with the
 // reason, never guessed at.
-import { crc32, inflateRawSync } from 'node:zlib'
+import { inflateRawSync } from 'node:zlib'
 
 const EOCD = 0x06054b50
 const CENTRAL = 0x02014b50
@@ -101,4 +101,21 @@ function entryBytes(zip: Buffer, e: Entry, maxBytes: number): Buffer | string {
     return `${JSON.stringify(e.name)} is ${data.length} bytes, the archive says ${e.size}`
   if (crc32(data) >>> 0 !== e.crc) return `${JSON.stringify(e.name)} fails its CRC check`
   return data
+}
+
+/**
+ * CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320), as zip stores it. Written here
+ * because zlib.crc32 needs Node 20.15 while engines allows every Node 20. The table is
+ * built per call (256 entries, microseconds): no module-level state.
+ */
+export function crc32(data: Uint8Array): number {
+  const table = new Uint32Array(256)
+  for (let n = 0; n < 256; n++) {
+    let c = n
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
+    table[n] = c >>> 0
+  }
+  let crc = 0xffffffff
+  for (const byte of data) crc = table[(crc ^ byte) & 0xff]! ^ (crc >>> 8)
+  return (crc ^ 0xffffffff) >>> 0
 }
