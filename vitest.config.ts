@@ -38,6 +38,7 @@ const UNIT = [
   'markers',
   'markers-scan',
   'markers-tree',
+  'notices',
   'paths-hostile',
   'policy',
   'policy-union',
