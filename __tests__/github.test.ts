@@ -1,5 +1,5 @@
 // The endpoint modules against the fake GitHub server (real HTTP, OpenAPI-validated bodies).
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { finishCheckRun, openCheckRun } from '../src/action/checkrun.js'
 import type { CheckRunTarget } from '../src/action/checkrun.js'
 import { EXTERNAL_ID, SUMMARY_MAX_CHARS, chunk, toAnnotations } from '../src/github/checks.js'
@@ -107,13 +107,30 @@ describe('PR files', () => {
       pulls: [{ number: 7, baseSha: BASE, headSha: HEAD, files: files(3) }],
       faults: [{ method: 'GET', path: /\/pulls\/7$/, status: 502, times: 1 }]
     })
-    // The production timing: the first retry waits GitHub's second.
+    // The production timing: the first retry waits GitHub's second, on a fake clock (no
+    // real sleep in the fast tier): the retry is not sent before a second has passed.
     const client = createClient({ token: TOKEN, baseUrl: fake.apiUrl, log })
-    const started = Date.now()
-    expect(
-      await apiChanges(client, repo, { number: 7, baseSha: BASE, headSha: HEAD }, log)
-    ).toHaveLength(3)
-    expect(Date.now() - started).toBeGreaterThanOrEqual(900)
+    const pulls = (): number[] =>
+      fake.calls('GET /repos/{owner}/{repo}/pulls/{pull_number}').map(r => r.status)
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    try {
+      let done = false
+      const changes = apiChanges(client, repo, { number: 7, baseSha: BASE, headSha: HEAD }, log)
+      void changes.finally(() => (done = true)).catch(() => undefined)
+      let waited = 0
+      let retriedAt = -1
+      while (!done && waited < 5000) {
+        await new Promise(resolve => setImmediate(resolve)) // real I/O with the fake server
+        if (retriedAt < 0 && pulls().length > 1) retriedAt = waited
+        await vi.advanceTimersByTimeAsync(10)
+        waited += 10
+      }
+      expect(await changes).toHaveLength(3)
+      if (retriedAt < 0) retriedAt = waited
+      expect(retriedAt).toBeGreaterThanOrEqual(1000)
+    } finally {
+      vi.useRealTimers()
+    }
     expect(fake.calls('GET /repos/{owner}/{repo}/pulls/{pull_number}').map(r => r.status)).toEqual([
       502, 200
     ])

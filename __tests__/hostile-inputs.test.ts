@@ -28,7 +28,8 @@ export function aliasBomb(prefix = ''): string {
 describe('alias bombs', () => {
   it('a policy with one is config-invalid naming the file and the line of the first alias', () => {
     const text = `version: 1\n${aliasBomb()}`
-    const started = Date.now()
+    // No wall-clock bound (issue 22): a parser that expanded the bomb would hang or run out
+    // of memory, which the test's own timeout reports.
     let error: unknown
     try {
       parsePolicy(text, '.github/oracle-gate.yml')
@@ -40,7 +41,6 @@ describe('alias bombs', () => {
     expect(e.rule).toBe('config-invalid')
     expect(e.message).toMatch(/\.github\/oracle-gate\.yml:3:1: .*too many aliases/)
     expect(e.line).toBe(3)
-    expect(Date.now() - started).toBeLessThan(5000)
   })
 
   it('a ledger with one is a ledger problem naming the file and the line', () => {

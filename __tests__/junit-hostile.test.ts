@@ -34,9 +34,8 @@ describe('what the report may be', () => {
     const dir = temp()
     const fifo = join(dir, 'junit.xml')
     execFileSync('mkfifo', [fifo])
-    const started = Date.now()
+    // Opening it would block forever (no writer): the test's timeout is the bound, no clock.
     expect(await reason(readReport(fifo))).toMatch(/is a FIFO, not a regular file/)
-    expect(Date.now() - started).toBeLessThan(5000)
   })
 
   it('refuses a FIFO inside a report directory', async () => {

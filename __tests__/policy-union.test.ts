@@ -7,7 +7,7 @@ import { GateError } from '../src/errors.js'
 import { parsePolicy } from '../src/policy/load.js'
 import { readJudgingPolicy, unitePolicies } from '../src/policy/union.js'
 import { UNITE_RULES, uniteBySchema, type UniteNode } from '../src/policy/unite.js'
-import { policySchema, validatePolicyObject } from '../src/policy/validate.js'
+import { policySchema, policyValidator, validatePolicyObject } from '../src/policy/validate.js'
 import type { Policy } from '../src/policy/types.js'
 import { Git } from '../src/git/git.js'
 import { memoryLogger } from './helpers/logger.js'
@@ -146,19 +146,26 @@ function schemaKeys(node: Node = policySchema as Node, prefix = '', underAgree =
   return out
 }
 
+/** Parsed once per file: compiling the validator per policy made these tests slow. */
+let starts: { plain: Policy; seeds: Policy; validate: ReturnType<typeof policyValidator> } | null =
+  null
+
 /** A valid policy whose key at `path` is `value` (checked against the schema). */
 function variant(path: string, value: Json, validate = true): Policy {
-  // A key inside seeds needs a seeds block to live in.
-  const start = path.startsWith('seeds.')
-    ? load('seeds:\n  corpus: c.json\n  command: run\n')
-    : load()
+  starts ??= {
+    plain: load(),
+    // A key inside seeds needs a seeds block to live in.
+    seeds: load('seeds:\n  corpus: c.json\n  command: run\n'),
+    validate: policyValidator()
+  }
+  const start = path.startsWith('seeds.') ? starts.seeds : starts.plain
   const raw = structuredClone({ ...start }) as Record<string, unknown>
   delete raw.path
   const keys = path.split('.')
   let at = raw
   for (const k of keys.slice(0, -1)) at = at[k] as Record<string, unknown>
   at[keys.at(-1)!] = structuredClone(value)
-  if (validate) expect(validatePolicyObject(raw), path).toEqual([])
+  if (validate) expect(validatePolicyObject(raw, starts.validate), path).toEqual([])
   return { ...(raw as Omit<Policy, 'path'>), path: FILE }
 }
 

@@ -176,7 +176,7 @@ describe('the classification table (pure)', () => {
     expect(ctx2.isProtected('cafe\u0301/x.py')).toBe(false)
   })
 
-  it('classifies 20,000 paths with one compiled matcher in well under the bound', () => {
+  it('classifies 20,000 paths with one compiled matcher', () => {
     const changes: Change[] = []
     for (let i = 0; i < 20_000; i++) {
       const dir = ['src', 'oracle/properties', 'tests', 'lib/deep/er', 'drafts'][i % 5]
@@ -185,12 +185,9 @@ describe('the classification table (pure)', () => {
         status: i % 11 === 0 ? 'deleted' : 'modified'
       })
     }
-    const started = performance.now()
     const planes = changes.map(c => classifyChange(c, ctx).plane)
-    const ms = performance.now() - started
     expect(planes.filter(p => p === 'voting')).toHaveLength(4000)
-    // Generous sanity bound only (the figure is measured in the report, not asserted).
-    expect(ms).toBeLessThan(5000)
+    // No wall-clock bound in the fast tier (issue 22): speed is measured by npm run bench.
   })
 })
 

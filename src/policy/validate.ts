@@ -13,7 +13,8 @@ export interface SchemaIssue {
   message: string
 }
 
-function validator(): ValidateFunction {
+/** A compiled policy validator (filling defaults); a caller validating many keeps one. */
+export function policyValidator(): ValidateFunction {
   const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: true, verbose: true })
   // The uniting rules (src/policy/unite.ts) are annotations: checked in form, never validating.
   ajv.addKeyword({ keyword: 'x-unite', metaSchema: { enum: [...UNITE_RULES] } })
@@ -28,8 +29,10 @@ function validator(): ValidateFunction {
 export const policySchema = schema
 
 /** Validates in place (filling defaults) and returns the issues, most specific first. */
-export function validatePolicyObject(value: unknown): SchemaIssue[] {
-  const validate = validator()
+export function validatePolicyObject(
+  value: unknown,
+  validate: ValidateFunction = policyValidator()
+): SchemaIssue[] {
   if (validate(value)) return []
   const errors = (validate.errors ?? []).filter(e => e.keyword !== 'if')
   return dedupe(errors.map(toIssue))
