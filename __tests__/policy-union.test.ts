@@ -363,6 +363,14 @@ describe('unitePolicies applies each key’s rule', () => {
     })
   }
 
+  it('a block written in another key order still agrees', () => {
+    const base = load('', y =>
+      y.replace('  timeout: 120\n  reruns: 1\n', '  reruns: 1\n  timeout: 120\n')
+    )
+    expect(Object.keys(base.suite)).not.toEqual(Object.keys(load().suite))
+    expect(unitePolicies(base, load()).widened).toEqual([])
+  })
+
   it('unites a stale merge base with a stricter tip on every key at once', () => {
     const base = load(
       'voting_edits: append\nlints:\n  oracle-reach: warn\n  skip-marker: off\n  literal_min_length: 20\n  reach_allow:\n    - path: "src/**"\n      categories: [process, framework]\n'

@@ -41,7 +41,14 @@ export interface United {
 /** Thrown when the schema or a value does not fit the rule: a gate bug (gate-error), never a pass. */
 export class UniteError extends GateError {}
 
-const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b)
+/** Equal as data: mappings compare whatever order the YAML wrote their keys in. */
+const same = (a: unknown, b: unknown): boolean => canonical(a) === canonical(b)
+
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    isRecord(v) ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => (x < y ? -1 : 1))) : v
+  )
+}
 
 /** Walks the schema's properties; keys absent on both sides stay absent. */
 export function uniteBySchema(schema: UniteNode, base: unknown, tip: unknown, prefix = ''): United {
