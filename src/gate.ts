@@ -16,7 +16,6 @@ import { Git } from './git/git.js'
 import { checkInstrument, instrumentTouched, type InstrumentResult } from './instrument/index.js'
 import { shortSha } from './json.js'
 import { loadLedger } from './ledger/index.js'
-import { assertLintableSizes } from './lints/blobs.js'
 import { runLints } from './lints/index.js'
 import { DEFAULT_POLICY_PATH, parsePolicy } from './policy/load.js'
 import type { Policy } from './policy/types.js'
@@ -233,8 +232,6 @@ async function ledgerStage(ctx: GateContext, card: Scorecard): Promise<LedgerSta
 }
 
 async function lintsStage(ctx: GateContext, ledger: LedgerState, card: Scorecard): Promise<void> {
-  // Before any lint reads a byte: a file too large to read is an error naming the limit.
-  await assertLintableSizes(ctx.git, ctx.head, ctx.writeSet)
   card.reasons.push(...(await runLints(ctx, ledger)))
 }
 
