@@ -9,8 +9,8 @@ process.stdout.write(`oracle-gate ${VERSION}
 `);
 try {
   const [{ run }, { readEnvironment }] = await Promise.all([
-    import("./chunks/main-EU5M3RCL.js"),
-    import("./chunks/environment-E43WO3OA.js")
+    import("./chunks/main-M5ADIX6O.js"),
+    import("./chunks/environment-3DHEZJFV.js")
   ]);
   await run(readEnvironment());
 } catch (error) {

@@ -112,6 +112,8 @@ async function pipeline(options: CheckOptions, card: Scorecard, tempDir: string)
     tempDir
   }
   const instrument = await time('instrument', () => instrumentStage(ctx, options, card))
+  // Every stage after this one reads the instrument stage's view of both trees.
+  ctx.instrument = instrument.view
   const ledger = await time('ledger', () => ledgerStage(ctx, card))
   await time('lints', () => lintsStage(ctx, ledger, card))
   // A patch that touched the instrument is not scored: unscored is not passed, and running
@@ -120,8 +122,7 @@ async function pipeline(options: CheckOptions, card: Scorecard, tempDir: string)
     log.info('the instrument was touched: the suite is not run')
     return
   }
-  const replayCtx: GateContext = { ...ctx, instrument: instrument.view }
-  await time('replay', () => replayStage(replayCtx, ledger, options, card))
+  await time('replay', () => replayStage(ctx, ledger, options, card))
 }
 
 /** Runs a stage inside a log group and records its wall time on the card. */

@@ -8,9 +8,8 @@
 import type { Node, Tree } from 'web-tree-sitter'
 import type { GateContext } from '../../context.js'
 import { GateError } from '../../errors.js'
-import { readManifest } from '../../instrument/fixtures.js'
+import { instrumentView } from '../../instrument/view.js'
 import type { Level, Reason } from '../../types.js'
-import { alwaysProtected } from '../../writeset/planes.js'
 import { readBlobs } from '../blobs.js'
 import type { LintInput } from '../registry.js'
 import { MAX_ADDED_TEXT_BYTES, type LargeFile } from '../view.js'
@@ -291,17 +290,13 @@ async function withTree<T>(
   }
 }
 
-/** Instrument files by the merge base's policy: protected, voting, named by the policy, fixtures. */
+/**
+ * Instrument files by the merge base's policy (protected, voting, named by the policy,
+ * reached by an instrument symlink, fixtures): the instrument stage's view, handed over
+ * in the context (built here only when the lints run on their own).
+ */
 async function instrumentPredicate(ctx: GateContext): Promise<(path: string) => boolean> {
-  const { planes } = ctx
-  const fixed = new Set(alwaysProtected(ctx.policy))
-  const manifest = await readManifest(ctx.git, ctx.mergeBase, ctx.policy.fixtures)
-  for (const entry of manifest ?? []) fixed.add(entry.path)
-  return path => {
-    if (fixed.has(path)) return true
-    const plane = planes.planeOf(path)
-    return plane === 'protected' || plane === 'voting'
-  }
+  return (ctx.instrument ?? (await instrumentView(ctx))).isOracle
 }
 
 const FIXTURE_FILE = /\.(json|jsonl|ndjson|csv|tsv)$/i
