@@ -16,7 +16,7 @@ import {
   PY_PROCESS_HOOKS,
   PY_RUNTIME_SOURCES,
   PY_VALUE_TYPES
-} from './tables.js'
+} from '../tables.js'
 import {
   descendants,
   finding,

@@ -9,6 +9,7 @@ import {
   JS_BUILTIN_GLOBALS,
   JS_FRAMEWORK_PACKAGES,
   JS_FRAMEWORK_PREFIXES,
+  JS_GLOBAL_OBJECTS,
   JS_INTROSPECTION,
   JS_PRIMITIVE_WRAPPERS,
   JS_PROCESS_ASSIGNED,
@@ -19,7 +20,7 @@ import {
   JS_RUNNER_INTERNAL_STRINGS,
   JS_RUNNER_PROTOCOL_NAMES,
   JS_RUNTIME_SOURCES
-} from './tables.js'
+} from '../tables.js'
 import {
   descendants,
   finding,
@@ -109,11 +110,11 @@ export function canonicalModule(module: string): string {
   return module.startsWith('node:') ? module.slice(5) : module
 }
 
-const GLOBAL_OBJECTS = new Set(['globalThis', 'global', 'window', 'self'])
-
 function stripGlobal(path: string): string {
   const dot = path.indexOf('.')
-  return dot > 0 && GLOBAL_OBJECTS.has(path.slice(0, dot)) ? stripGlobal(path.slice(dot + 1)) : path
+  return dot > 0 && JS_GLOBAL_OBJECTS.has(path.slice(0, dot))
+    ? stripGlobal(path.slice(dot + 1))
+    : path
 }
 
 const SCRIPT_BINDING_QUERY = `
@@ -345,7 +346,7 @@ function referenceFindings(node: Node, scope: Scope): Finding[] {
   if (path === undefined) return []
   const root = path.split('.')[0] ?? ''
   // `globalThis.expect`: the runner's global reached through the global object.
-  if (object && GLOBAL_OBJECTS.has(object.text) && JS_RUNNER_GLOBALS.has(root))
+  if (object && JS_GLOBAL_OBJECTS.has(object.text) && JS_RUNNER_GLOBALS.has(root))
     return [finding('framework', node, `uses the runner global ${quote(root)}`)]
   const introspection = pathMatches(path, JS_INTROSPECTION)
   if (introspection !== undefined)

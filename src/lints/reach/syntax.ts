@@ -3,7 +3,7 @@
 // tables. No I/O, no state.
 import { Query, type Language, type Node } from 'web-tree-sitter'
 import { decodeEscapes } from '../extract.js'
-import { MARKER_EXACT, MARKER_PREFIXES, REPORT_MARKERS, RUNNER_NAMES } from './tables.js'
+import { MARKER_EXACT, MARKER_PREFIXES, REPORT_MARKERS, RUNNER_NAMES } from '../tables.js'
 import type { Finding, ReachCategory } from './types.js'
 
 /**
