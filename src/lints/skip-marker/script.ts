@@ -12,7 +12,8 @@
 // script-exports.ts.
 import type { Node, Tree } from 'web-tree-sitter'
 import { decodeEscapes } from '../extract.js'
-import { addHit, Bindings, NodeValues } from './bindings.js'
+import { Bindings, NodeValues } from '../resolve/scope.js'
+import { addHit } from './markers.js'
 import type { HelperExports, MarkerHit } from './markers.js'
 import {
   CONTEXT_NAMES,
