@@ -2,7 +2,6 @@
 // frameworks export, what a member of each is, and the small syntax helpers the evaluation
 // shares. Pure data and functions of syntax nodes.
 import type { Node } from 'web-tree-sitter'
-import { decodeEscapes } from '../extract.js'
 import {
   JS_BENCH_FUNCTIONS,
   JS_GLOBAL_OBJECTS,
@@ -36,18 +35,6 @@ export type Value =
   | { kind: 'string'; value: string }
   | { kind: 'helpers'; specifier: string; exports: HelperExports }
 
-/** Nodes that open a scope for the names declared in them (blocks are not told apart). */
-export const SCOPES = new Set([
-  'program',
-  'function_declaration',
-  'function_expression',
-  'function',
-  'arrow_function',
-  'method_definition',
-  'generator_function',
-  'generator_function_declaration'
-])
-
 /** A name where it is declared or imported (the marker, if any, is counted where it is used). */
 export function isDeclarationName(node: Node): boolean {
   const parent = node.parent
@@ -57,12 +44,6 @@ export function isDeclarationName(node: Node): boolean {
 }
 
 const IMPORT_PARTS = new Set(['import_specifier', 'namespace_import', 'import_clause'])
-
-export function scopeOf(node: Node): Node {
-  let n: Node = node
-  while (n.parent !== null && !SCOPES.has(n.type)) n = n.parent
-  return n
-}
 
 export function globalValue(name: string): Value | undefined {
   if (JS_TEST_FUNCTIONS.has(name) || JS_BENCH_FUNCTIONS.has(name) || JS_GROUP_FUNCTIONS.has(name))
@@ -137,32 +118,10 @@ export function strongest(values: ReadonlyArray<Value | undefined>): Value | und
   return best
 }
 
-export function lastExpression(node: Node): Node | null {
-  const named = node.namedChildren.filter(c => c !== null && !c.type.startsWith('type'))
-  if (node.type === 'as_expression' || node.type === 'satisfies_expression') return named[0] ?? null
-  return named[named.length - 1] ?? null
-}
-
 /** Where a marker is written: the member's name, not the start of a long chain. */
 export function markerPosition(node: Node): { row: number; column: number } {
   const part = node.childForFieldName('property') ?? node.childForFieldName('index') ?? node
   return part.startPosition
-}
-
-/** An identifier's name with its escapes decoded: `sk\u0069p` is `skip`. */
-export function identifierName(node: Node): string {
-  const text = node.text
-  if (!text.includes('\\')) return text
-  return text.replace(
-    /\\u\{([0-9a-fA-F]+)\}|\\u([0-9a-fA-F]{4})/g,
-    (_m, braced?: string, four?: string) =>
-      String.fromCodePoint(Number.parseInt(braced ?? four ?? '0', 16))
-  )
-}
-
-export function stringValue(node: Node): string | undefined {
-  if (node.type !== 'string') return undefined
-  return decodeEscapes(node.text.slice(1, -1))
 }
 
 export function isFalsyLiteral(node: Node): boolean {
