@@ -9,7 +9,7 @@ process.stdout.write(`oracle-gate ${VERSION}
 `);
 try {
   const [{ run }, { readEnvironment }] = await Promise.all([
-    import("./chunks/main-ZNF7Y6YV.js"),
+    import("./chunks/main-AP5RKWLR.js"),
     import("./chunks/environment-3DHEZJFV.js")
   ]);
   await run(readEnvironment());

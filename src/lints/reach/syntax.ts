@@ -136,15 +136,7 @@ export function scriptStringRuns(node: Node): string[] {
   return runs
 }
 
-export function scriptStringValue(node: Node): string | undefined {
-  if (node.type === 'string') return decodeEscapes(node.text.slice(1, -1))
-  if (
-    node.type === 'template_string' &&
-    node.descendantsOfType('template_substitution').length === 0
-  )
-    return decodeEscapes(node.text.slice(1, -1))
-  return undefined
-}
+export { scriptStringValue } from '../resolve/script.js'
 
 // ------------------------------------------------------------------ predicates
 
