@@ -1,7 +1,7 @@
 // The skip-marker lint: a patch may not silence a test in the test file; a flake is frozen
 // in the ledger (read from the base), where it has an owner and an expiry. Only lines the
 // diff adds count, so a marker the base already had is not held against the patch.
-import { familyOf } from '../../lang.js'
+import { familyOf, parsedLanguageOf } from '../../lang.js'
 import type { LedgerRow, LedgerState } from '../../ledger/types.js'
 import type { Level, Reason } from '../../types.js'
 import { isTestFile } from '../files.js'
@@ -46,7 +46,13 @@ export async function skipMarker(
     if (head === undefined || lang === undefined) continue
     const base = bases.get(row.previous_path ?? row.path) ?? null
     const lines = added.get(row.path)?.keys() ?? []
-    for (const finding of await scanFile(row.path, lang, head, base, lines, resolve)) {
+    const language = parsedLanguageOf(row.path) ?? 'typescript'
+    const basePath = row.previous_path ?? row.path
+    const trees = {
+      head: (t: string) => view.tree(ctx.head, row.path, t, language),
+      base: (t: string) => view.tree(ctx.mergeBase, basePath, t, language)
+    }
+    for (const finding of await scanFile(row.path, lang, head, base, lines, resolve, trees)) {
       const reason = judge(finding, row.path, ledger, level)
       if (reason) reasons.push(reason)
     }
