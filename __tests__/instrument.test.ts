@@ -71,7 +71,7 @@ async function judge(repo: TestRepo): Promise<Judged> {
   const head = repo.sha('HEAD')
   const mergeBase = await git.mergeBase(repo.sha('main'), head)
   const policy = parsePolicy((await git.showText(mergeBase, POLICY)) ?? '', POLICY)
-  const rows = await buildWriteSet(git, mergeBase, head, policy, null)
+  const rows = await buildWriteSet(git, mergeBase, head, policy, null, runFacts(git, policy))
   const ctx: GateContext = {
     ...runFacts(git, policy),
     repoDir: repo.dir,

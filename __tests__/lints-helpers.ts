@@ -23,6 +23,8 @@ export interface Scenario {
   policy?: string
   /** The lints to run; default the contamination lints. */
   lints?: LintKey[]
+  /** Writes more files into the work tree before each commit (large files, streamed). */
+  generate?: { base?: (dir: string) => Promise<void>; head?: (dir: string) => Promise<void> }
 }
 
 export async function lintScenario(s: Scenario): Promise<{ reasons: Reason[]; log: string[] }> {
@@ -30,8 +32,10 @@ export async function lintScenario(s: Scenario): Promise<{ reasons: Reason[]; lo
   const tempDir = mkdtempSync(join(tmpdir(), 'og-lints-tmp-'))
   try {
     repo.write({ 'README.md': '# fixture\n', ...s.base })
+    await s.generate?.base?.(repo.dir)
     const base = repo.commit('base')
     repo.write(s.head)
+    await s.generate?.head?.(repo.dir)
     if (s.remove) repo.remove(...s.remove)
     const head = repo.commit('head')
     const policy = parsePolicy(policyYaml(s.policy ?? ''), '.github/oracle-gate.yml')

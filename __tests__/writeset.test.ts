@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
+import { runFacts } from '../src/context.js'
 import { Git } from '../src/git/git.js'
 import { parsePolicy } from '../src/policy/load.js'
 import type { Change } from '../src/types.js'
@@ -284,7 +285,7 @@ describe('git and the API list give the same rows', () => {
     const git = new Git(repo.dir)
     const p = parsePolicy(policyYaml(), '.github/oracle-gate.yml')
     const mergeBase = await git.mergeBase(repo.sha('main'), repo.sha('pr'))
-    const fromGit = await buildWriteSet(git, mergeBase, repo.sha('pr'), p, null)
+    const fromGit = await buildWriteSet(git, mergeBase, repo.sha('pr'), p, null, runFacts(git, p))
     // What the PR files API says: names and coarse statuses only (no modes, no symlinks).
     const api: Change[] = [
       { path: 'src/keep.py', status: 'modified' },
@@ -297,7 +298,7 @@ describe('git and the API list give the same rows', () => {
       { path: 'src/o', status: 'added' },
       { path: 'vendor/sub', status: 'added' }
     ]
-    const fromApi = await buildWriteSet(git, mergeBase, repo.sha('pr'), p, api)
+    const fromApi = await buildWriteSet(git, mergeBase, repo.sha('pr'), p, api, runFacts(git, p))
     expect(fromApi).toEqual(fromGit)
     expect(
       fromGit.map(r => [r.path, r.status, r.old_kind ?? '-', r.new_kind ?? '-', r.plane, r.action])

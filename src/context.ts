@@ -43,8 +43,9 @@ export interface GateContext extends RunFacts {
   /** Private temp directory of this run, removed when the run ends. */
   tempDir: string
   /**
-   * The instrument stage's view of both trees, set by the pipeline once that stage has
-   * run; the replay builds its overlay from it.
+   * The instrument stage's view of both trees (its one predicate of what the instrument
+   * is), set by the pipeline once that stage has run and read by every stage after it: the
+   * lints (oracle-reach's instrument paths) and the replay's overlay.
    */
   instrument?: InstrumentView
 }

@@ -16,7 +16,6 @@ import { Git } from './git/git.js'
 import { checkInstrument, instrumentTouched, type InstrumentResult } from './instrument/index.js'
 import { shortSha } from './json.js'
 import { loadLedger } from './ledger/index.js'
-import { assertLintableSizes } from './lints/blobs.js'
 import { runLints } from './lints/index.js'
 import { DEFAULT_POLICY_PATH, parsePolicy } from './policy/load.js'
 import type { Policy } from './policy/types.js'
@@ -115,6 +114,8 @@ async function pipeline(options: CheckOptions, card: Scorecard, tempDir: string)
     tempDir
   }
   const instrument = await time('instrument', () => instrumentStage(ctx, options, card))
+  // Every stage after this one reads the instrument stage's view of both trees.
+  ctx.instrument = instrument.view
   const ledger = await time('ledger', () => ledgerStage(ctx, card))
   await time('lints', () => lintsStage(ctx, ledger, card))
   // A patch that touched the instrument is not scored: unscored is not passed, and running
@@ -123,8 +124,7 @@ async function pipeline(options: CheckOptions, card: Scorecard, tempDir: string)
     log.info('the instrument was touched: the suite is not run')
     return
   }
-  const replayCtx: GateContext = { ...ctx, instrument: instrument.view }
-  await time('replay', () => replayStage(replayCtx, ledger, options, card))
+  await time('replay', () => replayStage(ctx, ledger, options, card))
 }
 
 /** Runs a stage inside a log group and records its wall time on the card. */
@@ -235,8 +235,6 @@ async function ledgerStage(ctx: GateContext, card: Scorecard): Promise<LedgerSta
 }
 
 async function lintsStage(ctx: GateContext, ledger: LedgerState, card: Scorecard): Promise<void> {
-  // Before any lint reads a byte: a file too large to read is an error naming the limit.
-  await assertLintableSizes(ctx.git, ctx.head, ctx.writeSet)
   card.reasons.push(...(await runLints(ctx, ledger)))
 }
 

@@ -4,6 +4,12 @@
 // visible in a report, so doctor reads the source with the lints' tree-sitter parsers.
 import type { Node } from 'web-tree-sitter'
 import { languageOf, parserFor } from '../lints/parsers.js'
+import {
+  JS_GROUP_FUNCTIONS,
+  JS_TEST_FUNCTIONS,
+  PY_TEST_CLASS,
+  PY_TEST_FUNCTION
+} from '../lints/tables.js'
 
 export interface Shadowed {
   file: string
@@ -12,7 +18,8 @@ export interface Shadowed {
   lines: number[]
 }
 
-const JS_CALLS = new Set(['it', 'test', 'describe', 'context', 'suite', 'specify'])
+/** The calls that declare a test or a group: the lints' table (src/lints/tables.ts). */
+const JS_CALLS: ReadonlySet<string> = new Set([...JS_TEST_FUNCTIONS, ...JS_GROUP_FUNCTIONS])
 
 export async function shadowedTests(file: string, text: string): Promise<Shadowed[]> {
   const language = languageOf(file)
@@ -44,10 +51,10 @@ function pythonScopes(block: Node, scope: string, add: (key: string, line: numbe
       child.type === 'decorated_definition' ? child.childForFieldName('definition') : child
     if (def === null) continue
     const name = def.childForFieldName('name')?.text ?? ''
-    if (def.type === 'function_definition' && /^test/.test(name))
+    if (def.type === 'function_definition' && PY_TEST_FUNCTION.test(name))
       add(`${scope}\0${name}`, def.startPosition.row + 1)
     if (def.type === 'class_definition') {
-      if (/^Test/.test(name)) add(`${scope}\0${name}`, def.startPosition.row + 1)
+      if (PY_TEST_CLASS.test(name)) add(`${scope}\0${name}`, def.startPosition.row + 1)
       const body = def.childForFieldName('body')
       if (body !== null) pythonScopes(body, `${scope}.${name}`, add)
     }

@@ -15,6 +15,7 @@ import { runnerChanges, runnerReasons } from './tampering.js'
 import { instrumentView, type InstrumentView } from './view.js'
 
 export { RUNNER_TABLE, compileRunnerMatcher } from './runner.js'
+export { instrumentTouched } from './rules.js'
 
 export interface InstrumentResult {
   reasons: Reason[]
@@ -22,13 +23,6 @@ export interface InstrumentResult {
   /** Both trees as this stage saw them: the replay's overlay is computed from the same. */
   view: InstrumentView
 }
-
-const INSTRUMENT_RULES = new Set([
-  'protected-path',
-  'oracle-digest',
-  'fixture-digest',
-  'runner-tampered'
-])
 
 export async function checkInstrument(ctx: GateContext): Promise<InstrumentResult> {
   const view = await instrumentView(ctx)
@@ -111,9 +105,4 @@ export async function instrumentOverlay(
   // Fail closed: without the instrument stage's view the head would run unrestored.
   if (view === undefined) throw new GateError('the replay ran before the instrument stage')
   return computeOverlay(view, await runnerChanges(ctx.git, view))
-}
-
-/** True when a failing reason says the patch touched the instrument (no suite runs then). */
-export function instrumentTouched(reasons: readonly Reason[]): boolean {
-  return reasons.some(r => r.level === 'failure' && INSTRUMENT_RULES.has(r.rule))
 }

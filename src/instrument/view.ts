@@ -9,6 +9,7 @@ import { linkedInstrument, type TreeCache } from '../writeset/index.js'
 import type { PlaneMatcher } from '../writeset/planes.js'
 import { readBlobs } from '../git/blobs.js'
 import { readManifest, type FixtureEntry } from './fixtures.js'
+import { isInstrumentPlane } from './rules.js'
 import {
   collectedRoots,
   loadingConfigFiles,
@@ -30,6 +31,8 @@ export interface InstrumentView {
   changed: string[]
   /** Protected or voting, or reached by an instrument symlink of the merge base. */
   isInstrument(path: string): boolean
+  /** An instrument file or a fixture of the base's manifest: what the oracle reads. */
+  isOracle(path: string): boolean
   linkedInstrument?: (path: string) => string | undefined
 }
 
@@ -63,14 +66,13 @@ export async function instrumentView(ctx: ViewContext): Promise<InstrumentView> 
   changed.sort()
   const fixturePaths = new Set((fixtures ?? []).map(f => f.path))
   const linked = await linkedInstrument(ctx.git, planes, base)
-  const isInstrument = (path: string): boolean => {
-    const plane = planes.planeOf(path)
-    return plane === 'protected' || plane === 'voting' || linked?.(path) !== undefined
-  }
+  const isInstrument = (path: string): boolean =>
+    isInstrumentPlane(planes.planeOf(path)) || linked?.(path) !== undefined
+  const isOracle = (path: string): boolean => isInstrument(path) || fixturePaths.has(path)
   const runner = compileRunnerMatcher(
     ctx.policy,
     voting,
-    await runnerInputs(ctx, base, voting, p => isInstrument(p) || fixturePaths.has(p))
+    await runnerInputs(ctx, base, voting, isOracle)
   )
   const view: InstrumentView = {
     base,
@@ -80,7 +82,8 @@ export async function instrumentView(ctx: ViewContext): Promise<InstrumentView> 
     fixtures,
     fixturePaths,
     changed,
-    isInstrument
+    isInstrument,
+    isOracle
   }
   if (linked !== undefined) view.linkedInstrument = linked
   return view

@@ -4,9 +4,11 @@
 import type { GateContext } from '../context.js'
 import type { LedgerState } from '../ledger/types.js'
 import type { Reason } from '../types.js'
-import { lintFiles } from './files.js'
+import { assertLintableSizes } from './blobs.js'
+import { isTestFile, lintFiles } from './files.js'
 import { LINTS, levelOf, type LintInput, type LintKey } from './registry.js'
 import { SourceFacts } from './source.js'
+import { ChangedFiles } from './view.js'
 
 /**
  * Runs the lints that are on (all of them, or those in `only`), in table order.
@@ -17,30 +19,39 @@ export async function runLints(
   ledger: LedgerState,
   only?: readonly LintKey[]
 ): Promise<Reason[]> {
-  const keys = (Object.keys(LINTS) as LintKey[]).filter(k => only === undefined || only.includes(k))
+  const keys = (Object.keys(LINTS) as LintKey[]).filter(
+    k => (only === undefined || only.includes(k)) && levelOf(ctx.policy.lints[k]) !== undefined
+  )
+  if (keys.length === 0) return []
+  // Before any lint reads a byte: a test file too large to read is an error naming the limit.
+  await assertLintableSizes(ctx.git, ctx.head, ctx.writeSet, path => isTestFile(ctx.planes, path))
+  const view = new ChangedFiles(ctx.git, ctx.mergeBase, ctx.head, ctx.writeSet)
   const input: LintInput = {
     ctx,
     ledger,
     files: lintFiles(ctx.planes, ctx.writeSet),
-    facts: new SourceFacts(ctx.git)
+    view,
+    facts: new SourceFacts(view)
   }
-  const reasons: Reason[] = []
-  const took: string[] = []
-  for (const key of keys) {
-    const level = levelOf(ctx.policy.lints[key])
-    if (level === undefined) continue
-    const started = Date.now()
-    reasons.push(...(await LINTS[key](input, level)))
-    took.push(`${key} ${Date.now() - started} ms`)
+  try {
+    const reasons: Reason[] = []
+    const took: string[] = []
+    for (const key of keys) {
+      const started = Date.now()
+      reasons.push(...(await LINTS[key](input, levelOf(ctx.policy.lints[key]) ?? 'warning')))
+      took.push(`${key} ${Date.now() - started} ms`)
+    }
+    logSummary(input, took)
+    return reasons
+  } finally {
+    view.dispose()
   }
-  if (took.length > 0) logSummary(input, took)
-  return reasons
 }
 
-function logSummary({ ctx, files, facts }: LintInput, took: readonly string[]): void {
+function logSummary({ ctx, files, facts, view }: LintInput, took: readonly string[]): void {
   ctx.log.info(
     `lints: ${files.tests.length} test and ${files.production.length} production file(s) written; ` +
-      `${facts.parsed} parsed, ${facts.filtered} passed over by the literal prefilter; ${took.join(', ')}`
+      `${view.parsed} parsed, ${facts.filtered} passed over by the literal prefilter; ${took.join(', ')}`
   )
   if (facts.skipped.length > 0) {
     ctx.log.info(

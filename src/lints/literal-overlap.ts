@@ -10,7 +10,6 @@
 //   test took from a spec, a README or an untouched module).
 // "In a test the patch adds or changes" means: a literal of a changed test file at head
 // that the merge-base version of that test file did not already hold.
-import type { GateContext } from '../context.js'
 import { byCodeUnit } from '../json.js'
 import type { Git } from '../git/git.js'
 import type { Level, Reason } from '../types.js'
@@ -18,7 +17,7 @@ import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { basePath, type LintFiles, type Role } from './files.js'
 import { eligible, findOverlaps, valuesFoundIn, type Located, type Overlap } from './overlap.js'
-import { readBlobs } from './blobs.js'
+import { MAX_LINT_BLOB_BYTES } from './blobs.js'
 import { candidateIndex, mayHoldOverlap } from './prefilter.js'
 import type { FileFacts, Literal } from './extract.js'
 import type { LintInput } from './registry.js'
@@ -53,7 +52,8 @@ interface Paired {
  * new. Cheapest order: tests first (usually fewer), production only if a test literal
  * exists and then only the files the prefilter lets through.
  */
-async function pairedLiterals({ ctx, files, facts }: LintInput, min: number): Promise<Paired> {
+async function pairedLiterals(input: LintInput, min: number): Promise<Paired> {
+  const { ctx, files, facts } = input
   const allow = new Set(ctx.policy.lints.literal_allow)
   const located = (map: Map<string, FileFacts>, role: 'test' | 'production'): Located[] => {
     const out: Located[] = []
@@ -76,7 +76,7 @@ async function pairedLiterals({ ctx, files, facts }: LintInput, min: number): Pr
   // (such a value is dropped later, as found in the base of a changed file). See
   // prefilter.ts: a file left out holds no literal that could survive, so the overlaps
   // and every later step come out the same as with every file parsed.
-  const changedBase = await changedBaseTexts(ctx, files.roleOf)
+  const changedBase = await changedBaseTexts(input, files.roleOf)
   const index = candidateIndex(
     testLiterals.map(l => l.value),
     min
@@ -152,10 +152,12 @@ function productionValues(overlaps: Overlap[]): string[] {
 /**
  * The merge-base text of every non-test file the patch changes, deletes or renames, by its
  * base path: a value found there (as raw text) is not new, but moved or kept. One batch
- * read, whatever the number of files; binary files are left out.
+ * read, whatever the number of files; binary files are left out, and so are files too
+ * large to read (generated data: a value moved out of one is counted as new, a false
+ * alarm at worst).
  */
 async function changedBaseTexts(
-  ctx: GateContext,
+  { ctx, view }: LintInput,
   roleOf: (path: string) => Role
 ): Promise<Map<string, string>> {
   const paths = new Set<string>()
@@ -163,9 +165,11 @@ async function changedBaseTexts(
     const old = basePath(row)
     if (old !== undefined && roleOf(old) !== 'test') paths.add(old)
   }
+  const sizes = await view.sizesAt(ctx.mergeBase, [...paths])
+  const readable = [...sizes].filter(([, size]) => size <= MAX_LINT_BLOB_BYTES).map(([p]) => p)
   const texts = new Map<string, string>()
-  for (const [path, blob] of await readBlobs(ctx.git, ctx.mergeBase, [...paths]))
-    if (!blob.includes(0)) texts.set(path, blob.toString('utf8'))
+  for (const [path, text] of await view.textsAt(ctx.mergeBase, readable))
+    if (!text.includes('\0')) texts.set(path, text)
   return texts
 }
 

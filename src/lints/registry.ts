@@ -14,6 +14,7 @@ import { oracleReach } from './reach/index.js'
 import { skipMarker } from './skip-marker/index.js'
 import type { SourceFacts } from './source.js'
 import { ungovernedTest } from './ungoverned-test.js'
+import type { ChangedFiles } from './view.js'
 
 /** The policy's lint keys: every field under `lints:` whose value is off, warn or error. */
 export type LintKey = {
@@ -27,7 +28,9 @@ export interface LintInput {
   ledger: LedgerState
   /** The written files present at head in a parsed language, by role. */
   files: LintFiles
-  /** Parsed facts of files, shared so that no file is parsed twice in a run. */
+  /** The run's changed files: added lines, texts and trees, each read or parsed once. */
+  view: ChangedFiles
+  /** Facts extracted from the view's trees, shared by the contamination lints. */
   facts: SourceFacts
 }
 

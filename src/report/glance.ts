@@ -2,6 +2,7 @@
 // product; undo the edit to X; freeze or fix the flaky base test Y), and which sides' logs
 // are worth showing. Pure and free of Markdown: `subjects` and `detail` come from the head
 // (paths, test ids, messages) and are escaped by the renderer, the rest is fixed wording.
+import { INSTRUMENT_RULES } from '../instrument/rules.js'
 import type { Reason, RuleId, Scorecard, SideRun } from '../types.js'
 
 export interface NextStep {
@@ -25,12 +26,6 @@ export interface NextStep {
 }
 
 const SUBJECTS = 3
-const INSTRUMENT: ReadonlySet<RuleId> = new Set([
-  'protected-path',
-  'oracle-digest',
-  'fixture-digest',
-  'runner-tampered'
-])
 const PRODUCT_FAILS: ReadonlySet<RuleId> = new Set([
   'regression',
   'oracle-failed',
@@ -110,7 +105,7 @@ function errorStep(fails: readonly Reason[]): NextStep {
 }
 
 function policyStep(fails: readonly Reason[]): NextStep {
-  const instrument = fails.filter(r => INSTRUMENT.has(r.rule))
+  const instrument = fails.filter(r => INSTRUMENT_RULES.has(r.rule))
   const approval = fails.find(r => r.rule === 'instrument-approval')
   if (instrument.length > 0) {
     return {

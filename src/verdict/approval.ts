@@ -5,6 +5,7 @@
 // rewrites the instrument reasons accordingly. Without facts (the CLI) nothing changes.
 import type { Reason } from '../types.js'
 import { shortSha } from '../json.js'
+import { instrumentTouched, isInstrumentFailure } from '../instrument/rules.js'
 
 /** One review as the REST API lists it (GET /repos/{o}/{r}/pulls/{n}/reviews). */
 export interface ReviewFact {
@@ -43,13 +44,6 @@ export type ApprovalSource = (
 
 export type ApprovalDecision =
   { approved: true; by: string; sha: string; review: number } | { approved: false; why: string }
-
-const INSTRUMENT_RULES = new Set([
-  'protected-path',
-  'oracle-digest',
-  'fixture-digest',
-  'runner-tampered'
-])
 
 const isTeam = (entry: string): boolean => entry.includes('/')
 const lower = (s: string): string => s.toLowerCase()
@@ -141,12 +135,11 @@ export function applyApproval(
   decision: ApprovalDecision,
   unreadableTeams: readonly string[] = []
 ): Reason[] {
-  const touched = reasons.some(r => r.level === 'failure' && INSTRUMENT_RULES.has(r.rule))
-  if (!touched || approvers.length === 0) return [...reasons]
+  if (!instrumentTouched(reasons) || approvers.length === 0) return [...reasons]
   if (decision.approved) {
     return [
       ...reasons.map(r =>
-        r.level === 'failure' && INSTRUMENT_RULES.has(r.rule)
+        isInstrumentFailure(r)
           ? { ...r, level: 'notice' as const, message: `${r.message} (approved)` }
           : r
       ),

@@ -10,7 +10,8 @@ import { readBlobs } from '../git/blobs.js'
 import { appendVerdicts } from './append.js'
 import { classifyChange, type Classification, type ClassifierContext } from './classify.js'
 import { kindOfMode, parseRawDiff, sameType, type RawChange } from './diff.js'
-import { alwaysProtected, compilePlanes, normalisePath, type PlaneMatcher } from './planes.js'
+import { isInstrumentPlane } from '../instrument/rules.js'
+import { alwaysProtected, normalisePath, type PlaneMatcher } from './planes.js'
 import { resolveSymlink } from './symlinks.js'
 
 export {
@@ -28,8 +29,8 @@ export interface ClassifiedRow extends WriteSetRow {
 }
 
 /**
- * @param facts the run's compiled planes and tree listings (a run passes its own, so the
- *   trees listed here are not listed again by the stages after)
+ * @param facts the run's compiled planes and tree listings (context.ts runFacts: planes are
+ *   compiled there alone, and the trees listed here are not listed again by later stages)
  */
 export async function buildWriteSet(
   git: Git,
@@ -37,10 +38,7 @@ export async function buildWriteSet(
   head: string,
   policy: Policy,
   api: Change[] | null,
-  facts: { planes: PlaneMatcher; trees: TreeCache } = {
-    planes: compilePlanes(policy),
-    trees: new TreeCache(git)
-  }
+  facts: { planes: PlaneMatcher; trees: TreeCache }
 ): Promise<ClassifiedRow[]> {
   const { planes, trees } = facts
   const changes =
@@ -185,10 +183,7 @@ export async function linkedInstrument(
   planes: PlaneMatcher,
   baseTree: ReadonlyMap<string, TreeEntry>
 ): Promise<((path: string) => string | undefined) | undefined> {
-  const isInstrument = (p: string): boolean => {
-    const plane = planes.planeOf(p)
-    return plane === 'protected' || plane === 'voting'
-  }
+  const isInstrument = (p: string): boolean => isInstrumentPlane(planes.planeOf(p))
   const links = [...baseTree.values()].filter(e => e.mode === '120000' && isInstrument(e.path))
   if (links.length === 0) return undefined
   const blobs = await readBlobs(
@@ -219,8 +214,7 @@ function instrumentDirs(
   const dirs = new Set<string>()
   for (const tree of trees) {
     for (const path of tree.keys()) {
-      const plane = planes.planeOf(path)
-      if (plane !== 'protected' && plane !== 'voting') continue
+      if (!isInstrumentPlane(planes.planeOf(path))) continue
       const parts = normalisePath(path).split('/')
       for (let i = 0; i < parts.length; i++) dirs.add(parts.slice(0, i).join('/'))
     }

@@ -5,15 +5,14 @@
 // special-case a locked case. No gate can stop code in the same process from lying; this
 // lint makes every such line visible and blocking in the diff. I/O here (git reads, one
 // parse per file); the detectors are pure (python.ts, script.ts, paths.ts, cases.ts).
-import type { Tree } from 'web-tree-sitter'
+import type { Node, Tree } from 'web-tree-sitter'
 import type { GateContext } from '../../context.js'
 import { GateError } from '../../errors.js'
-import { addedLines } from '../../git/hunks.js'
-import { readManifest } from '../../instrument/fixtures.js'
+import { instrumentView } from '../../instrument/view.js'
 import type { Level, Reason } from '../../types.js'
-import { alwaysProtected } from '../../writeset/planes.js'
 import { readBlobs } from '../blobs.js'
 import type { LintInput } from '../registry.js'
+import { MAX_ADDED_TEXT_BYTES, type LargeFile } from '../view.js'
 import { languageOf, parserFor, type LanguageId } from '../parsers.js'
 import { allowList, entryPoints } from './allow.js'
 import {
@@ -63,38 +62,42 @@ interface Parsed {
 
 /** The lint as the registry runs it (`lints.oracle-reach` already mapped to a level). */
 export async function oracleReach(input: LintInput, level: Level): Promise<Reason[]> {
-  const { ctx } = input
+  const { ctx, view } = input
   const files = input.files.production.map(r => r.path)
   if (files.length === 0) return []
   const started = Date.now()
-  const added = await addedLines(ctx.git, ctx.mergeBase, ctx.head, files)
-  const written = files.filter(p => (added.get(p)?.size ?? 0) > 0)
+  const added = await view.added()
+  const large = new Set<string>()
+  for (const p of files) if (await view.isLarge(p)) large.add(p)
+  const written = files.filter(p => large.has(p) || (added.get(p)?.size ?? 0) > 0)
   if (written.length === 0) return []
   const baseTree = [...(await ctx.trees.get(ctx.mergeBase)).values()]
     .filter(e => e.type === 'blob')
     .map(e => e.path)
   const isInstrument = await instrumentPredicate(ctx)
   const names = instrumentNames(baseTree, isInstrument)
-  const blobs = await readBlobs(ctx.git, ctx.head, written)
+  const texts = await view.textsAt(
+    ctx.head,
+    written.filter(p => !large.has(p))
+  )
   const parsed: Parsed[] = []
+  const notices: Reason[] = []
   for (const path of written) {
-    const bytes = blobs.get(path)
     const language = languageOf(path)
-    if (bytes === undefined || language === undefined) continue
+    if (language === undefined) continue
+    if (large.has(path)) {
+      const file = await view.largeFile(path)
+      if (file.unread > 0) notices.push(unreadNotice(file))
+      parsed.push(await parseAdded(path, language, file.lines, names))
+      continue
+    }
+    const text = texts.get(path)
+    if (text === undefined) continue
     // Only subtrees that touch an added line are walked; names are still resolved through
     // the whole file's imports.
     const within = touchingLines([...(added.get(path)?.keys() ?? [])].sort((a, b) => a - b))
-    parsed.push(
-      await withTree(path, language, bytes.toString('utf8'), tree => ({
-        path,
-        language,
-        findings: (language === 'python' ? detectPython : detectScript)(tree.rootNode, {
-          instrumentName: names,
-          within
-        }),
-        constructs: constructs(tree.rootNode, language, within)
-      }))
-    )
+    const tree = await view.tree(ctx.head, path, text, language)
+    parsed.push(detect(path, language, tree.rootNode, names, within))
   }
   const onAdded = (path: string, start: number, end: number): number | undefined => {
     const lines = added.get(path)
@@ -113,7 +116,7 @@ export async function oracleReach(input: LintInput, level: Level): Promise<Reaso
     await ctx.git.showText(ctx.mergeBase, 'package.json'),
     await ctx.git.showText(ctx.mergeBase, 'pyproject.toml')
   )
-  const reasons: Reason[] = []
+  const reasons: Reason[] = [...notices]
   let waived = 0
   for (const p of parsed) {
     const seen = new Set<string>()
@@ -183,6 +186,94 @@ function reasonOf(
   return { rule: 'oracle-reach', level, path, line, message }
 }
 
+function detect(
+  path: string,
+  language: LanguageId,
+  root: Node,
+  names: (value: string) => string | undefined,
+  within?: (node: Node) => boolean
+): Parsed {
+  return {
+    path,
+    language,
+    findings: (language === 'python' ? detectPython : detectScript)(root, {
+      instrumentName: names,
+      within
+    }),
+    constructs: constructs(root, language, within)
+  }
+}
+
+/** Lines of added text parsed together from a large file (a run of them, cut at this size). */
+const RANGE_BYTES = 1024 * 1024
+
+/**
+ * A large production file, by its added lines alone: each run of consecutive added lines
+ * (cut at RANGE_BYTES) is parsed on its own and its findings moved to the file's lines.
+ * Names are resolved within the run only: the file's own imports are not read.
+ */
+async function parseAdded(
+  path: string,
+  language: LanguageId,
+  lines: ReadonlyMap<number, string>,
+  names: (value: string) => string | undefined
+): Promise<Parsed> {
+  const out: Parsed = { path, language, findings: [], constructs: [] }
+  for (const { first, text } of addedRanges(lines)) {
+    const part = await withTree(path, language, text, tree =>
+      detect(path, language, tree.rootNode, names)
+    )
+    const shift = first - 1
+    for (const f of part.findings)
+      out.findings.push({ ...f, start: f.start + shift, end: f.end + shift })
+    for (const c of part.constructs)
+      out.constructs.push({
+        start: c.start + shift,
+        end: c.end + shift,
+        constants: c.constants.map(k => ({ ...k, line: k.line + shift }))
+      })
+  }
+  return out
+}
+
+/** Runs of consecutive added lines, each at most RANGE_BYTES of text (a longer run is cut). */
+export function addedRanges(
+  lines: ReadonlyMap<number, string>
+): Array<{ first: number; text: string }> {
+  const ranges: Array<{ first: number; text: string }> = []
+  let first = 0
+  let next = 0
+  let parts: string[] = []
+  let bytes = 0
+  const flush = (): void => {
+    if (parts.length > 0) ranges.push({ first, text: parts.join('\n') })
+    parts = []
+    bytes = 0
+  }
+  for (const line of [...lines.keys()].sort((a, b) => a - b)) {
+    const text = lines.get(line) ?? ''
+    if (line !== next || bytes + text.length > RANGE_BYTES) {
+      flush()
+      first = line
+    }
+    parts.push(text)
+    bytes += text.length + 1
+    next = line + 1
+  }
+  flush()
+  return ranges
+}
+
+function unreadNotice(file: LargeFile): Reason {
+  const mib = (n: number): string => (n / 1024 / 1024).toFixed(1)
+  return {
+    rule: 'oracle-reach',
+    level: 'notice',
+    path: file.path,
+    message: `${mib(file.unread)} MiB of the text added to this ${mib(file.size)} MiB file was not read: the lints read up to ${MAX_ADDED_TEXT_BYTES / 1024 / 1024} MiB of added text per large file (the limit)`
+  }
+}
+
 async function withTree<T>(
   path: string,
   language: LanguageId,
@@ -199,17 +290,13 @@ async function withTree<T>(
   }
 }
 
-/** Instrument files by the merge base's policy: protected, voting, named by the policy, fixtures. */
+/**
+ * Instrument files by the merge base's policy (protected, voting, named by the policy,
+ * reached by an instrument symlink, fixtures): the instrument stage's view, handed over
+ * in the context (built here only when the lints run on their own).
+ */
 async function instrumentPredicate(ctx: GateContext): Promise<(path: string) => boolean> {
-  const { planes } = ctx
-  const fixed = new Set(alwaysProtected(ctx.policy))
-  const manifest = await readManifest(ctx.git, ctx.mergeBase, ctx.policy.fixtures)
-  for (const entry of manifest ?? []) fixed.add(entry.path)
-  return path => {
-    if (fixed.has(path)) return true
-    const plane = planes.planeOf(path)
-    return plane === 'protected' || plane === 'voting'
-  }
+  return (ctx.instrument ?? (await instrumentView(ctx))).isOracle
 }
 
 const FIXTURE_FILE = /\.(json|jsonl|ndjson|csv|tsv)$/i

@@ -4,6 +4,13 @@
 // Pure: a tree in, findings out; the caller keeps only findings on lines the patch added.
 import type { Node } from 'web-tree-sitter'
 import {
+  argumentsOf,
+  pyName,
+  PythonResolver,
+  type PyString,
+  type PythonDomain
+} from '../resolve/python.js'
+import {
   PY_COMPARISON_DUNDERS,
   PY_ENTRY_HABITS,
   PY_FRAME_ATTRIBUTES,
@@ -16,7 +23,7 @@ import {
   PY_PROCESS_HOOKS,
   PY_RUNTIME_SOURCES,
   PY_VALUE_TYPES
-} from './tables.js'
+} from '../tables.js'
 import {
   descendants,
   finding,
@@ -27,7 +34,6 @@ import {
   pathMatches,
   pythonStringRuns,
   pythonStringValue,
-  queryNodes,
   quote,
   reportMarker
 } from './syntax.js'
@@ -40,8 +46,6 @@ export interface DetectContext {
   within?: (node: Node) => boolean
 }
 
-type Bindings = Map<string, string>
-
 const PY_MAIN_GUARD = /^(__name__\s*==\s*(['"])__main__\2|(['"])__main__\3\s*==\s*__name__)$/
 
 export function detectPython(root: Node, ctx: DetectContext): Finding[] {
@@ -49,7 +53,7 @@ export function detectPython(root: Node, ctx: DetectContext): Finding[] {
 }
 
 function pythonFindings(root: Node, ctx: DetectContext): Finding[] {
-  const bindings = pythonBindings(root)
+  const names = pythonNames(root)
   const out: Finding[] = []
   for (const node of descendants(root, ctx.within)) {
     switch (node.type) {
@@ -58,25 +62,25 @@ function pythonFindings(root: Node, ctx: DetectContext): Finding[] {
         out.push(...importFindings(node))
         break
       case 'call':
-        out.push(...callFindings(node, bindings))
+        out.push(...callFindings(node, names))
         break
       case 'attribute':
       case 'identifier':
-        out.push(...referenceFindings(node, bindings))
+        out.push(...referenceFindings(node, names))
         break
       case 'assignment':
       case 'augmented_assignment':
-        out.push(...assignmentFindings(node, bindings))
+        out.push(...assignmentFindings(node, names))
         break
       case 'string':
       case 'concatenated_string':
-        out.push(...stringFindings(node, bindings, ctx))
+        out.push(...stringFindings(node, names, ctx))
         break
       case 'class_definition':
-        out.push(...classFindings(node, bindings))
+        out.push(...classFindings(node, names))
         break
       case 'raise_statement':
-        out.push(...raiseFindings(node, bindings))
+        out.push(...raiseFindings(node, names))
         break
     }
   }
@@ -85,101 +89,52 @@ function pythonFindings(root: Node, ctx: DetectContext): Finding[] {
 
 // ------------------------------------------------------------------ names
 
-const PY_BINDING_QUERY = `
-(import_statement) @n
-(import_from_statement) @n
-(assignment left: (identifier)) @n
-`
+/** A dotted path (`os.environ`): what oracle-reach says a Python name stands for. */
+interface PathValue {
+  kind: 'path'
+  path: string
+}
+type Names = PythonResolver<PathValue | PyString>
 
-/** Local name → dotted path it stands for, from imports and `x = a.b` aliases. */
-export function pythonBindings(root: Node): Bindings {
-  const bindings: Bindings = new Map()
-  for (const node of queryNodes(root, PY_BINDING_QUERY)) {
-    if (node.type === 'import_statement') {
-      for (const name of node.childrenForFieldName('name')) {
-        if (name?.type === 'aliased_import') {
-          const module = name.childForFieldName('name')?.text
-          const alias = name.childForFieldName('alias')?.text
-          if (module && alias) bindings.set(alias, module)
-        } else if (name) {
-          const first = name.text.split('.')[0]
-          if (first) bindings.set(first, first)
-        }
-      }
-    } else if (node.type === 'import_from_statement') {
-      const module = node.childForFieldName('module_name')
-      if (module?.type !== 'dotted_name') continue
-      for (const name of node.childrenForFieldName('name')) {
-        const original = name?.type === 'aliased_import' ? name.childForFieldName('name') : name
-        const alias = name?.type === 'aliased_import' ? name.childForFieldName('alias') : name
-        if (original && alias) bindings.set(alias.text, `${module.text}.${original.text}`)
-      }
-    } else if (node.type === 'assignment') {
-      const left = node.childForFieldName('left')
-      const right = node.childForFieldName('right')
-      if (left?.type !== 'identifier' || !right) continue
-      const path = resolvePython(right, bindings)
-      if (path !== undefined && path !== left.text) bindings.set(left.text, path)
-    }
-  }
-  return bindings
+const IMPORT_CALLS = new Set([
+  '__import__',
+  'builtins.__import__',
+  'importlib.__import__',
+  'importlib.import_module'
+])
+
+/**
+ * Names as dotted paths: a module is its name, a member extends its object's path, an
+ * unknown name (a builtin, or a local whose value the resolver cannot follow) stands for
+ * itself. `__import__("m")` and `importlib.import_module("m")` name the module.
+ */
+const PATHS: PythonDomain<PathValue | PyString> = {
+  module: name => (name.startsWith('.') ? undefined : { kind: 'path', path: name }),
+  member: (object, name) =>
+    object.kind === 'path' ? { kind: 'path', path: `${object.path}.${name}` } : undefined,
+  global: name => ({ kind: 'path', path: name }),
+  join: values => [...values].reverse().find(v => v !== undefined),
+  call: (callee, node, names) => {
+    if (callee?.kind !== 'path' || !IMPORT_CALLS.has(callee.path)) return undefined
+    const module = names.stringOf(argumentsOf(node)[0])
+    return module === undefined ? undefined : { kind: 'path', path: module }
+  },
+  unknownLocal: 'global'
+}
+
+/** The file's names, resolved through its imports and aliases (resolve/python.ts). */
+export function pythonNames(root: Node): Names {
+  return new PythonResolver(root, PATHS)
 }
 
 /** Dotted path an expression names (`o.environ` → `os.environ`), or undefined. */
-export function resolvePython(node: Node, bindings: Bindings): string | undefined {
-  switch (node.type) {
-    case 'identifier':
-      return bindings.get(node.text) ?? node.text
-    case 'attribute': {
-      const object = node.childForFieldName('object')
-      const attr = node.childForFieldName('attribute')
-      const base = object ? resolvePython(object, bindings) : undefined
-      return base !== undefined && attr ? `${base}.${attr.text}` : undefined
-    }
-    case 'subscript': {
-      const value = node.childForFieldName('value')
-      const key = node.childForFieldName('subscript')
-      const base = value ? resolvePython(value, bindings) : undefined
-      const name = key ? pythonStringValue(key) : undefined
-      return base !== undefined && name !== undefined ? `${base}.${name}` : undefined
-    }
-    case 'call':
-      return resolveCall(node, bindings)
-    case 'parenthesized_expression': {
-      const inner = node.namedChildren[0]
-      return inner ? resolvePython(inner, bindings) : undefined
-    }
-    default:
-      return undefined
-  }
-}
-
-/** `getattr(x, "name")` and `__import__("m")`/`importlib.import_module("m")` name things too. */
-function resolveCall(node: Node, bindings: Bindings): string | undefined {
-  const fn = node.childForFieldName('function')
-  const args = argumentsOf(node)
-  const callee = fn ? resolvePython(fn, bindings) : undefined
-  if (callee === 'getattr' && args[0] && args[1]) {
-    const base = resolvePython(args[0], bindings)
-    const name = pythonStringValue(args[1])
-    return base !== undefined && name !== undefined ? `${base}.${name}` : undefined
-  }
-  if (isImportCall(callee) && args[0]) return pythonStringValue(args[0])
-  return undefined
+export function resolvePython(node: Node, names: Names): string | undefined {
+  const value = names.valueOf(node)
+  return value?.kind === 'path' ? value.path : undefined
 }
 
 function isImportCall(callee: string | undefined): boolean {
-  return (
-    callee === '__import__' ||
-    callee === 'builtins.__import__' ||
-    callee === 'importlib.__import__' ||
-    callee === 'importlib.import_module'
-  )
-}
-
-function argumentsOf(call: Node): Node[] {
-  const args = call.childForFieldName('arguments')
-  return args ? (args.namedChildren.filter(Boolean) as Node[]) : []
+  return callee !== undefined && IMPORT_CALLS.has(callee)
 }
 
 // ------------------------------------------------------------------ detectors
@@ -214,22 +169,22 @@ function importFindings(node: Node): Finding[] {
   return out
 }
 
-function callFindings(node: Node, bindings: Bindings): Finding[] {
+function callFindings(node: Node, names: Names): Finding[] {
   const fn = node.childForFieldName('function')
-  const callee = fn ? resolvePython(fn, bindings) : undefined
+  const callee = fn ? resolvePython(fn, names) : undefined
   const args = argumentsOf(node)
   if (isImportCall(callee) && args[0]) {
-    const module = pythonStringValue(args[0])
+    const module = names.stringOf(args[0])
     if (module !== undefined && frameworkModule(module) !== undefined)
       return [finding('framework', node, `imports the test framework module ${quote(module)}`)]
   }
   if (callee === 'getattr' && args[1]) {
-    const path = resolvePython(node, bindings)
+    const path = resolvePython(node, names)
     if (path !== undefined) return pathFindings(path, node)
   }
   if ((callee === 'setattr' || callee === 'delattr') && args[0] && args[1]) {
-    const base = resolvePython(args[0], bindings)
-    const name = pythonStringValue(args[1])
+    const base = resolvePython(args[0], names)
+    const name = names.stringOf(args[1])
     if (base !== undefined && name !== undefined) return targetFindings(`${base}.${name}`, node)
   }
   if ((callee === 'os.kill' || callee === 'os.killpg') && args[0]) {
@@ -242,12 +197,13 @@ function callFindings(node: Node, bindings: Bindings): Finding[] {
   return []
 }
 
-function referenceFindings(node: Node, bindings: Bindings): Finding[] {
+function referenceFindings(node: Node, names: Names): Finding[] {
   const parent = node.parent
   if (node.type === 'identifier') {
     // Only names bound to something else (imports, aliases) are references of their own;
     // a bare identifier inside an attribute or an import is covered there.
-    if (!bindings.has(node.text) || bindings.get(node.text) === node.text) return []
+    const bound = resolvePython(node, names)
+    if (bound === undefined || bound === pyName(node)) return []
     if (parent?.type === 'attribute' || parent?.type === 'dotted_name') return []
     if (parent?.type === 'aliased_import' || parent?.type?.startsWith('import')) return []
     if (parent?.type === 'assignment' && parent.childForFieldName('left')?.id === node.id) return []
@@ -257,7 +213,7 @@ function referenceFindings(node: Node, bindings: Bindings): Finding[] {
     if (attr !== undefined && PY_FRAME_ATTRIBUTES.has(attr))
       return [finding('introspection', node, `reads the frame attribute ${attr}`)]
   }
-  const path = resolvePython(node, bindings)
+  const path = resolvePython(node, names)
   return path === undefined ? [] : pathFindings(path, node)
 }
 
@@ -296,10 +252,10 @@ function pathFindings(path: string, node: Node): Finding[] {
 }
 
 /** `raise SystemExit(0)`: sys.exit by another name. */
-function raiseFindings(node: Node, bindings: Bindings): Finding[] {
+function raiseFindings(node: Node, names: Names): Finding[] {
   const raised = node.namedChildren[0]
   const target = raised?.type === 'call' ? raised.childForFieldName('function') : raised
-  if (!target || resolvePython(target, bindings) !== 'SystemExit') return []
+  if (!target || resolvePython(target, names) !== 'SystemExit') return []
   return [
     finding(
       'process',
@@ -320,15 +276,15 @@ function assignmentTargets(node: Node): Node[] {
   return [left]
 }
 
-function assignmentFindings(node: Node, bindings: Bindings): Finding[] {
+function assignmentFindings(node: Node, names: Names): Finding[] {
   const out: Finding[] = []
   for (const target of assignmentTargets(node)) {
     if (target.type !== 'attribute' && target.type !== 'subscript') continue
-    const path = resolvePython(target, bindings)
+    const path = resolvePython(target, names)
     if (path !== undefined) out.push(...targetFindings(path, node))
     else if (target.type === 'subscript') {
       const value = target.childForFieldName('value')
-      const base = value ? resolvePython(value, bindings) : undefined
+      const base = value ? resolvePython(value, names) : undefined
       if (base === 'sys.modules')
         out.push(finding('framework', node, 'replaces a module in sys.modules'))
       if (base !== undefined && PY_PATCHED_MODULES.has(base))
@@ -358,7 +314,7 @@ function targetFindings(path: string, node: Node): Finding[] {
   return []
 }
 
-function stringFindings(node: Node, bindings: Bindings, ctx: DetectContext): Finding[] {
+function stringFindings(node: Node, names: Names, ctx: DetectContext): Finding[] {
   if (node.parent?.type === 'concatenated_string') return []
   // Docstrings and strings used as comments are not values.
   if (node.parent?.type === 'expression_statement') return []
@@ -373,7 +329,7 @@ function stringFindings(node: Node, bindings: Bindings, ctx: DetectContext): Fin
       out.push(finding('markers', node, `names the runner's report option ${quote(report)}`))
   }
   const value = runs.join('')
-  if (namesRunner(value) && expressionUses(expressionRoot(node), bindings, PY_RUNTIME_SOURCES))
+  if (namesRunner(value) && expressionUses(expressionRoot(node), names, PY_RUNTIME_SOURCES))
     out.push(
       finding(
         'markers',
@@ -381,7 +337,7 @@ function stringFindings(node: Node, bindings: Bindings, ctx: DetectContext): Fin
         `checks whether ${quote(value.trim())} is running (sys.modules, sys.argv or the environment)`
       )
     )
-  for (const candidate of [...runs, ...joinedPath(node, bindings)]) {
+  for (const candidate of [...runs, ...joinedPath(node, names)]) {
     const named = ctx.instrumentName(candidate)
     if (named !== undefined) {
       out.push(finding('instrument', node, `names the instrument path ${quote(named)}`))
@@ -392,12 +348,12 @@ function stringFindings(node: Node, bindings: Bindings, ctx: DetectContext): Fin
 }
 
 /** `os.path.join("a", "b")`, `Path("a") / "b"`: the path the string is part of, if static. */
-function joinedPath(node: Node, bindings: Bindings): string[] {
+function joinedPath(node: Node, names: Names): string[] {
   let parent = node.parent
   if (parent?.type === 'argument_list') {
     const call = parent.parent
     const fn = call?.childForFieldName('function')
-    const callee = fn ? (resolvePython(fn, bindings) ?? fn.text) : ''
+    const callee = fn ? (resolvePython(fn, names) ?? fn.text) : ''
     if (call && /(^|\.)(join|joinpath|Path|PurePath|PurePosixPath|PosixPath)$/.test(callee)) {
       // Non-literal parts (a root folder variable) are left out: what follows them is a path.
       const parts = argumentsOf(call)
@@ -437,10 +393,10 @@ export function expressionRoot(node: Node): Node {
   return current
 }
 
-function expressionUses(root: Node, bindings: Bindings, sources: readonly string[]): boolean {
+function expressionUses(root: Node, names: Names, sources: readonly string[]): boolean {
   for (const node of descendants(root)) {
     if (node.type !== 'attribute' && node.type !== 'identifier') continue
-    const path = resolvePython(node, bindings)
+    const path = resolvePython(node, names)
     if (path !== undefined && pathMatches(path, sources) !== undefined) return true
   }
   return false
@@ -448,11 +404,11 @@ function expressionUses(root: Node, bindings: Bindings, sources: readonly string
 
 // ------------------------------------------------------------------ comparisons
 
-function classFindings(node: Node, bindings: Bindings): Finding[] {
+function classFindings(node: Node, names: Names): Finding[] {
   const body = node.childForFieldName('body')
   if (!body) return []
   const bases = (node.childForFieldName('superclasses')?.namedChildren ?? [])
-    .map(b => (b ? resolvePython(b, bindings) : undefined))
+    .map(b => (b ? resolvePython(b, names) : undefined))
     .filter((b): b is string => b !== undefined)
   const valueBase = bases.find(b => PY_VALUE_TYPES.has(b))
   const out: Finding[] = []

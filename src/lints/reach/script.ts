@@ -3,12 +3,19 @@
 // (`const { env } = process`, `const a = require('node:assert')`, `globalThis.process`),
 // each node checked against tables.ts. Pure: a tree in, findings out.
 import type { Node } from 'web-tree-sitter'
+import {
+  requiredModule,
+  ScriptResolver,
+  type JsString,
+  type ScriptDomain
+} from '../resolve/script.js'
 import type { DetectContext } from './python.js'
 import {
   JS_ASSERT_MODULES,
   JS_BUILTIN_GLOBALS,
   JS_FRAMEWORK_PACKAGES,
   JS_FRAMEWORK_PREFIXES,
+  JS_GLOBAL_OBJECTS,
   JS_INTROSPECTION,
   JS_PRIMITIVE_WRAPPERS,
   JS_PROCESS_ASSIGNED,
@@ -19,7 +26,7 @@ import {
   JS_RUNNER_INTERNAL_STRINGS,
   JS_RUNNER_PROTOCOL_NAMES,
   JS_RUNTIME_SOURCES
-} from './tables.js'
+} from '../tables.js'
 import {
   descendants,
   finding,
@@ -28,18 +35,12 @@ import {
   moduleMatches,
   namesRunner,
   pathMatches,
-  queryNodes,
   quote,
   reportMarker,
   scriptStringRuns,
   scriptStringValue
 } from './syntax.js'
 import type { Finding } from './types.js'
-
-interface Scope {
-  bindings: Map<string, string>
-  declared: Set<string>
-}
 
 const JS_MAIN_GUARD = /^(require\.main\s*===?\s*module|module\s*===?\s*require\.main)$/
 
@@ -48,7 +49,7 @@ export function detectScript(root: Node, ctx: DetectContext): Finding[] {
 }
 
 function scriptFindings(root: Node, ctx: DetectContext): Finding[] {
-  const scope = scriptScope(root)
+  const names = scriptNames(root)
   const out: Finding[] = []
   for (const node of descendants(root, ctx.within)) {
     switch (node.type) {
@@ -57,12 +58,12 @@ function scriptFindings(root: Node, ctx: DetectContext): Finding[] {
         out.push(...moduleFindings(node.childForFieldName('source'), node))
         break
       case 'call_expression':
-        out.push(...callFindings(node, scope))
+        out.push(...callFindings(node, names))
         break
       case 'identifier':
       case 'member_expression':
       case 'subscript_expression':
-        out.push(...referenceFindings(node, scope))
+        out.push(...referenceFindings(node, names))
         break
       case 'property_identifier':
       case 'shorthand_property_identifier':
@@ -71,18 +72,18 @@ function scriptFindings(root: Node, ctx: DetectContext): Finding[] {
         break
       case 'assignment_expression':
       case 'augmented_assignment_expression':
-        out.push(...targetFindings(node.childForFieldName('left'), node, scope))
+        out.push(...targetFindings(node.childForFieldName('left'), node, names))
         break
       case 'update_expression':
-        out.push(...targetFindings(node.childForFieldName('argument'), node, scope))
+        out.push(...targetFindings(node.childForFieldName('argument'), node, names))
         break
       case 'unary_expression':
         if (node.text.startsWith('delete'))
-          out.push(...targetFindings(node.childForFieldName('argument'), node, scope))
+          out.push(...targetFindings(node.childForFieldName('argument'), node, names))
         break
       case 'string':
       case 'template_string':
-        out.push(...stringFindings(node, scope, ctx))
+        out.push(...stringFindings(node, names, ctx))
         break
       case 'class_declaration':
       case 'class':
@@ -94,7 +95,7 @@ function scriptFindings(root: Node, ctx: DetectContext): Finding[] {
         break
       case 'if_statement':
       case 'ternary_expression':
-        out.push(...nodeEnvFindings(node, scope))
+        out.push(...nodeEnvFindings(node, names))
         break
     }
   }
@@ -109,131 +110,46 @@ export function canonicalModule(module: string): string {
   return module.startsWith('node:') ? module.slice(5) : module
 }
 
-const GLOBAL_OBJECTS = new Set(['globalThis', 'global', 'window', 'self'])
-
 function stripGlobal(path: string): string {
   const dot = path.indexOf('.')
-  return dot > 0 && GLOBAL_OBJECTS.has(path.slice(0, dot)) ? stripGlobal(path.slice(dot + 1)) : path
+  return dot > 0 && JS_GLOBAL_OBJECTS.has(path.slice(0, dot))
+    ? stripGlobal(path.slice(dot + 1))
+    : path
 }
 
-const SCRIPT_BINDING_QUERY = `
-(import_statement) @n
-(variable_declarator) @n
-`
+/** A dotted path (`process.env`): what oracle-reach says a JS name stands for. */
+interface PathValue {
+  kind: 'path'
+  path: string
+}
+type Names = ScriptResolver<PathValue | JsString>
 
-export function scriptScope(root: Node): Scope {
-  const scope: Scope = { bindings: new Map(), declared: new Set() }
-  for (const node of queryNodes(root, SCRIPT_BINDING_QUERY)) {
-    if (node.type === 'import_statement') importBindings(node, scope)
-    else declaratorBindings(node, scope)
-  }
-  return scope
+const pathValue = (p: string): PathValue => ({ kind: 'path', path: p })
+
+/**
+ * Names as dotted paths: a module is its canonical name, a member extends its object's
+ * path (through the global object: `globalThis.process` is `process`), an unknown name (a
+ * global, a parameter, a local the resolver cannot follow) stands for itself.
+ */
+const PATHS: ScriptDomain<PathValue | JsString> = {
+  module: specifier => pathValue(canonicalModule(specifier)),
+  member: (object, name) =>
+    object.kind === 'path' ? pathValue(stripGlobal(`${object.path}.${name}`)) : undefined,
+  global: name => pathValue(name),
+  this: () => pathValue('this'),
+  join: values => [...values].reverse().find(v => v !== undefined),
+  unknownLocal: 'global'
 }
 
-function importBindings(node: Node, scope: Scope): void {
-  const source = node.childForFieldName('source')
-  const module = source ? scriptStringValue(source) : undefined
-  if (module === undefined) return
-  const m = canonicalModule(module)
-  for (const clause of node.namedChildren) {
-    if (clause?.type !== 'import_clause') continue
-    for (const part of clause.namedChildren) {
-      if (!part) continue
-      if (part.type === 'identifier') bind(scope, part.text, m)
-      else if (part.type === 'namespace_import') {
-        const id = part.namedChildren[0]
-        if (id) bind(scope, id.text, m)
-      } else if (part.type === 'named_imports') {
-        for (const spec of part.namedChildren) {
-          const name = spec?.childForFieldName('name')
-          const alias = spec?.childForFieldName('alias') ?? name
-          if (name && alias) bind(scope, alias.text, `${m}.${name.text}`)
-        }
-      }
-    }
-  }
-}
-
-function declaratorBindings(node: Node, scope: Scope): void {
-  const name = node.childForFieldName('name')
-  const value = node.childForFieldName('value')
-  if (!name) return
-  const path = value ? resolveScript(value, scope) : undefined
-  if (name.type === 'identifier') {
-    scope.declared.add(name.text)
-    if (path !== undefined && path !== name.text) scope.bindings.set(name.text, path)
-    return
-  }
-  for (const id of name.descendantsOfType(['identifier', 'shorthand_property_identifier_pattern']))
-    if (id) scope.declared.add(id.text)
-  if (path === undefined || name.type !== 'object_pattern') return
-  for (const prop of name.namedChildren) {
-    if (prop?.type === 'shorthand_property_identifier_pattern')
-      scope.bindings.set(prop.text, `${path}.${prop.text}`)
-    else if (prop?.type === 'pair_pattern') {
-      const key = prop.childForFieldName('key')
-      const local = prop.childForFieldName('value')
-      const keyName = key
-        ? key.type === 'property_identifier'
-          ? key.text
-          : scriptStringValue(key)
-        : undefined
-      if (keyName !== undefined && local?.type === 'identifier')
-        scope.bindings.set(local.text, `${path}.${keyName}`)
-    }
-  }
-}
-
-function bind(scope: Scope, name: string, path: string): void {
-  scope.bindings.set(name, path)
-  scope.declared.add(name)
+/** The file's names, resolved through its imports, requires and aliases (resolve/script.ts). */
+export function scriptNames(root: Node): Names {
+  return new ScriptResolver(root, PATHS)
 }
 
 /** Dotted path an expression names (`e.VITEST` → `process.env.VITEST`), or undefined. */
-export function resolveScript(node: Node, scope: Scope): string | undefined {
-  switch (node.type) {
-    case 'identifier':
-      return scope.bindings.get(node.text) ?? node.text
-    case 'this':
-      return 'this'
-    case 'member_expression': {
-      const object = node.childForFieldName('object')
-      const property = node.childForFieldName('property')
-      const base = object ? resolveScript(object, scope) : undefined
-      return base !== undefined && property ? stripGlobal(`${base}.${property.text}`) : undefined
-    }
-    case 'subscript_expression': {
-      const object = node.childForFieldName('object')
-      const index = node.childForFieldName('index')
-      const base = object ? resolveScript(object, scope) : undefined
-      const key = index ? scriptStringValue(index) : undefined
-      return base !== undefined && key !== undefined ? stripGlobal(`${base}.${key}`) : undefined
-    }
-    case 'call_expression': {
-      const module = requiredModule(node)
-      return module === undefined ? undefined : canonicalModule(module)
-    }
-    case 'parenthesized_expression':
-    case 'await_expression':
-    case 'non_null_expression':
-    case 'as_expression':
-    case 'satisfies_expression': {
-      const inner = node.namedChildren[0]
-      return inner ? resolveScript(inner, scope) : undefined
-    }
-    default:
-      return undefined
-  }
-}
-
-/** The module of `require('m')` or `import('m')` with a constant argument. */
-function requiredModule(call: Node): string | undefined {
-  const fn = call.childForFieldName('function')
-  // `require`, `module.require`, and what createRequire() made (`const req = createRequire(…)`
-  // is usually called `require` or `*Require`; other names are not followed).
-  if (!fn || (fn.type !== 'import' && !/(^|\.)require$|Require$/.test(fn.text))) return undefined
-  const arg = call.childForFieldName('arguments')?.namedChildren[0]
-  return arg ? scriptStringValue(arg) : undefined
+export function resolveScript(node: Node, names: Names): string | undefined {
+  const value = names.valueOf(node)
+  return value?.kind === 'path' ? value.path : undefined
 }
 
 function args(call: Node): Node[] {
@@ -273,15 +189,15 @@ const DEFINE_CALLS = new Set([
   'Reflect.deleteProperty'
 ])
 
-function callFindings(node: Node, scope: Scope): Finding[] {
+function callFindings(node: Node, names: Names): Finding[] {
   const module = requiredModule(node)
   if (module !== undefined)
     return moduleFindings(node.childForFieldName('arguments')?.namedChildren[0] ?? null, node)
   const fn = node.childForFieldName('function')
-  const callee = fn ? resolveScript(fn, scope) : undefined
+  const callee = fn ? resolveScript(fn, names) : undefined
   const list = args(node)
   if (callee === undefined) return []
-  if (DEFINE_CALLS.has(callee) && list[0]) return targetFindings(list[0], node, scope, true)
+  if (DEFINE_CALLS.has(callee) && list[0]) return targetFindings(list[0], node, names, true)
   if (callee === 'Error.captureStackTrace' && list[0]?.type !== 'this')
     return [
       finding('introspection', node, 'captures a stack trace into an object to read its callers')
@@ -322,10 +238,10 @@ function splitLast(path: string): [string, string] {
   return dot < 0 ? ['', path] : [path.slice(0, dot), path.slice(dot + 1)]
 }
 
-function referenceFindings(node: Node, scope: Scope): Finding[] {
+function referenceFindings(node: Node, names: Names): Finding[] {
   if (node.type === 'identifier') {
     const global = globalFindings(node)
-    if (global.length > 0 || !boundReference(node, scope)) return global
+    if (global.length > 0 || !boundReference(node, names)) return global
   }
   const object = node.childForFieldName('object')
   if (node.type === 'member_expression' && object) {
@@ -341,11 +257,11 @@ function referenceFindings(node: Node, scope: Scope): Finding[] {
         )
       ]
   }
-  const path = resolveScript(node, scope)
+  const path = resolveScript(node, names)
   if (path === undefined) return []
   const root = path.split('.')[0] ?? ''
   // `globalThis.expect`: the runner's global reached through the global object.
-  if (object && GLOBAL_OBJECTS.has(object.text) && JS_RUNNER_GLOBALS.has(root))
+  if (object && JS_GLOBAL_OBJECTS.has(object.text) && JS_RUNNER_GLOBALS.has(root))
     return [finding('framework', node, `uses the runner global ${quote(root)}`)]
   const introspection = pathMatches(path, JS_INTROSPECTION)
   if (introspection !== undefined)
@@ -367,8 +283,8 @@ function referenceFindings(node: Node, scope: Scope): Finding[] {
 }
 
 /** An alias in use (`exit(0)` after `import { exit } from 'node:process'`), not its declaration. */
-function boundReference(node: Node, scope: Scope): boolean {
-  if (!scope.bindings.has(node.text)) return false
+function boundReference(node: Node, names: Names): boolean {
+  if (!names.bound(node)) return false
   const parent = node.parent
   if (!parent || parent.type === 'import_specifier' || parent.type === 'import_clause') return false
   if (parent.type === 'namespace_import' || parent.type === 'pair_pattern') return false
@@ -493,18 +409,18 @@ function declares(node: Node, name: string, importClause = false): boolean {
 }
 
 /** A member of a variable the file declares itself (`const expect = make(); expect.x = 1`). */
-function localObject(target: Node, scope: Scope): boolean {
+function localObject(target: Node, names: Names): boolean {
   let root: Node | null = target
   while (root && (root.type === 'member_expression' || root.type === 'subscript_expression'))
     root = root.childForFieldName('object')
   if (root?.type !== 'identifier') return false
-  return !scope.bindings.has(root.text) && declaredAround(root, root.text)
+  return !names.bound(root) && declaredAround(root, root.text)
 }
 
 /** Writes to a member: of an assertion module, the runner, the process or a built-in. */
-function targetFindings(target: Node | null, at: Node, scope: Scope, whole = false): Finding[] {
-  if (!target || localObject(target, scope)) return []
-  const resolved = resolveScript(target, scope)
+function targetFindings(target: Node | null, at: Node, names: Names, whole = false): Finding[] {
+  if (!target || localObject(target, names)) return []
+  const resolved = resolveScript(target, names)
   if (resolved === undefined) return []
   const path = whole ? `${resolved}.*` : resolved
   const parts = path.split('.')
@@ -538,7 +454,7 @@ function targetFindings(target: Node | null, at: Node, scope: Scope, whole = fal
   return []
 }
 
-function stringFindings(node: Node, scope: Scope, ctx: DetectContext): Finding[] {
+function stringFindings(node: Node, names: Names, ctx: DetectContext): Finding[] {
   const parent = node.parent
   if (parent?.type === 'expression_statement') return []
   if (parent?.type === 'import_statement' || parent?.type === 'export_statement') return []
@@ -557,7 +473,7 @@ function stringFindings(node: Node, scope: Scope, ctx: DetectContext): Finding[]
       out.push(finding('framework', node, `names the runner internal ${quote(internal)}`))
   }
   const value = runs.join('')
-  if (namesRunner(value) && expressionUses(expressionRoot(node), scope))
+  if (namesRunner(value) && expressionUses(expressionRoot(node), names))
     out.push(
       finding(
         'markers',
@@ -603,7 +519,7 @@ function expressionRoot(node: Node): Node {
   return current
 }
 
-function expressionUses(root: Node, scope: Scope): boolean {
+function expressionUses(root: Node, names: Names): boolean {
   for (const node of descendants(root)) {
     if (
       node.type !== 'member_expression' &&
@@ -611,7 +527,7 @@ function expressionUses(root: Node, scope: Scope): boolean {
       node.type !== 'subscript_expression'
     )
       continue
-    const path = resolveScript(node, scope)
+    const path = resolveScript(node, names)
     if (path !== undefined && pathMatches(path, JS_RUNTIME_SOURCES) !== undefined) return true
   }
   return false
@@ -676,14 +592,14 @@ function wrapperSubclassFindings(node: Node): Finding[] {
 }
 
 /** `if (process.env.NODE_ENV === 'test') return 42`: a different answer under test. */
-function nodeEnvFindings(node: Node, scope: Scope): Finding[] {
+function nodeEnvFindings(node: Node, names: Names): Finding[] {
   const condition = node.childForFieldName('condition')
   const consequence = node.childForFieldName('consequence')
   if (!condition || !consequence) return []
   const mentionsNodeEnv = [...descendants(condition)].some(
     n =>
       (n.type === 'member_expression' || n.type === 'subscript_expression') &&
-      resolveScript(n, scope) === 'process.env.NODE_ENV'
+      resolveScript(n, names) === 'process.env.NODE_ENV'
   )
   const saysTest = condition
     .descendantsOfType('string')

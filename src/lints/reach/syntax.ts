@@ -3,7 +3,7 @@
 // tables. No I/O, no state.
 import { Query, type Language, type Node } from 'web-tree-sitter'
 import { decodeEscapes } from '../extract.js'
-import { MARKER_EXACT, MARKER_PREFIXES, REPORT_MARKERS, RUNNER_NAMES } from './tables.js'
+import { MARKER_EXACT, MARKER_PREFIXES, REPORT_MARKERS, RUNNER_NAMES } from '../tables.js'
 import type { Finding, ReachCategory } from './types.js'
 
 /**
@@ -136,15 +136,7 @@ export function scriptStringRuns(node: Node): string[] {
   return runs
 }
 
-export function scriptStringValue(node: Node): string | undefined {
-  if (node.type === 'string') return decodeEscapes(node.text.slice(1, -1))
-  if (
-    node.type === 'template_string' &&
-    node.descendantsOfType('template_substitution').length === 0
-  )
-    return decodeEscapes(node.text.slice(1, -1))
-  return undefined
-}
+export { scriptStringValue } from '../resolve/script.js'
 
 // ------------------------------------------------------------------ predicates
 

@@ -6,7 +6,7 @@
 import type { GateContext } from '../../context.js'
 import { familyOf } from '../../lang.js'
 import { normalisePath } from '../../writeset/planes.js'
-import { readBlobs } from '../blobs.js'
+import { listBlobs, MAX_LINT_BLOB_BYTES, readBlobs } from '../blobs.js'
 import { helperExports, type HelperResolver } from './scan.js'
 import type { HelperExports } from './markers.js'
 
@@ -34,11 +34,14 @@ export function helperResolver(ctx: GateContext): HelperResolver {
   }
 }
 
+/** A helper too large to read whole (a generated module) exports no marker the lint sees. */
 async function readHelper(
   ctx: GateContext,
   rev: string,
   path: string
 ): Promise<HelperExports | undefined> {
+  const listed = (await listBlobs(ctx.git, rev, [path])).get(path)
+  if (listed === undefined || listed.size > MAX_LINT_BLOB_BYTES) return undefined
   const bytes = (await readBlobs(ctx.git, rev, [path])).get(path)
   return bytes === undefined ? undefined : helperExports(path, bytes.toString('utf8'))
 }

@@ -1,17 +1,18 @@
 // The skip-marker lint: a patch may not silence a test in the test file; a flake is frozen
 // in the ledger (read from the base), where it has an owner and an expiry. Only lines the
 // diff adds count, so a marker the base already had is not held against the patch.
-import { addedLines } from '../../git/hunks.js'
-import { familyOf } from '../../lang.js'
+import { familyOf, parsedLanguageOf } from '../../lang.js'
 import type { LedgerRow, LedgerState } from '../../ledger/types.js'
 import type { Level, Reason } from '../../types.js'
-import { readBlobs } from '../blobs.js'
 import { isTestFile } from '../files.js'
 import type { LintInput } from '../registry.js'
 import { helperResolver } from './helpers.js'
 import { mayHoldMarker, scanFile, type Finding } from './scan.js'
 
-export async function skipMarker({ ctx, ledger }: LintInput, level: Level): Promise<Reason[]> {
+export async function skipMarker(
+  { ctx, ledger, view }: LintInput,
+  level: Level
+): Promise<Reason[]> {
   const targets = ctx.writeSet.filter(
     row =>
       row.status !== 'deleted' &&
@@ -19,12 +20,7 @@ export async function skipMarker({ ctx, ledger }: LintInput, level: Level): Prom
       isTestFile(ctx.planes, row.path)
   )
   if (targets.length === 0) return []
-  const added = await addedLines(
-    ctx.git,
-    ctx.mergeBase,
-    ctx.head,
-    targets.map(t => t.path)
-  )
+  const added = await view.added()
   const scanned = targets.filter(row => {
     const lines = added.get(row.path)
     // JS/TS and Python are always parsed: an alias, an escaped or folded name, a helper
@@ -34,13 +30,11 @@ export async function skipMarker({ ctx, ledger }: LintInput, level: Level): Prom
     return lines !== undefined && (parsed || mayHoldMarker(lines.values()))
   })
   // Two batch reads (one per revision), not two git processes per file.
-  const heads = await readBlobs(
-    ctx.git,
+  const heads = await view.textsAt(
     ctx.head,
     scanned.map(r => r.path)
   )
-  const bases = await readBlobs(
-    ctx.git,
+  const bases = await view.textsAt(
     ctx.mergeBase,
     scanned.map(r => r.previous_path ?? r.path)
   )
@@ -50,10 +44,15 @@ export async function skipMarker({ ctx, ledger }: LintInput, level: Level): Prom
     const head = heads.get(row.path)
     const lang = familyOf(row.path)
     if (head === undefined || lang === undefined) continue
-    const base = bases.get(row.previous_path ?? row.path)?.toString('utf8') ?? null
+    const base = bases.get(row.previous_path ?? row.path) ?? null
     const lines = added.get(row.path)?.keys() ?? []
-    const text = head.toString('utf8')
-    for (const finding of await scanFile(row.path, lang, text, base, lines, resolve)) {
+    const language = parsedLanguageOf(row.path) ?? 'typescript'
+    const basePath = row.previous_path ?? row.path
+    const trees = {
+      head: (t: string) => view.tree(ctx.head, row.path, t, language),
+      base: (t: string) => view.tree(ctx.mergeBase, basePath, t, language)
+    }
+    for (const finding of await scanFile(row.path, lang, head, base, lines, resolve, trees)) {
       const reason = judge(finding, row.path, ledger, level)
       if (reason) reasons.push(reason)
     }

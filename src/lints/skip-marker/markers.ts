@@ -148,3 +148,10 @@ export function timeoutsIn(line: string, lang: Lang): TimeoutHit[] {
   }
   return hits
 }
+
+/** Markers by 1-based line, one per label on a line. */
+export function addHit(hits: Map<number, MarkerHit[]>, line: number, hit: MarkerHit): void {
+  const list = hits.get(line)
+  if (list === undefined) hits.set(line, [hit])
+  else if (!list.some(h => h.label === hit.label)) list.push(hit)
+}

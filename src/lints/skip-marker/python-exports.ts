@@ -4,33 +4,13 @@
 import type { Tree } from 'web-tree-sitter'
 import type { HelperExports } from './markers.js'
 import { pythonMarkers } from './python.js'
-import { isFramework, pyName } from './python-values.js'
+import { importedModules, pyName } from '../resolve/python.js'
+import { isFramework } from './python-values.js'
 
 /** Modules a file imports (`pkg.mod`, `.helpers`, `..app.testing`): helper candidates. */
 export function pythonImports(tree: Tree): string[] {
-  const found = new Set<string>()
-  for (const node of tree.rootNode.descendantsOfType([
-    'import_statement',
-    'import_from_statement'
-  ])) {
-    if (!node) continue
-    if (node.type === 'import_from_statement') {
-      const module = node.childForFieldName('module_name')?.text
-      if (module === undefined || isFramework(module)) continue
-      found.add(module)
-      // `from . import helpers`: the names may be submodules.
-      for (const name of node.childrenForFieldName('name')) {
-        const dotted = name?.type === 'aliased_import' ? name.childForFieldName('name') : name
-        if (dotted) found.add(`${module}${module.endsWith('.') ? '' : '.'}${dotted.text}`)
-      }
-    } else {
-      for (const name of node.childrenForFieldName('name')) {
-        const dotted = name?.type === 'aliased_import' ? name.childForFieldName('name') : name
-        if (dotted && !isFramework(dotted.text)) found.add(dotted.text)
-      }
-    }
-  }
-  return [...found]
+  // `from . import helpers`: the names may be submodules (the resolver lists them too).
+  return importedModules(tree.rootNode).filter(m => !isFramework(m))
 }
 
 /** The top-level names of a production module whose value or body holds a marker. */

@@ -53,11 +53,18 @@ export function mayHoldMarker(lines: Iterable<string>): boolean {
 }
 
 /**
+ * Parses a file's text into a tree its caller holds (the run's view, view.ts): the scan
+ * neither frees it nor parses that text again.
+ */
+export type HeldTree = (text: string) => Promise<Tree>
+
+/**
  * @param path head path (canonical ids use it)
  * @param headText file at head
  * @param baseText file at the merge base (its previous path when renamed), null when new
  * @param added head line numbers the diff adds
  * @param resolve JS/TS: the helpers a test imports from other modules (none when omitted)
+ * @param trees the run's trees of the head and base file (parsed here and freed when omitted)
  */
 export async function scanFile(
   path: string,
@@ -65,13 +72,14 @@ export async function scanFile(
   headText: string,
   baseText: string | null,
   added: Iterable<number>,
-  resolve?: HelperResolver
+  resolve?: HelperResolver,
+  trees?: { head: HeldTree; base: HeldTree }
 ): Promise<Finding[]> {
-  const head = await analyse(path, lang, headText, helpersOn('head', path, resolve))
+  const head = await analyse(path, lang, headText, helpersOn('head', path, resolve), trees?.head)
   const base =
     baseText === null
       ? undefined
-      : await analyse(path, lang, baseText, helpersOn('base', path, resolve))
+      : await analyse(path, lang, baseText, helpersOn('base', path, resolve), trees?.base)
   const before = new Set<string>()
   const baseTimeouts = new Map<TimeoutHit['kind'], number>()
   if (base) {
@@ -133,12 +141,13 @@ async function analyse(
   path: string,
   lang: Lang,
   text: string,
-  helpers: Helpers
+  helpers: Helpers,
+  held: HeldTree | undefined
 ): Promise<Analysed> {
   const masked = maskCode(text, lang)
   const lines = masked.split('\n')
-  const script = lang === 'js' ? await parseScript(path, text, helpers) : undefined
-  const python = lang === 'python' ? await parsePython(path, text, helpers) : undefined
+  const script = lang === 'js' ? await parseScript(path, text, helpers, held) : undefined
+  const python = lang === 'python' ? await parsePython(path, text, helpers, held) : undefined
   const tree = script?.hits ?? python
   return {
     lines,
@@ -150,8 +159,13 @@ async function analyse(
 }
 
 /** Script markers (with test spans) of a JS/TS text. */
-function parseScript(path: string, text: string, helpers: Helpers): Promise<ScriptMarkers> {
-  return readTree(path, text, helpers, relativeImports, (tree, exportsOf) =>
+function parseScript(
+  path: string,
+  text: string,
+  helpers: Helpers,
+  held: HeldTree | undefined
+): Promise<ScriptMarkers> {
+  return readTree(path, text, helpers, held, relativeImports, (tree, exportsOf) =>
     scriptMarkers(tree, { helpers: exportsOf })
   )
 }
@@ -160,27 +174,29 @@ function parseScript(path: string, text: string, helpers: Helpers): Promise<Scri
 function parsePython(
   path: string,
   text: string,
-  helpers: Helpers
+  helpers: Helpers,
+  held: HeldTree | undefined
 ): Promise<Map<number, MarkerHit[]>> {
-  return readTree(path, text, helpers, pythonImports, (tree, exportsOf) =>
+  return readTree(path, text, helpers, held, pythonImports, (tree, exportsOf) =>
     pythonMarkers(tree, { helpers: exportsOf })
   )
 }
 
-/** Parses `text`, resolves the helper modules it imports, reads it, frees the tree. */
+/** Parses `text` (or takes the held tree), resolves the helpers it imports, reads it. */
 async function readTree<T>(
   path: string,
   text: string,
   helpers: Helpers,
+  held: HeldTree | undefined,
   imports: (tree: Tree) => string[],
   read: (tree: Tree, exportsOf: (module: string) => HelperExports | undefined) => T
 ): Promise<T> {
-  const tree = await parseTree(path, text)
+  const tree = held ? await held(text) : await parseTree(path, text)
   try {
     const resolved = await resolveAll(imports(tree), helpers)
     return read(tree, module => resolved.get(module))
   } finally {
-    tree.delete()
+    if (!held) tree.delete()
   }
 }
 

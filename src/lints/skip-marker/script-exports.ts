@@ -4,7 +4,7 @@
 import type { Node, Tree } from 'web-tree-sitter'
 import type { HelperExports, MarkerHit } from './markers.js'
 import { scriptMarkers } from './script.js'
-import { identifierName, stringValue } from './script-values.js'
+import { identifierName, stringValue } from '../resolve/script.js'
 
 /** Module paths a file imports or requires relatively (`./x`, `../src/y`): helper candidates. */
 export function relativeImports(tree: Tree): string[] {

@@ -2,39 +2,19 @@
 // frameworks export, what a member of each is, and the small syntax helpers the evaluation
 // shares. Pure data and functions of syntax nodes.
 import type { Node } from 'web-tree-sitter'
-import { decodeEscapes } from '../extract.js'
+import {
+  JS_BENCH_FUNCTIONS,
+  JS_GLOBAL_OBJECTS,
+  JS_GROUP_FUNCTIONS,
+  JS_HOOKS,
+  JS_MARKER_GLOBALS,
+  JS_TEST_FUNCTIONS,
+  JS_TEST_MODIFIERS,
+  JS_TEST_MODULES
+} from '../tables.js'
 import type { HelperExports } from './markers.js'
 
-/** Globals of the test frameworks that declare tests or groups (mocha, jest, vitest, bun). */
-const TEST_FUNCTIONS = new Set(['it', 'test', 'specify', 'bench'])
-export const GROUP_FUNCTIONS = new Set(['describe', 'suite', 'context'])
-/** Globals that are markers by themselves: x* skip, f* focus (jasmine, jest, mocha). */
-const MARKER_GLOBALS: Readonly<Record<string, { root: string; only: boolean }>> = {
-  xit: { root: 'it', only: false },
-  xtest: { root: 'test', only: false },
-  xspecify: { root: 'specify', only: false },
-  xdescribe: { root: 'describe', only: false },
-  xcontext: { root: 'context', only: false },
-  fit: { root: 'it', only: true },
-  fdescribe: { root: 'describe', only: true },
-  fcontext: { root: 'context', only: true }
-}
-/** Members of a test function that skip, focus, or invert it. */
-const MODIFIERS = new Set(['only', 'skip', 'skipIf', 'runIf', 'todo', 'fails', 'failing'])
-/** Hooks whose callback receives the test context (vitest `ctx.skip()`). */
-const HOOKS = new Set(['beforeEach', 'afterEach', 'beforeAll', 'afterAll', 'before', 'after'])
-/** Modules whose exports are the test functions. */
-export const FRAMEWORKS = new Set([
-  'vitest',
-  '@jest/globals',
-  'node:test',
-  'test',
-  'mocha',
-  'bun:test',
-  '@playwright/test'
-])
-/** The global object, through which the globals are reachable too. */
-const GLOBAL_OBJECTS = new Set(['globalThis', 'global', 'window', 'self'])
+export { JS_GROUP_FUNCTIONS as GROUP_FUNCTIONS, JS_TEST_MODULES as FRAMEWORKS }
 /** node:test and vitest options that skip or focus: test('x', { skip: true }, fn). */
 export const OPTION_KEYS = new Set(['skip', 'todo', 'only', 'fails'])
 /** Context members that skip the running test, or run only the focused ones. */
@@ -55,18 +35,6 @@ export type Value =
   | { kind: 'string'; value: string }
   | { kind: 'helpers'; specifier: string; exports: HelperExports }
 
-/** Nodes that open a scope for the names declared in them (blocks are not told apart). */
-export const SCOPES = new Set([
-  'program',
-  'function_declaration',
-  'function_expression',
-  'function',
-  'arrow_function',
-  'method_definition',
-  'generator_function',
-  'generator_function_declaration'
-])
-
 /** A name where it is declared or imported (the marker, if any, is counted where it is used). */
 export function isDeclarationName(node: Node): boolean {
   const parent = node.parent
@@ -77,18 +45,13 @@ export function isDeclarationName(node: Node): boolean {
 
 const IMPORT_PARTS = new Set(['import_specifier', 'namespace_import', 'import_clause'])
 
-export function scopeOf(node: Node): Node {
-  let n: Node = node
-  while (n.parent !== null && !SCOPES.has(n.type)) n = n.parent
-  return n
-}
-
 export function globalValue(name: string): Value | undefined {
-  if (TEST_FUNCTIONS.has(name) || GROUP_FUNCTIONS.has(name)) return { kind: 'root', name }
-  const marker = MARKER_GLOBALS[name]
+  if (JS_TEST_FUNCTIONS.has(name) || JS_BENCH_FUNCTIONS.has(name) || JS_GROUP_FUNCTIONS.has(name))
+    return { kind: 'root', name }
+  const marker = Object.hasOwn(JS_MARKER_GLOBALS, name) ? JS_MARKER_GLOBALS[name] : undefined
   if (marker) return { kind: 'marker', root: marker.root, label: name, only: marker.only }
-  if (HOOKS.has(name)) return { kind: 'hook' }
-  if (GLOBAL_OBJECTS.has(name)) return { kind: 'module' }
+  if (JS_HOOKS.has(name)) return { kind: 'hook' }
+  if (JS_GLOBAL_OBJECTS.has(name)) return { kind: 'module' }
   return undefined
 }
 
@@ -96,11 +59,12 @@ export function globalValue(name: string): Value | undefined {
 export function member(object: Value, prop: string): Value | undefined {
   switch (object.kind) {
     case 'module':
-      if (object.callable !== undefined && MODIFIERS.has(prop)) return marker(object.callable, prop)
+      if (object.callable !== undefined && JS_TEST_MODIFIERS.has(prop))
+        return marker(object.callable, prop)
       return globalValue(prop)
     case 'root':
       // test.each, test.concurrent, test.extend(...) are still test functions.
-      return MODIFIERS.has(prop) ? marker(object.name, prop) : object
+      return JS_TEST_MODIFIERS.has(prop) ? marker(object.name, prop) : object
     case 'marker':
       return object
     case 'helpers': {
@@ -154,32 +118,10 @@ export function strongest(values: ReadonlyArray<Value | undefined>): Value | und
   return best
 }
 
-export function lastExpression(node: Node): Node | null {
-  const named = node.namedChildren.filter(c => c !== null && !c.type.startsWith('type'))
-  if (node.type === 'as_expression' || node.type === 'satisfies_expression') return named[0] ?? null
-  return named[named.length - 1] ?? null
-}
-
 /** Where a marker is written: the member's name, not the start of a long chain. */
 export function markerPosition(node: Node): { row: number; column: number } {
   const part = node.childForFieldName('property') ?? node.childForFieldName('index') ?? node
   return part.startPosition
-}
-
-/** An identifier's name with its escapes decoded: `sk\u0069p` is `skip`. */
-export function identifierName(node: Node): string {
-  const text = node.text
-  if (!text.includes('\\')) return text
-  return text.replace(
-    /\\u\{([0-9a-fA-F]+)\}|\\u([0-9a-fA-F]{4})/g,
-    (_m, braced?: string, four?: string) =>
-      String.fromCodePoint(Number.parseInt(braced ?? four ?? '0', 16))
-  )
-}
-
-export function stringValue(node: Node): string | undefined {
-  if (node.type !== 'string') return undefined
-  return decodeEscapes(node.text.slice(1, -1))
 }
 
 export function isFalsyLiteral(node: Node): boolean {

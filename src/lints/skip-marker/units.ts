@@ -13,6 +13,7 @@
 import type { Family as Lang } from '../../lang.js'
 import type { TestSpan } from './script.js'
 import { canonicalId } from '../../replay/ids.js'
+import { PY_TEST_FUNCTION } from '../tables.js'
 
 export interface TestUnit {
   /** Canonical ids naming this unit; the first is the one messages suggest. */
@@ -118,7 +119,7 @@ function pythonUnits(path: string, masked: string): UnitFinder {
   const allTests = (): string[] =>
     (tests ??= lines.flatMap((_, i) => {
       const h = start[i] ? header(i) : undefined
-      if (h?.type !== 'def' || !/^test/.test(h.name)) return []
+      if (h?.type !== 'def' || !PY_TEST_FUNCTION.test(h.name)) return []
       const unit = unitAt(i + 1)
       return unit.kind === 'test' && unit.ids[0]!.endsWith(`::${h.name}`) ? [unit.ids[0]!] : []
     }))

@@ -1,6 +1,73 @@
-// The pattern tables of `oracle-reach`: module names, dotted paths and literal values that
-// production code has no honest reason to touch while the locked tests import it. The
-// detectors (python.ts, script.ts) only look things up here; docs/lints.md prints these.
+// The name tables of every lint, and of doctor's shadowed-test check, in one place: the
+// test frameworks' modules and the names they give tests, groups and markers (skip-marker,
+// doctor/shadow.ts), and the module names, dotted paths and literal values that production
+// code has no honest reason to touch while the locked tests import it (oracle-reach). The
+// detectors only look things up here; docs/lints.md prints these. Pure data.
+
+// ------------------------------------------------------------------ test calls (JS/TS)
+
+/** Globals of the test frameworks that declare one test (mocha, jest, vitest, node:test). */
+export const JS_TEST_FUNCTIONS: ReadonlySet<string> = new Set(['it', 'test', 'specify'])
+/** Benchmarks (vitest, bun): declared and skipped like tests, but no test of their own. */
+export const JS_BENCH_FUNCTIONS: ReadonlySet<string> = new Set(['bench'])
+/** Globals that declare a group of tests. */
+export const JS_GROUP_FUNCTIONS: ReadonlySet<string> = new Set(['describe', 'suite', 'context'])
+/** Globals that are markers by themselves: x* skip, f* focus (jasmine, jest, mocha). */
+export const JS_MARKER_GLOBALS: Readonly<Record<string, { root: string; only: boolean }>> = {
+  xit: { root: 'it', only: false },
+  xtest: { root: 'test', only: false },
+  xspecify: { root: 'specify', only: false },
+  xdescribe: { root: 'describe', only: false },
+  xcontext: { root: 'context', only: false },
+  fit: { root: 'it', only: true },
+  fdescribe: { root: 'describe', only: true },
+  fcontext: { root: 'context', only: true }
+}
+/** Members of a test function that skip, focus, or invert it. */
+export const JS_TEST_MODIFIERS: ReadonlySet<string> = new Set([
+  'only',
+  'skip',
+  'skipIf',
+  'runIf',
+  'todo',
+  'fails',
+  'failing'
+])
+/** Hooks whose callback receives the test context (vitest `ctx.skip()`). */
+export const JS_HOOKS: ReadonlySet<string> = new Set([
+  'beforeEach',
+  'afterEach',
+  'beforeAll',
+  'afterAll',
+  'before',
+  'after'
+])
+/** Modules whose exports are the test functions. */
+export const JS_TEST_MODULES: ReadonlySet<string> = new Set([
+  'vitest',
+  '@jest/globals',
+  'node:test',
+  'test',
+  'mocha',
+  'bun:test',
+  '@playwright/test'
+])
+/** The global object, through which the globals are reachable too. */
+export const JS_GLOBAL_OBJECTS: ReadonlySet<string> = new Set([
+  'globalThis',
+  'global',
+  'window',
+  'self'
+])
+
+// ------------------------------------------------------------------ test names (Python)
+
+/** pytest collects functions (and unittest methods) named so. */
+export const PY_TEST_FUNCTION = /^test/
+/** pytest collects classes named so. */
+export const PY_TEST_CLASS = /^Test/
+
+// ------------------------------------------------------------------ oracle-reach
 
 /** Python modules (and their submodules) that are the test framework or its internals. */
 export const PY_FRAMEWORK_MODULES = [

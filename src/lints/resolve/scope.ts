@@ -1,8 +1,7 @@
-// What the JS/TS and Python marker readers (script.ts, python.ts) share: names bound per
-// scope and looked up from the innermost scope out, one computed value per syntax node,
-// and one list of markers per line. Plain data structures over syntax nodes; no I/O.
+// What the two resolvers (python.ts, script.ts) share: names bound per scope and looked up
+// from the innermost scope out, and one computed value per syntax node. Plain data
+// structures over syntax nodes, one per parse tree and lint run; no I/O.
 import type { Node } from 'web-tree-sitter'
-import type { MarkerHit } from './markers.js'
 
 /** Where each name is declared, by the scope node that holds the declaration. */
 export class Bindings<S> {
@@ -52,11 +51,4 @@ export class NodeValues<V> {
     this.memo.set(node.id, value)
     return value
   }
-}
-
-/** Markers by 1-based line, one per label on a line. */
-export function addHit(hits: Map<number, MarkerHit[]>, line: number, hit: MarkerHit): void {
-  const list = hits.get(line)
-  if (list === undefined) hits.set(line, [hit])
-  else if (!list.some(h => h.label === hit.label)) list.push(hit)
 }

@@ -1,0 +1,111 @@
+// A generated production file far over the lints' 8 MiB read limit (tens of MB, streamed
+// to disk here) no longer stops a pull request at the lints: an honest change to it passes
+// every lint, a reach pattern on its added lines is still found at its line, and a new
+// file whose added text is over the limit is named in a notice. Test files keep the limit
+// (padding a test must not be a way around the lints): memory-bounds.test.ts.
+import { createWriteStream } from 'node:fs'
+import { mkdir } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import type { LintKey } from '../src/lints/registry.js'
+import { lintScenario } from './lints-helpers.js'
+
+const ALL: LintKey[] = [
+  'ungoverned-test',
+  'skip-marker',
+  'judge-import',
+  'literal-overlap',
+  'oracle-reach'
+]
+const MB = 1_000_000
+
+/** Writes `path` (under `dir`) as `bytes` of generated Python rows, then `tail`; the row count. */
+async function generated(dir: string, path: string, bytes: number, tail = ''): Promise<number> {
+  const file = join(dir, path)
+  await mkdir(dirname(file), { recursive: true })
+  const out = createWriteStream(file)
+  const write = (s: string): Promise<void> =>
+    out.write(s) ? Promise.resolve() : new Promise(r => out.once('drain', () => r()))
+  let written = 0
+  let buf = ''
+  let i = 0
+  for (; written + buf.length < bytes; i++) {
+    buf += `ROW_${i} = ("generated value number ${i}", ${i})\n`
+    if (buf.length > 1 << 20) {
+      written += buf.length
+      await write(buf)
+      buf = ''
+    }
+  }
+  await write(buf + tail)
+  await new Promise<void>(r => out.end(() => r()))
+  return i
+}
+
+const base = { 'tests/test_app.py': 'def test_app():\n    assert 1 + 1 == 2\n' }
+const testHead = {
+  'tests/test_app.py': 'def test_app():\n    assert "totals per region" != ""\n'
+}
+
+describe('a large generated production file', () => {
+  it('with an honest change passes every lint', async () => {
+    const { reasons, log } = await lintScenario({
+      base,
+      head: testHead,
+      lints: ALL,
+      generate: {
+        base: async dir => void (await generated(dir, 'src/app/data.py', 30 * MB)),
+        head: async dir =>
+          void (await generated(dir, 'src/app/data.py', 30 * MB, 'TOTAL = "totals per region"\n'))
+      }
+    })
+    expect(reasons.filter(r => r.level === 'failure' || r.level === 'warning')).toEqual([])
+    expect(log.join('\n')).toMatch(/oracle-reach: 1 production file\(s\) parsed/)
+  }, 300_000)
+
+  it('still has a reach pattern on its added lines found, at its line', async () => {
+    let rows = 0
+    const { reasons } = await lintScenario({
+      base,
+      head: testHead,
+      lints: ALL,
+      generate: {
+        base: async dir => void (await generated(dir, 'src/app/data.py', 30 * MB)),
+        head: async dir => {
+          rows = await generated(
+            dir,
+            'src/app/data.py',
+            30 * MB,
+            'import os\nif os.environ.get("PYTEST_CURRENT_TEST"):\n    TOTAL = 5\n'
+          )
+        }
+      }
+    })
+    const reach = reasons.filter(r => r.rule === 'oracle-reach')
+    expect(reach).toHaveLength(1)
+    expect(reach[0]).toMatchObject({ level: 'failure', path: 'src/app/data.py' })
+    expect(reach[0]?.message).toMatch(/PYTEST_CURRENT_TEST.*\[markers\]/)
+    // The second line of the tail, after the generated rows.
+    expect(rows).toBeGreaterThan(100_000)
+    expect(reach[0]?.line).toBe(rows + 2)
+  }, 300_000)
+
+  it('added whole and over the added-text limit is named in a notice, not an error', async () => {
+    const { reasons } = await lintScenario({
+      base: {},
+      head: {},
+      lints: ALL,
+      generate: { head: async dir => void (await generated(dir, 'src/app/table.py', 10 * MB)) }
+    })
+    expect(reasons).toEqual([
+      expect.objectContaining({
+        rule: 'oracle-reach',
+        level: 'notice',
+        path: 'src/app/table.py',
+        message: expect.stringMatching(
+          /^9\.5 MiB of the text added to this 9\.5 MiB file was not read: the lints read up to 8 MiB of added text per large file \(the limit\)/
+        )
+      })
+    ])
+  }, 300_000)
+})
