@@ -105,6 +105,7 @@ async function pipeline(
   checkToday(options.today)
 
   const commits = await time('resolve commits', () => resolveCommits(git, options, card))
+  prefetch(git, commits, options)
   const policy = await time('policy (from the merge base)', () =>
     policyStage(git, commits, card, log)
   )
@@ -152,6 +153,18 @@ async function pipeline(
     await linted.catch(() => undefined)
   }
   await linted
+}
+
+/**
+ * Starts the reads the write set and the instrument make first (the diff, both trees) so
+ * that git answers them while the policy is parsed and validated in this process; the
+ * stages then find them kept (git.ts keeps listings of object ids for the run). A failure
+ * is left for the stage that reads it, which meets the same kept error.
+ */
+function prefetch(git: Git, commits: Commits, options: CheckOptions): void {
+  const reads: Promise<unknown>[] = [git.lsTree(commits.mergeBase), git.lsTree(commits.head)]
+  if (options.changes === undefined) reads.push(git.diffRaw(commits.mergeBase, commits.head))
+  for (const read of reads) void read.catch(() => undefined)
 }
 
 /**
