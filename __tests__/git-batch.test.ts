@@ -4,11 +4,20 @@
 // unicode, leading dashes, spaces, names that look like protocol lines), for missing
 // objects, binary and large blobs, and for many reads at once; it must end when the run
 // ends, the error path included; and git.ts must take its environment from its owner only.
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { existsSync, readFileSync, readdirSync, readlinkSync, realpathSync, rmSync } from 'node:fs'
+import {
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  readlinkSync,
+  realpathSync,
+  rmSync
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { build } from 'esbuild'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { check } from '../src/gate.js'
 import { readBlobs } from '../src/git/blobs.js'
@@ -226,6 +235,43 @@ describe('the readers live as long as the run', () => {
     expect(batchProcesses(repo.dir)).toEqual([])
     await expect(git.showFile(head, 'plain.txt')).rejects.toThrow(/after the run ended/)
     await git.close() // twice is fine
+  })
+
+  it('keep a process alive while read or closed, and not while idle', async () => {
+    // In a Node process of its own (a test runner's loop has handles of its own): the
+    // script reads, awaits close(), then prints; an idle reader holds nothing, so the
+    // process also exits with a Git never closed.
+    const dir = mkdtempSync(join(tmpdir(), 'og-batch-script-'))
+    try {
+      const bundle = join(dir, 'git.mjs')
+      await build({
+        entryPoints: [join(import.meta.dirname, '..', 'src', 'git', 'git.ts')],
+        bundle: true,
+        platform: 'node',
+        format: 'esm',
+        outfile: bundle,
+        logLevel: 'silent'
+      })
+      const script = (close: boolean) => `
+        const { Git } = await import(${JSON.stringify(bundle)})
+        const git = new Git(${JSON.stringify(repo.dir)}, process.env)
+        const bytes = await git.showFile(${JSON.stringify(head)}, 'plain.txt')
+        ${close ? 'await git.close()' : ''}
+        console.log('read ' + bytes.length + (${close} ? ', closed' : ', left open'))`
+      for (const close of [true, false]) {
+        const r = spawnSync(process.execPath, ['--input-type=module', '-e', script(close)], {
+          encoding: 'utf8',
+          timeout: 60_000
+        })
+        expect({ status: r.status, out: r.stdout.trim() }).toEqual({
+          status: 0,
+          out: `read ${singleRead(`${head}:plain.txt`)?.length}, ${close ? 'closed' : 'left open'}`
+        })
+      }
+      expect(batchProcesses(repo.dir)).toEqual([])
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('end when the gate run ends, with a verdict and with an error', async () => {

@@ -138,16 +138,30 @@ async function pipeline(
     return
   }
   const replayCtx: GateContext = { ...ctx, instrument: instrument.view }
-  const lints = (): Promise<void> => lintsStage(ctx, ledger, card)
-  if (!overlapLints(policy, options)) {
-    await time('lints', lints)
-    await time('replay', () => replayStage(replayCtx, ledger, options, card))
+  await lintsAndReplay(replayCtx, ledger, options, card, time)
+}
+
+/** The lints, then the replay; where it is safe (overlapLints), the lints beside the base. */
+async function lintsAndReplay(
+  ctx: GateContext,
+  ledger: LedgerState,
+  options: CheckOptions,
+  card: Scorecard,
+  time: StageTimer
+): Promise<void> {
+  if (!overlapLints(ctx.policy, options)) {
+    await time('lints', () => lintsStage(ctx, ledger, card))
+    await time('replay', () => replayStage(ctx, ledger, options, card))
     return
   }
-  const linted = untimedStage(card, log, 'lints', lints)
+  // The size check is one listing: done first, a file too large fails before the base runs.
+  await lintableSizes(ctx)
+  const linted = untimedStage(card, ctx.log, 'lints', async () => {
+    card.reasons.push(...(await runLints(ctx, ledger)))
+  })
   try {
     const afterLints = lintsBeforeHead(linted, options.baseSource?.side)
-    await time('replay', () => replayStage(replayCtx, ledger, options, card, afterLints))
+    await time('replay', () => replayStage(ctx, ledger, options, card, afterLints))
   } finally {
     // Whatever happened to the replay, no lint is left reading when the run's git closes.
     await linted.catch(() => undefined)
@@ -226,11 +240,10 @@ async function untimedStage(
   }
 }
 
+type StageTimer = <T>(name: string, fn: () => Promise<T>) => Promise<T>
+
 /** Runs a stage inside a log group and records its wall time on the card. */
-function stageTimer(
-  card: Scorecard,
-  log: Logger
-): <T>(name: string, fn: () => Promise<T>) => Promise<T> {
+function stageTimer(card: Scorecard, log: Logger): StageTimer {
   return async (name, fn) => {
     const started = Date.now()
     try {
@@ -334,9 +347,13 @@ async function ledgerStage(ctx: GateContext, card: Scorecard): Promise<LedgerSta
 }
 
 async function lintsStage(ctx: GateContext, ledger: LedgerState, card: Scorecard): Promise<void> {
-  // Before any lint reads a byte: a file too large to read is an error naming the limit.
-  await assertLintableSizes(ctx.git, ctx.head, ctx.writeSet)
+  await lintableSizes(ctx)
   card.reasons.push(...(await runLints(ctx, ledger)))
+}
+
+/** Before any lint reads a byte: a file too large to read is an error naming the limit. */
+async function lintableSizes(ctx: GateContext): Promise<void> {
+  await assertLintableSizes(ctx.git, ctx.head, ctx.writeSet)
 }
 
 async function replayStage(

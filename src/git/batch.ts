@@ -90,6 +90,9 @@ export class CatFile {
     this.closed = true
     const child = this.child
     if (child === undefined || this.exited === undefined) return
+    // Waited for, the child keeps the process alive again: an idle, unreferenced child
+    // would let Node exit here with the run half closed.
+    setRef(child, true)
     child.stdin?.end()
     const timer = setTimeout(() => child.kill('SIGKILL'), CLOSE_GRACE_MS)
     timer.unref()
