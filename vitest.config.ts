@@ -17,6 +17,7 @@ const UNIT = [
   'doctor-findings',
   'env',
   'fixture-manifest',
+  'git-batch',
   'git-version',
   'github',
   'hostile-inputs',

@@ -235,7 +235,7 @@ describe('ensureCommits', () => {
 
   it('fetches missing commits into a depth-1 clone and deepens until the merge base appears', async () => {
     const o = origin()
-    const git = new Git(clone(o.repo, ['--depth=1', '--branch', 'main']))
+    const git = new Git(clone(o.repo, ['--depth=1', '--branch', 'main']), process.env)
     expect(await git.hasCommit(o.head)).toBe(false)
     const log = memoryLogger()
     await ensureCommits(git, { baseSha: o.base, headSha: o.head, pullNumber: 1 }, log)
@@ -251,7 +251,7 @@ describe('ensureCommits', () => {
     const dir = clone(o.repo, [])
     execFileSync('git', ['fetch', '-q', 'origin', 'refs/pull/1/head'], { cwd: dir })
     const log = memoryLogger()
-    await ensureCommits(new Git(dir), { baseSha: o.base, headSha: o.head }, log)
+    await ensureCommits(new Git(dir, process.env), { baseSha: o.base, headSha: o.head }, log)
     expect(log.lines).toEqual([])
   })
 
@@ -264,7 +264,7 @@ describe('ensureCommits', () => {
     const dir = clone(o.repo, [])
     execFileSync('git', ['fetch', '-q', other.dir, 'main'], { cwd: dir })
     await expect(
-      ensureCommits(new Git(dir), { baseSha: o.base, headSha: lonely }, memoryLogger())
+      ensureCommits(new Git(dir, process.env), { baseSha: o.base, headSha: lonely }, memoryLogger())
     ).rejects.toThrow(/no common ancestor: unrelated histories/)
   })
 })

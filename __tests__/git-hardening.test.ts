@@ -169,7 +169,7 @@ describe('git commands run hardened', () => {
   })
 
   it('the named methods read the same under the hostile config (diffs, greps, trees)', async () => {
-    const git = new Git(repo.dir)
+    const git = new Git(repo.dir, process.env)
     const raw = await git.diffRaw('main', 'agent')
     expect(raw).toContain('app/calc.py')
     expect(await git.diffZeroContext('main', 'agent', ['app/calc.py'])).toMatch(
@@ -238,7 +238,7 @@ describe('hardenedGitEnv', () => {
             stdio: 'pipe'
           })
         ).toThrow(/dubious ownership/)
-        expect(await new Git(repo.dir).resolveCommit('HEAD')).toBe(sha)
+        expect(await new Git(repo.dir, process.env).resolveCommit('HEAD')).toBe(sha)
       } finally {
         repo.cleanup()
       }

@@ -198,7 +198,7 @@ describe('snapshotGitState / restoreGitState', () => {
     const gitDir = join(repo.dir, '.git')
     mkdirSync(join(gitDir, 'info'), { recursive: true })
     writeFileSync(join(gitDir, 'info/exclude'), '*.log\n')
-    const snapshot = await snapshotGitState(new Git(repo.dir))
+    const snapshot = await snapshotGitState(new Git(repo.dir, process.env))
     const config = readFileSync(join(gitDir, 'config'))
 
     repo.git('config', 'core.fsmonitor', '/tmp/evil')

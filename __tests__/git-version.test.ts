@@ -74,14 +74,14 @@ describe('check() with an old git on PATH', () => {
   }
 
   it('the real git passes the check', async () => {
-    const output = await new Git(tmpdir()).version()
+    const output = await new Git(tmpdir(), process.env).version()
     expect(gitVersionProblem(output)).toBeNull()
   })
 
   it('is an error verdict naming both versions, before the commits are read', async () => {
     const r = repo()
     fakeOldGit()
-    expect(await new Git(r.dir).version()).toBe('git version 2.30.2\n')
+    expect(await new Git(r.dir, process.env).version()).toBe('git version 2.30.2\n')
     const card = await check({
       repoDir: r.dir,
       base: 'main',

@@ -67,7 +67,7 @@ interface Judged {
 }
 
 async function judge(repo: TestRepo): Promise<Judged> {
-  const git = new Git(repo.dir)
+  const git = new Git(repo.dir, process.env)
   const head = repo.sha('HEAD')
   const mergeBase = await git.mergeBase(repo.sha('main'), head)
   const policy = parsePolicy((await git.showText(mergeBase, POLICY)) ?? '', POLICY)

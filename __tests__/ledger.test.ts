@@ -272,7 +272,7 @@ describe('loadLedger (from the merge base)', () => {
   afterAll(() => repo.cleanup())
 
   function ctx(policyExtra: string, mergeBase: string, head: string): GateContext {
-    const git = new Git(repo.dir)
+    const git = new Git(repo.dir, process.env)
     const policy = parsePolicy(policyYaml(policyExtra), '.github/oracle-gate.yml')
     return {
       ...runFacts(git, policy),

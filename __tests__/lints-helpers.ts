@@ -39,7 +39,7 @@ export async function lintScenario(s: Scenario): Promise<{ reasons: Reason[]; lo
     if (s.remove) repo.remove(...s.remove)
     const head = repo.commit('head')
     const policy = parsePolicy(policyYaml(s.policy ?? ''), '.github/oracle-gate.yml')
-    const git = new Git(repo.dir)
+    const git = new Git(repo.dir, process.env)
     const log = memoryLogger()
     const facts = runFacts(git, policy)
     const ctx: GateContext = {

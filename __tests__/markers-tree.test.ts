@@ -217,7 +217,7 @@ describe('skip-marker reads every added line of the diff', () => {
     repo.write(head)
     const tip = repo.commit('head')
     configure?.(repo)
-    const git = new Git(repo.dir)
+    const git = new Git(repo.dir, process.env)
     const policy = parsePolicy(policyYaml(), '.github/oracle-gate.yml')
     const facts = runFacts(git, policy)
     const ctx: GateContext = {

@@ -95,9 +95,9 @@ describe('skip-marker lint', () => {
         }
       })
     return {
-      ...runFacts(new Git(repo.dir), policy),
+      ...runFacts(new Git(repo.dir, process.env), policy),
       repoDir: repo.dir,
-      git: new Git(repo.dir),
+      git: new Git(repo.dir, process.env),
       policy,
       mergeBase: base,
       head,

@@ -415,7 +415,7 @@ describe('readJudgingPolicy on a real repository with a stale merge base', () =>
     repo.checkout('main')
     repo.write({ [FILE]: policyYaml() })
     repo.commit('stricter policy')
-    const git = new Git(repo.dir)
+    const git = new Git(repo.dir, process.env)
     const mergeBase = (await git.mergeBase('main', 'pr')).trim()
     const baseTip = await git.resolveCommit('main')
     const readBase = async (): Promise<Policy> =>

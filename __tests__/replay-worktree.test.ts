@@ -38,7 +38,7 @@ function context(): { ctx: GateContext; repo: TestRepo } {
   })
   repo.remove('pytest.ini')
   const head = repo.commit('head')
-  const git = new Git(repo.dir)
+  const git = new Git(repo.dir, process.env)
   const policy = parsePolicy(policyYaml(), '.github/oracle-gate.yml')
   const ctx: GateContext = {
     ...runFacts(git, policy),

@@ -282,7 +282,7 @@ describe('git and the API list give the same rows', () => {
     repo.git('update-index', '--add', '--cacheinfo', `160000,${repo.sha('main')},vendor/sub`)
     repo.git('commit', '-q', '-m', 'submodule')
 
-    const git = new Git(repo.dir)
+    const git = new Git(repo.dir, process.env)
     const p = parsePolicy(policyYaml(), '.github/oracle-gate.yml')
     const mergeBase = await git.mergeBase(repo.sha('main'), repo.sha('pr'))
     const fromGit = await buildWriteSet(git, mergeBase, repo.sha('pr'), p, null, runFacts(git, p))

@@ -89,7 +89,7 @@ export async function benchmarkLints(
     if (packed) git('gc', '-q')
 
     const policy = parsePolicy(POLICY, '.github/oracle-gate.yml')
-    const repoGit = new Git(dir)
+    const repoGit = new Git(dir, process.env)
     const facts = runFacts(repoGit, policy)
     const { planes } = facts
     const writeSet: ClassifiedRow[] = paths.map(path => ({

@@ -1,5 +1,6 @@
 // Figure 2: a PR touching 20,000 files, one of them protected: the verdict is policy and
-// no suite runs. Total seconds of `oracle-gate check`.
+// no suite runs (nor the lints: the verdict is policy on paths, src/gate.ts). Total
+// seconds of `oracle-gate check`, the median of three.
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { commitAll, git, initRepo, median, pack, tempDir, timeCommand, writeFiles } from './lib.mjs'
@@ -42,8 +43,8 @@ export async function policyOnly() {
         measure: `policy-only verdict, 20,000 files (s) [${verdict}]`,
         value: t,
         digits: 2,
-        goal: '< 2 s',
-        ok: t < 2 && verdict === 'policy'
+        goal: '≤ 1 s',
+        ok: t <= 1 && verdict === 'policy'
       }
     ]
   } finally {

@@ -21,10 +21,10 @@ import { DEFAULT_POLICY_PATH, parsePolicy } from './policy/load.js'
 import type { Policy } from './policy/types.js'
 import { readJudgingPolicy } from './policy/union.js'
 import { requireGitVersion } from './git/version.js'
-import { replay } from './replay/index.js'
+import { replay, type BaseSide } from './replay/index.js'
 import type { BaseSource } from './prime/source.js'
 import type { LedgerState } from './ledger/types.js'
-import type { Change, Logger, Scorecard } from './types.js'
+import type { Change, Logger, Reason, Scorecard } from './types.js'
 import { approvedInstrument } from './verdict/approval-stage.js'
 import type { ApprovalSource } from './verdict/approval.js'
 import { emptyScorecard, finalize } from './verdict/scorecard.js'
@@ -72,27 +72,41 @@ export interface CheckOptions {
 export async function check(options: CheckOptions): Promise<Scorecard> {
   const policyPath = normalisePolicyPath(options.policyPath ?? DEFAULT_POLICY_PATH)
   const card = emptyScorecard({ version: VERSION, today: options.today ?? utcToday(), policyPath })
+  const env = options.env ?? process.env
   const tempDir = await mkdtemp(join(tmpdir(), 'oracle-gate-'))
+  // The run's git: its long-lived readers (git/batch.ts) end with the run, in every outcome.
+  const git = new Git(options.repoDir, env)
   try {
-    await pipeline(options, card, tempDir)
+    await pipeline({ ...options, env }, git, card, tempDir)
   } catch (error) {
     card.reasons.push(reasonFromError(error))
     options.log.warning(`gate error: ${errorMessage(error)}`)
   } finally {
+    await git.close()
     await rm(tempDir, { recursive: true, force: true }).catch(() => undefined)
   }
   return finalize(card)
 }
 
-/** One line per stage, in the order above; each stage writes its part of the card. */
-async function pipeline(options: CheckOptions, card: Scorecard, tempDir: string): Promise<void> {
+/**
+ * One line per stage, in the order above; each stage writes its part of the card. All
+ * that reads the head's objects (write set, instrument, lints) is done before any of the
+ * head's code runs; the lints run beside the base's first run where that is safe
+ * (overlapLints).
+ */
+async function pipeline(
+  options: CheckOptions & { env: NodeJS.ProcessEnv },
+  git: Git,
+  card: Scorecard,
+  tempDir: string
+): Promise<void> {
   const { log } = options
-  const git = new Git(options.repoDir)
   const time = stageTimer(card, log)
   checkToday(options.today)
   await requireGitVersion(git)
 
   const commits = await time('resolve commits', () => resolveCommits(git, options, card))
+  prefetch(git, commits, options)
   const policy = await time('policy (from the merge base)', () =>
     policyStage(git, commits, card, log)
   )
@@ -110,28 +124,126 @@ async function pipeline(options: CheckOptions, card: Scorecard, tempDir: string)
     today: card.today,
     log,
     writeSet,
-    childEnv: childEnv(options.env ?? process.env, {}, options.secrets ?? []),
+    childEnv: childEnv(options.env, {}, options.secrets ?? []),
     tempDir
   }
   const instrument = await time('instrument', () => instrumentStage(ctx, options, card))
   // Every stage after this one reads the instrument stage's view of both trees.
   ctx.instrument = instrument.view
   const ledger = await time('ledger', () => ledgerStage(ctx, card))
-  await time('lints', () => lintsStage(ctx, ledger, card))
   // A patch that touched the instrument is not scored: unscored is not passed, and running
   // a suite whose instrument the patch rewrote would only produce a number to argue with.
+  // The verdict is policy on what the patch wrote, so neither are the lints run (a
+  // 20,000-file patch would be parsed for reasons that cannot change the verdict).
   if (instrumentTouched(instrument.reasons)) {
-    log.info('the instrument was touched: the suite is not run')
+    log.info('the instrument was touched: the lints and the suite are not run')
+    card.reasons.push(notRunReason(policy.path))
     return
   }
-  await time('replay', () => replayStage(ctx, ledger, options, card))
+  await lintsAndReplay(ctx, ledger, options, card, time)
 }
 
-/** Runs a stage inside a log group and records its wall time on the card. */
-function stageTimer(
+/** The lints, then the replay; where it is safe (overlapLints), the lints beside the base. */
+async function lintsAndReplay(
+  ctx: GateContext,
+  ledger: LedgerState,
+  options: CheckOptions,
   card: Scorecard,
-  log: Logger
-): <T>(name: string, fn: () => Promise<T>) => Promise<T> {
+  time: StageTimer
+): Promise<void> {
+  if (!overlapLints(ctx.policy, options)) {
+    await time('lints', () => lintsStage(ctx, ledger, card))
+    await time('replay', () => replayStage(ctx, ledger, options, card))
+    return
+  }
+  const linted = untimedStage(card, ctx.log, 'lints', async () => {
+    card.reasons.push(...(await runLints(ctx, ledger)))
+  })
+  try {
+    const afterLints = lintsBeforeHead(linted, options.baseSource?.side)
+    await time('replay', () => replayStage(ctx, ledger, options, card, afterLints))
+  } finally {
+    // Whatever happened to the replay, no lint is left reading when the run's git closes.
+    await linted.catch(() => undefined)
+  }
+  await linted
+}
+
+/**
+ * Starts the reads the write set and the instrument make first (the diff, both trees) so
+ * that git answers them while the policy is parsed and validated in this process; the
+ * stages then find them kept (git.ts keeps listings of object ids for the run). A failure
+ * is left for the stage that reads it, which meets the same kept error.
+ */
+function prefetch(git: Git, commits: Commits, options: CheckOptions): void {
+  const reads: Promise<unknown>[] = [git.lsTree(commits.mergeBase), git.lsTree(commits.head)]
+  if (options.changes === undefined) reads.push(git.diffRaw(commits.mergeBase, commits.head))
+  for (const read of reads) void read.catch(() => undefined)
+}
+
+/**
+ * Whether the lints run beside the base side: only when the head's first run cannot start
+ * before the base's seam returns (serial sides: suite.parallel starts both at once, and
+ * suite.jobs ≥ 2 starts the head inside the base's seam, replay/index.ts), so the head's
+ * code never runs while a lint still reads the head's objects (that code could rewrite
+ * loose objects in the repository); the base's code is the merge base's, trusted. A
+ * replaced replay (the action's report mode) keeps the plain order.
+ */
+function overlapLints(policy: Policy, options: CheckOptions): boolean {
+  const { parallel, jobs } = policy.suite
+  return !parallel && jobs < 2 && options.replay === undefined
+}
+
+/**
+ * The base seam (replay/index.ts BaseSide) that hands the base side back only once the
+ * lints are over, so the head's side (which starts after it, serially) runs no code
+ * before then; a lint's error stops the replay there, before the head.
+ */
+function lintsBeforeHead(lints: Promise<void>, inner: BaseSide | undefined): BaseSide {
+  return async (ctx, run) => {
+    const side = await (inner ? inner(ctx, run) : run())
+    await lints
+    return side
+  }
+}
+
+function notRunReason(policyPath: string): Reason {
+  return {
+    rule: 'diagnostic',
+    level: 'notice',
+    message:
+      'the lints and the suite were not run: the patch touched the instrument, so the verdict is policy whatever they would find; once the instrument change is gone (or approved), the next run lints and replays the patch',
+    path: policyPath
+  }
+}
+
+/**
+ * A stage that runs beside another (the lints beside the base's first run): no log group
+ * of its own (two open groups would interleave), its wall time on the card and in one
+ * line, and an unexpected failure named as stageTimer names it.
+ */
+async function untimedStage(
+  card: Scorecard,
+  log: Logger,
+  name: string,
+  fn: () => Promise<void>
+): Promise<void> {
+  const started = Date.now()
+  try {
+    await fn()
+  } catch (error) {
+    if (error instanceof GateError) throw error
+    throw new GateError(`internal error in "${name}": ${errorMessage(error)}`, { cause: error })
+  } finally {
+    card.timings_ms[name] = Date.now() - started
+    log.info(`${name}: ${card.timings_ms[name]} ms, beside the base's first run`)
+  }
+}
+
+type StageTimer = <T>(name: string, fn: () => Promise<T>) => Promise<T>
+
+/** Runs a stage inside a log group and records its wall time on the card. */
+function stageTimer(card: Scorecard, log: Logger): StageTimer {
   return async (name, fn) => {
     const started = Date.now()
     try {
@@ -238,14 +350,16 @@ async function lintsStage(ctx: GateContext, ledger: LedgerState, card: Scorecard
   card.reasons.push(...(await runLints(ctx, ledger)))
 }
 
+/** Before any lint reads a byte: a file too large to read is an error naming the limit. */
 async function replayStage(
   ctx: GateContext,
   ledger: LedgerState,
   options: CheckOptions,
-  card: Scorecard
+  card: Scorecard,
+  baseSide: BaseSide | undefined = options.baseSource?.side
 ): Promise<void> {
   const mode = { baseOnly: options.baseOnly ?? false }
-  const result = await (options.replay ?? replay)(ctx, ledger, options.baseSource?.side, mode)
+  const result = await (options.replay ?? replay)(ctx, ledger, baseSide, mode)
   card.reasons.push(...(options.baseSource?.reasons ?? []))
   card.reasons.push(...result.reasons)
   card.votes = result.votes

@@ -24,7 +24,7 @@ export function contextFor(
   options: { mergeBase: string; head: string; env?: NodeJS.ProcessEnv }
 ): GateContext & { log: ReturnType<typeof memoryLogger> } {
   const tempDir = mkdtempSync(join(tmpdir(), 'og-setup-ctx-'))
-  const git = new Git(repo.dir)
+  const git = new Git(repo.dir, process.env)
   const policy = parsePolicy(policyText, '.github/oracle-gate.yml')
   return {
     ...runFacts(git, policy),

@@ -107,7 +107,7 @@ async function judge(
   )
   await log.group('fetch commits', () =>
     ensureCommits(
-      new Git(inputs.workdir),
+      new Git(inputs.workdir, environment.env),
       { baseSha: event.baseSha, headSha: event.headSha, pullNumber: event.number },
       log
     )

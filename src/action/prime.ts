@@ -70,7 +70,7 @@ async function primeThePush(
   branch: string
 ): Promise<Primed> {
   const log = toolkitLogger(environment.toolkit)
-  const git = new Git(inputs.workdir)
+  const git = new Git(inputs.workdir, environment.env)
   await log.group('fetch commits', () =>
     ensureCommits(git, { baseSha: push.sha, headSha: push.sha }, log)
   )

@@ -35,7 +35,7 @@ export async function judgeGroup(
   log.info(
     `merge_group ${event.headRef} (${prs}): base ${shortSha(event.baseSha)}, group ${shortSha(event.headSha)}`
   )
-  const git = new Git(inputs.workdir)
+  const git = new Git(inputs.workdir, environment.env)
   await log.group('fetch commits', () =>
     ensureCommits(
       git,

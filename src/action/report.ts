@@ -63,7 +63,7 @@ export async function report(
   )
   await log.group('fetch commits', () =>
     ensureCommits(
-      new Git(inputs.workdir),
+      new Git(inputs.workdir, environment.env),
       { baseSha: pull.baseSha, headSha: event.headSha, pullNumber: number },
       log
     )

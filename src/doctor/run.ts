@@ -41,7 +41,7 @@ export interface DoctorOptions {
 }
 
 export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
-  const git = new Git(options.repoDir)
+  const git = new Git(options.repoDir, options.env)
   const sha = await git.resolveCommit(options.ref)
   const text = await git.showText(sha, options.policyPath)
   if (text === null) throw new Error(`no policy at ${options.policyPath} in ${options.ref}`)
@@ -98,6 +98,7 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
     await git.removeWorktree(worktree).catch(() => undefined)
     await git.pruneWorktrees().catch(() => undefined)
     await rm(tempDir, { recursive: true, force: true }).catch(() => undefined)
+    await git.close()
   }
 }
 

@@ -4,8 +4,15 @@
 // (or a .git/config a setup step wrote) runs code or changes what git reports. Every failure
 // says which git command failed, in which directory, and what git printed, because "git
 // failed" is useless in a CI log.
-import { execFile } from 'node:child_process'
+//
+// A Git is one run's: the environment is handed in once by the edge (the CLI, the action)
+// and hardened here once; objects are read through one long-lived `cat-file --batch` (and
+// one `--batch-check`) started on the first read (batch.ts); tree listings and diffs of
+// object ids (which cannot change) are run once and their output kept for the run. The
+// owner calls close() when its run ends, which ends those processes.
+import { execFile, spawn } from 'node:child_process'
 import { GateError } from '../errors.js'
+import { CatFile, sendableAsLine, type ObjectAnswer, type ObjectInfo } from './batch.js'
 
 export interface GitResult {
   stdout: Buffer
@@ -101,8 +108,37 @@ interface ExecOptions {
   cwd?: string
 }
 
+/** A full object id: what a listing may be kept for (a ref name can move). */
+const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/
+
 export class Git {
-  constructor(readonly cwd: string) {}
+  private readonly env: NodeJS.ProcessEnv
+  private readonly readers: { batch?: CatFile; check?: CatFile } = {}
+  /** Output of listings and diffs between object ids, by command line, for this run. */
+  private readonly kept = new Map<string, Promise<string>>()
+  private closed = false
+
+  /**
+   * @param cwd the checkout
+   * @param inherited the environment the edge was started with; hardened once here
+   *   (hardenedGitEnv), never read again
+   */
+  constructor(
+    readonly cwd: string,
+    inherited: NodeJS.ProcessEnv
+  ) {
+    this.env = hardenedGitEnv(inherited)
+  }
+
+  /**
+   * Ends the run's long-lived git processes (the batch readers); later reads are errors.
+   * Safe to call more than once; never throws (cleanup).
+   */
+  async close(): Promise<void> {
+    this.closed = true
+    const readers = [this.readers.batch, this.readers.check]
+    await Promise.all(readers.map(r => r?.close().catch(() => undefined)))
+  }
 
   // -------------------------------------------------------------------------------------
   // Commits and refs
@@ -167,11 +203,13 @@ export class Git {
   /** File bytes at a revision, or null when the path does not exist there. */
   async showFile(rev: string, path: string): Promise<Buffer | null> {
     const spec = `${rev}:${path}`
-    const result = await this.exec(['cat-file', 'blob', spec])
-    if (result.code === 0) return result.stdout
-    const exists = await this.exec(['cat-file', '-e', spec])
-    if (exists.code !== 0) return null
-    throw this.failure(['cat-file', 'blob', spec], result)
+    const answer = await this.readObject(spec)
+    if (answer === null) return null
+    if (answer.type !== 'blob' || answer.bytes === null)
+      throw new GateError(
+        `cannot read ${JSON.stringify(spec)} in ${this.cwd}: a ${answer.type}, not a file`
+      )
+    return answer.bytes
   }
 
   async showText(rev: string, path: string): Promise<string | null> {
@@ -181,8 +219,28 @@ export class Git {
 
   /** Object id of a path (tree or blob) at a revision, or null when absent. */
   async objectId(rev: string, path: string): Promise<string | null> {
-    const result = await this.exec(['rev-parse', '--verify', '--quiet', `${rev}:${path}`])
-    return result.code === 0 ? text(result).trim() : null
+    const spec = `${rev}:${path}`
+    const info = sendableAsLine(spec) ? await this.objectInfo(spec) : null
+    // Absent to cat-file is also a tree entry whose object is not here (a submodule's
+    // commit): rev-parse, which names such an entry, has the last word.
+    return info?.oid ?? this.revParseObject(spec)
+  }
+
+  /**
+   * An object by request (an object id or `rev:path`) through the run's one `cat-file
+   * --batch`: its type, size and bytes, or null when there is no such object. A name a
+   * line cannot carry (a newline, a final carriage return) is resolved to its id first.
+   */
+  async readObject(request: string): Promise<ObjectAnswer | null> {
+    const asked = await this.sendable(request)
+    return asked === null ? null : this.reader('batch').read(asked)
+  }
+
+  /** Type and size of an object (as readObject, without the bytes), through `--batch-check`. */
+  async objectInfo(request: string): Promise<ObjectInfo | null> {
+    const asked = await this.sendable(request)
+    const answer = asked === null ? null : await this.reader('check').read(asked)
+    return answer === null ? null : { oid: answer.oid, type: answer.type, size: answer.size }
   }
 
   /**
@@ -194,25 +252,20 @@ export class Git {
     paths: readonly string[] = [],
     options: { sizes?: boolean } = {}
   ): Promise<TreeEntry[]> {
-    const out = await this.run([
-      ...(paths.length ? ['--literal-pathspecs'] : []),
-      'ls-tree',
-      '-r',
-      '-z',
-      ...(options.sizes ? ['-l'] : []),
-      '--full-tree',
-      rev,
-      ...(paths.length ? ['--', ...paths] : [])
-    ])
+    const out = await this.keep(
+      [rev],
+      [
+        ...(paths.length ? ['--literal-pathspecs'] : []),
+        'ls-tree',
+        '-r',
+        '-z',
+        ...(options.sizes ? ['-l'] : []),
+        '--full-tree',
+        rev,
+        ...(paths.length ? ['--', ...paths] : [])
+      ]
+    )
     return parseLsTree(out)
-  }
-
-  /** `git cat-file --batch` over the newline-separated requests; the raw answer. */
-  async catFileBatch(requests: readonly string[]): Promise<Buffer> {
-    const args = ['cat-file', '--batch']
-    const out = await this.exec(args, { input: requests.join('\n') + '\n' })
-    if (out.code !== 0) throw this.failure(args, out)
-    return out.stdout
   }
 
   // -------------------------------------------------------------------------------------
@@ -222,20 +275,23 @@ export class Git {
   async diffRaw(from: string, to: string): Promise<string> {
     // --no-relative and the explicit submodule setting keep a user's git config from
     // changing what is listed.
-    return this.run([
-      'diff',
-      '--raw',
-      '-z',
-      '--no-abbrev',
-      '-M',
-      '--no-ext-diff',
-      '--no-textconv',
-      '--no-relative',
-      '--ignore-submodules=none',
-      from,
-      to,
-      '--'
-    ])
+    return this.keep(
+      [from, to],
+      [
+        'diff',
+        '--raw',
+        '-z',
+        '--no-abbrev',
+        '-M',
+        '--no-ext-diff',
+        '--no-textconv',
+        '--no-relative',
+        '--ignore-submodules=none',
+        from,
+        to,
+        '--'
+      ]
+    )
   }
 
   /** `git diff -U0` of added, modified, renamed, copied and retyped files (paths literal). */
@@ -258,7 +314,10 @@ export class Git {
       from,
       to
     ]
-    return this.run(paths === undefined ? args : ['--literal-pathspecs', ...args, '--', ...paths])
+    return this.keep(
+      [from, to],
+      paths === undefined ? args : ['--literal-pathspecs', ...args, '--', ...paths]
+    )
   }
 
   /**
@@ -360,6 +419,46 @@ export class Git {
   // -------------------------------------------------------------------------------------
   // Running git
 
+  /** The run's reader of one kind, started hardened like every other command. */
+  private reader(mode: 'batch' | 'check'): CatFile {
+    if (this.closed) throw new GateError(`git in ${this.cwd}: read after the run ended`)
+    const args = ['cat-file', mode === 'batch' ? '--batch' : '--batch-check']
+    this.readers[mode] ??= new CatFile(
+      mode,
+      () => spawn('git', [...hardenedArgs(), ...args], { cwd: this.cwd, env: this.env }),
+      this.cwd
+    )
+    return this.readers[mode]
+  }
+
+  /** The request as a batch line, or null when it names nothing (resolved by rev-parse). */
+  private async sendable(request: string): Promise<string | null> {
+    if (sendableAsLine(request)) return request
+    if (request.startsWith('-') || request.includes('\0'))
+      throw new GateError(`cannot read ${JSON.stringify(request)} in ${this.cwd}`)
+    return this.revParseObject(request)
+  }
+
+  private async revParseObject(spec: string): Promise<string | null> {
+    const result = await this.exec(['rev-parse', '--verify', '--quiet', spec])
+    return result.code === 0 ? text(result).trim() : null
+  }
+
+  /**
+   * run(), once per run for a command whose revisions are all object ids (its output
+   * cannot change); a ref name may move, so such a command runs each time.
+   */
+  private keep(revs: readonly string[], args: string[]): Promise<string> {
+    if (!revs.every(r => OBJECT_ID.test(r))) return this.run(args)
+    const key = args.join('\0')
+    let out = this.kept.get(key)
+    if (out === undefined) {
+      out = this.run(args)
+      this.kept.set(key, out)
+    }
+    return out
+  }
+
   /** Runs git hardened; resolves with the exit code instead of throwing (callers decide). */
   private exec(args: string[], options: ExecOptions = {}): Promise<GitResult> {
     const cwd = options.cwd ?? this.cwd
@@ -371,7 +470,7 @@ export class Git {
           cwd,
           encoding: 'buffer',
           maxBuffer: MAX_BUFFER,
-          env: hardenedGitEnv(process.env)
+          env: this.env
         },
         (error, stdout, stderr) => {
           const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0

@@ -1,0 +1,109 @@
+// The order the gate keeps with its readers (src/gate.ts): the lints read the head's
+// objects from the repository, and the head's code could rewrite loose objects there once
+// it runs, so with serial sides the lints run beside the base's first run (the base's code
+// is trusted) and are over before the head's first child starts; with suite.parallel (both
+// sides start at once) they run before the replay, as before.
+//
+// A guard of the order, not a proof of its need: with the seam's wait taken out the serial
+// case still passed here, because the lints' parsing holds the event loop until they end.
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { check } from '../src/gate.js'
+import type { Logger } from '../src/types.js'
+import { TestRepo } from './helpers/repo.js'
+
+const repos: TestRepo[] = []
+const marks = mkdtempSync(join(tmpdir(), 'og-order-'))
+afterAll(() => {
+  for (const r of repos) r.cleanup()
+  rmSync(marks, { recursive: true, force: true })
+})
+
+/** The suite: notes which worktree it ran in, then reports one passing voting test. */
+const SUITE = `#!/bin/bash
+echo "suite $(basename "$PWD")" >> "$MARK"
+cat > "$1" <<'XML'
+<testsuite><testcase classname="oracle.properties.test_a" name="test_a" file="oracle/properties/test_a.py"/></testsuite>
+XML
+`
+
+function policy(mark: string, extra: string): string {
+  return `version: 1
+protected: [oracle/**]
+planes:
+  voting: [oracle/properties/**]
+  in_diff: [tests/**]
+suite:
+  command: bash oracle/run.sh {junit}
+  timeout: 120
+  reruns: 0
+  env:
+    MARK: ${mark}
+${extra}`
+}
+
+/** A logger whose lines go to the same file the suite writes to, in the order they happen. */
+function markingLogger(mark: string): Logger {
+  const note = (line: string) => appendFileSync(mark, `log ${line}\n`)
+  return {
+    info: note,
+    warning: note,
+    group: async (name, fn) => {
+      note(`group ${name}`)
+      return fn()
+    }
+  }
+}
+
+async function judge(name: string, extra: string): Promise<string[]> {
+  const mark = join(marks, `${name}.log`)
+  const repo = new TestRepo('og-order-')
+  repos.push(repo)
+  repo.write({
+    '.github/oracle-gate.yml': policy(mark, extra),
+    'oracle/run.sh': SUITE,
+    'oracle/properties/test_a.py': 'def test_a():\n    pass\n',
+    'app/calc.py': 'def total(xs):\n    return sum(xs)\n'
+  })
+  repo.commit('base')
+  repo.branch('agent')
+  repo.write({
+    'app/calc.py': 'def total(xs):\n    return sum(x for x in xs)\n',
+    'tests/test_calc.py':
+      'from app.calc import total\n\n\ndef test_total():\n    assert total([1]) == 1\n'
+  })
+  repo.commit('agent')
+  const card = await check({
+    repoDir: repo.dir,
+    base: 'main',
+    head: 'agent',
+    today: '2026-12-01',
+    log: markingLogger(mark),
+    env: process.env
+  })
+  expect(card.runs.map(r => r.side)).toEqual(['base', 'head'])
+  return readFileSync(mark, 'utf8').split('\n')
+}
+
+describe('the lints and the head side', () => {
+  it('serial sides: the lints run beside the base and end before the head starts', async () => {
+    const lines = await judge('serial', '')
+    const lints = lines.findIndex(l => /^log lints: \d+ ms, beside the base's first run$/.test(l))
+    const head = lines.indexOf('suite wt-head')
+    expect(lints).toBeGreaterThanOrEqual(0)
+    expect(head).toBeGreaterThan(lints)
+    // No group of their own: their lines come inside the replay's.
+    expect(lines.indexOf('log group replay')).toBeLessThan(lints)
+    expect(lines).not.toContain('log group lints')
+  })
+
+  it('suite.parallel: the lints run before the replay starts', async () => {
+    const lines = await judge('parallel', '  parallel: true\n')
+    const lints = lines.indexOf('log group lints')
+    expect(lints).toBeGreaterThanOrEqual(0)
+    expect(lines.indexOf('log group replay')).toBeGreaterThan(lints)
+    expect(lines.findIndex(l => l.startsWith('suite '))).toBeGreaterThan(lints)
+  })
+})

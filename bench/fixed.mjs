@@ -1,0 +1,49 @@
+// Issue 29, the gate's fixed cost: what the gate adds to the runs it starts, on suites so
+// small that the fixed part decides the ratio. On (a) a small generated oracle-first suite
+// (OG_BENCH_FIXED_PROPS properties, about 2.5 s a side on an idle 2-core machine) and (b)
+// the bundled demo, ROUNDS interleaved rounds of the minimal sound work (base suite +
+// targeted reruns of its failures + head suite, run directly, bench/lib.mjs) and of the
+// gate, serial. Figures: the fixed cost (gate − minimal, median; goal ≤ 0.12 s) and gate ÷
+// minimal (median, with the range over the rounds; goal ≤ 1.1).
+import { gateSeconds, median, minimalWork, onBenchProjects } from './lib.mjs'
+
+const ROUNDS = Number(process.env.OG_BENCH_FIXED_ROUNDS ?? 3)
+
+function measure(p) {
+  const work = []
+  const gate = []
+  for (let i = 0; i < ROUNDS; i++) {
+    work.push(minimalWork(p).total)
+    gate.push(gateSeconds(p, 'serial').seconds)
+  }
+  const ratios = gate.map((g, i) => g / work[i])
+  const fixed = gate.map((g, i) => g - work[i])
+  return { work: median(work), ratios, fixed }
+}
+
+const range = values => `${Math.min(...values).toFixed(3)}–${Math.max(...values).toFixed(3)}`
+
+function rows(label, m) {
+  const ratio = median(m.ratios)
+  const fixed = median(m.fixed)
+  return [
+    { measure: `${label}: minimal sound work (s)`, value: m.work, digits: 2, goal: '' },
+    {
+      measure: `${label}: fixed cost, gate − minimal (s) [${range(m.fixed)}]`,
+      value: fixed,
+      goal: '≤ 0.12 s',
+      ok: fixed <= 0.12
+    },
+    {
+      measure: `${label}: gate serial ÷ minimal [${range(m.ratios)}]`,
+      value: ratio,
+      goal: '≤ 1.1',
+      ok: ratio <= 1.1
+    }
+  ]
+}
+
+export async function fixedCost() {
+  const props = Number(process.env.OG_BENCH_FIXED_PROPS ?? 6)
+  return onBenchProjects({ props, seeds: 0 }, p => rows(p.name, measure(p)))
+}
