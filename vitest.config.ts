@@ -40,6 +40,7 @@ const UNIT = [
   'paths-hostile',
   'policy',
   'policy-union',
+  'production-plane-unit',
   'reach-lint',
   'reach-patterns',
   'replay-transitions',

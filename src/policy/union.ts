@@ -9,6 +9,7 @@ import type { Logger, Reason } from '../types.js'
 import { parsePolicy } from './load.js'
 import type { LintMode, Policy } from './types.js'
 import { shortSha } from '../json.js'
+import { dependencySource } from './production.js'
 
 export type PolicySource = 'merge-base' | 'union'
 
@@ -35,7 +36,9 @@ function conflicts(base: Policy, tip: Policy): string[] {
     ['fixtures', base.fixtures, tip.fixtures],
     ['seeds', base.seeds, tip.seeds],
     ['campaign', base.campaign, tip.campaign],
-    ['classes', base.classes, tip.classes]
+    ['classes', base.classes, tip.classes],
+    // What the vote takes from the head: one set of paths per verdict (docs/instrument.md).
+    ['planes.production', base.planes.production, tip.planes.production]
   ]
   return keys.filter(([, a, b]) => !same(a, b)).map(([k]) => k)
 }
@@ -71,8 +74,18 @@ export function unitePolicies(
     planes: {
       voting: union(base.planes.voting, tip.planes.voting),
       drafts: union(base.planes.drafts, tip.planes.drafts),
-      in_diff: union(base.planes.in_diff, tip.planes.in_diff)
+      in_diff: union(base.planes.in_diff, tip.planes.in_diff),
+      ...(base.planes.production ? { production: base.planes.production } : {})
     },
+    // The stricter: the merge base's manifests when either policy asks for them.
+    ...((base.dependencies ?? tip.dependencies)
+      ? {
+          dependencies:
+            dependencySource(base) === 'base' || dependencySource(tip) === 'base'
+              ? ('base' as const)
+              : ('head' as const)
+        }
+      : {}),
     test_patterns: union(base.test_patterns, tip.test_patterns),
     runner_config: union(base.runner_config, tip.runner_config),
     ledger_max_days: Math.min(base.ledger_max_days, tip.ledger_max_days),
