@@ -97,6 +97,7 @@ describe('the union of a merge-base and a base-tip policy', () => {
     expect(() => unitePolicies(parsePolicy(POLICY, 'p.yml'), base)).toThrow(/planes\.production/)
     const head = parsePolicy(`${withProduction()}dependencies: head\n`, 'p.yml')
     expect(unitePolicies(head, base).policy.dependencies).toBe('base')
+    expect(unitePolicies(head, base).widened).toContain('dependencies')
     expect(unitePolicies(head, head).policy.dependencies).toBe('head')
   })
 })

@@ -74,9 +74,11 @@ export async function checkInstrument(ctx: GateContext): Promise<InstrumentResul
       ...(await checkFixtures(ctx.git, ctx.mergeBase, ctx.head, ctx.policy.fixtures, view.fixtures))
     )
   }
+  // Instrument paths are judged as before (their change fails protected-path as well).
+  const uses = voteUsesHead(view, ctx.policy)
   const judged = judgedRunnerChanges(
     await runnerChanges(ctx.git, view),
-    voteUsesHead(view, ctx.policy)
+    p => uses(p) || view.isInstrument(p) || view.fixturePaths.has(p)
   )
   reasons.push(...runnerReasons(judged))
   return { reasons, oracle, view }

@@ -111,6 +111,7 @@ export function unitePolicies(
   for (const key of ['literal-overlap', 'judge-import', 'skip-marker', 'ungoverned-test'] as const)
     if (lints[key] !== base.lints[key]) widened.push(`lints.${key}`)
   if (policy.ledger_max_days !== base.ledger_max_days) widened.push('ledger_max_days')
+  if (dependencySource(policy) !== dependencySource(base)) widened.push('dependencies')
   return {
     policy: Object.freeze(policy),
     source: widened.length > 0 ? 'union' : 'merge-base',

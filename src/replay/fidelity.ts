@@ -24,7 +24,7 @@ import type { InstrumentView } from '../instrument/view.js'
 import { shortSha } from '../json.js'
 import type { Policy } from '../policy/types.js'
 import type { Reason } from '../types.js'
-import { alwaysProtected } from '../writeset/planes.js'
+import { alwaysProtected, normalisePath } from '../writeset/planes.js'
 import { ignoreMatcher } from './ignored.js'
 
 /** When a check runs: right after the checkout (base), the overlay (head), setup, a run. */
@@ -126,7 +126,7 @@ export async function fidelitySpec(
   const voting = [...view.base.keys()].filter(p => view.planes.planeOf(p) === 'voting')
   const anchors = [...alwaysProtected(policy), ...voting, ...view.fixturePaths]
   const outside = view.planes.hasProduction
-    ? await outsideProduction(git, view, pinned, headCounts)
+    ? await outsideProduction(git, view, policy, pinned, headCounts)
     : null
   return { files, sections, ...walkRoots(policy, anchors), watched, like, outside }
 }
@@ -135,6 +135,7 @@ export async function fidelitySpec(
 async function outsideProduction(
   git: Git,
   view: InstrumentView,
+  policy: Policy,
   pinned: ReadonlyMap<string, { mode: string; sha: string }>,
   headCounts: HeadCounts
 ): Promise<OutsideProduction> {
@@ -146,7 +147,12 @@ async function outsideProduction(
     ignores.map(e => e.sha)
   )
   const texts = new Map(ignores.map(e => [e.path, blobs.get(e.sha)?.toString('utf8') ?? '']))
-  return { pinned, base: new Set(view.base.keys()), headCounts, ignored: ignoreMatcher(texts) }
+  const gitignored = ignoreMatcher(texts)
+  // The links suite.reuse makes (setup.ts) are the gate's own, not something that appeared.
+  const reuse = policy.suite.reuse.map(d => normalisePath(d))
+  const ignored = (path: string, isDir: boolean): boolean =>
+    reuse.some(d => path === d || path.startsWith(`${d}/`)) || gitignored(path, isDir)
+  return { pinned, base: new Set(view.base.keys()), headCounts, ignored }
 }
 
 /**

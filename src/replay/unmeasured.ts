@@ -3,7 +3,7 @@
 // or build setting when the vote then failed (the likely cause: the production code needed
 // it), and, for a policy without a production plane, a notice recommending one. Pure.
 import type { GateContext } from '../context.js'
-import { isBuildInput } from '../policy/production.js'
+import { dependencySource, isBuildInput } from '../policy/production.js'
 import type { Reason } from '../types.js'
 import { printable } from './fidelity.js'
 
@@ -57,7 +57,7 @@ export function unmeasuredReasons(
       rule: 'not-measured',
       level: 'warning',
       path: inputs[0] as string,
-      message: `the vote failed, and the head changes ${list(inputs)}, which the vote does not use (outside planes.production, dependencies: ${ctx.policy.dependencies ?? 'base'}): if the production code needs that change (a new dependency, a build setting), it is the likely cause. Land it in a pull request of its own that a maintainer merges (or that an instrument_approvers member approves), then rebase this one: the vote then takes it from the merge base`
+      message: `the vote failed, and the head changes ${list(inputs)}, which the vote does not use (outside planes.production, dependencies: ${dependencySource(ctx.policy)}): if the production code needs that change (a new dependency, a build setting), it is the likely cause. Land it in a pull request of its own, which a maintainer reviews and merges (the gate measures it as the merge base, so it cannot turn a red vote green), then rebase this one: the vote then takes it from the merge base`
     })
   }
   return out
