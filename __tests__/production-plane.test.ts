@@ -11,6 +11,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'nod
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { doctor } from '../src/doctor/run.js'
 import { check } from '../src/gate.js'
 import type { Scorecard } from '../src/types.js'
 import { memoryLogger } from './helpers/logger.js'
@@ -572,5 +573,40 @@ describe('a policy without planes.production behaves as before', () => {
     expect(card.reasons).toContainEqual(
       expect.objectContaining({ rule: 'runner-tampered', path: 'tests/conftest.py' })
     )
+  })
+})
+
+describe('doctor with planes.production', () => {
+  it('names a voting test import that is neither production code nor instrument, and passes a layout that has none', async () => {
+    const repo = scenario('pytest', { via: 'direct' })
+    const run = (): ReturnType<typeof doctor> =>
+      doctor({
+        repoDir: repo.dir,
+        ref: 'HEAD',
+        policyPath: '.github/oracle-gate.yml',
+        runs: 1,
+        today: '2026-06-01',
+        owner: 'o',
+        log: memoryLogger(),
+        env: process.env
+      })
+    expect((await run()).findings.map(f => f.code)).not.toContain('import-not-production')
+    repo
+      .write({
+        'tools/__init__.py': '',
+        'tools/rates.py': 'RATE = 5\n',
+        'oracle/properties/test_rate.py':
+          'from tools.rates import RATE\n\n\ndef test_rate():\n    assert RATE == 5\n'
+      })
+      .commit('a helper outside production')
+    const report = await run()
+    expect(report.findings).toContainEqual(
+      expect.objectContaining({
+        code: 'import-not-production',
+        level: 'blocker',
+        items: ['oracle/properties/test_rate.py: tools/rates.py']
+      })
+    )
+    expect(report.fit).toBe(false)
   })
 })
