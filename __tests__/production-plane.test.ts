@@ -2,7 +2,8 @@
 // Every attack below leaves the product's bug in place and goes through a file between the
 // suite command and the runner that no runner table knows (a Makefile recipe, a shell
 // script the command names, an npm script adding --config, setup.py, a tsconfig setting,
-// a config file the base's own config reads): first a naive run of the head's checkout
+// a config file the base's own config reads, a package.json dependency moved to another
+// version, an in-diff conftest.py): first a naive run of the head's checkout
 // shows it green, then check() with `planes.production` shows the vote did not see it
 // (the buggy product fails, the file is listed as not measured). Honest edits of the same
 // files merge; so does an honest in-diff conftest.py; a fix that needs a new dependency
@@ -187,6 +188,49 @@ def pytest_runtest_makereport(item, call):
 `
 const PY_SETUP = `mkdir -p build && ${PY} setup.py -q egg_info --egg-base build`
 
+// The install step: links every file: dependency package.json names (npm install offline).
+const INSTALL: Files = {
+  'tools/install.mjs':
+    "import { readFileSync, rmSync, symlinkSync, mkdirSync } from 'node:fs'\nconst deps = JSON.parse(readFileSync('package.json', 'utf8')).dependencies ?? {}\nmkdirSync('node_modules', { recursive: true })\nfor (const [name, spec] of Object.entries(deps)) {\n  rmSync(`node_modules/${name}`, { force: true })\n  symlinkSync(spec.replace(/^file:/, ''), `node_modules/${name}`)\n}\n"
+}
+
+/** A package `rates` at a version, outside the repository (a registry stands in). */
+function ratesPackage(runner: Runner, version: string, fee: number): string {
+  const dir = join(registryRoot(), `${runner}-rates-${version}`)
+  mkdirSync(dir, { recursive: true })
+  const esm = runner === 'vitest'
+  writeFileSync(
+    join(dir, 'package.json'),
+    `${JSON.stringify({ name: 'rates', version: `${version}.0.0`, main: 'index.js', ...(esm ? { type: 'module' } : {}) })}\n`
+  )
+  writeFileSync(
+    join(dir, 'index.js'),
+    esm ? `export const FEE = ${fee}\n` : `exports.FEE = ${fee}\n`
+  )
+  return dir
+}
+
+let registryDir: string | undefined
+function registryRoot(): string {
+  registryDir ??= mkdtempSync(join(tmpdir(), 'og-registry-'))
+  if (!dirs.includes(registryDir)) dirs.push(registryDir)
+  return registryDir
+}
+
+/** A product whose fee comes from the `rates` dependency: rates 1 carries the old 10%. */
+const RATES_PRODUCT: Record<'vitest' | 'jest', Files> = {
+  vitest: {
+    'src/fee.ts':
+      "import { FEE } from 'rates'\nexport function fee(x: number): number {\n  return x * FEE // bug: rates 1 still has the 10% fee\n}\n"
+  },
+  jest: {
+    'src/fee.js':
+      "const { FEE } = require('rates')\nexports.fee = x => x * FEE // bug: rates 1 still has the 10% fee\n"
+  }
+}
+const withRates = (r: Runner, dir: string): string =>
+  packageJson(r, VOTE[r]('$JUNIT'), { dependencies: { rates: `file:${dir}` } })
+
 interface Attack {
   name: string
   runners: readonly Runner[]
@@ -259,6 +303,19 @@ const ATTACKS: readonly Attack[] = [
       ...FIXED_COPY[r as 'vitest' | 'jest']
     }),
     unmeasured: r => ['config/aliases.json', ...Object.keys(FIXED_COPY[r as 'vitest' | 'jest'])]
+  },
+  {
+    name: 'a package.json dependency moved to a version that hides the bug',
+    runners: ['vitest', 'jest'],
+    via: 'direct',
+    setup: 'node tools/install.mjs',
+    base: r => ({
+      ...INSTALL,
+      ...RATES_PRODUCT[r as 'vitest' | 'jest'],
+      'package.json': withRates(r, ratesPackage(r, '1', 0.1))
+    }),
+    head: r => ({ 'package.json': withRates(r, ratesPackage(r, '2', 0.05)) }),
+    unmeasured: () => ['package.json']
   },
   {
     name: 'a setup.py that drops a plugin into the tree at install time',
@@ -502,11 +559,6 @@ describe('dependencies', () => {
     )
     writeFileSync(join(dir, 'rates/index.js'), 'export const FEE = 0.05\n')
     return dir
-  }
-  // The install step: links every file: dependency package.json names (npm install offline).
-  const INSTALL = {
-    'tools/install.mjs':
-      "import { readFileSync, symlinkSync, mkdirSync } from 'node:fs'\nconst deps = JSON.parse(readFileSync('package.json', 'utf8')).dependencies ?? {}\nmkdirSync('node_modules', { recursive: true })\nfor (const [name, spec] of Object.entries(deps)) symlinkSync(spec.replace(/^file:/, ''), `node_modules/${name}`)\n"
   }
   const fix = (reg: string): Files => ({
     'src/fee.ts':
