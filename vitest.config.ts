@@ -44,6 +44,7 @@ const UNIT = [
   'policy',
   'policy-union',
   'process',
+  'production-plane-unit',
   'reach-lint',
   'reach-patterns',
   'replay-transitions',

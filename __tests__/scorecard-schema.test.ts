@@ -14,7 +14,14 @@ import { RULE_VERDICT } from '../src/verdict/verdict.js'
 type OptionalKeys<T> = { [K in keyof T]-?: object extends Pick<T, K> ? K : never }[keyof T]
 /** Compiles only when A and B are the same union. */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
-const OPTIONAL = ['base_ref', 'head_ref', 'pull_requests', 'event', 'campaign'] as const
+const OPTIONAL = [
+  'base_ref',
+  'head_ref',
+  'pull_requests',
+  'event',
+  'campaign',
+  'unmeasured'
+] as const
 const optionalMatch: Same<OptionalKeys<Scorecard>, (typeof OPTIONAL)[number]> = true
 
 /** Every field of the type, optional ones included: tsc fails when the type gains one. */
@@ -71,6 +78,7 @@ function fullCard(): Required<Scorecard> {
     flakes: [
       { test: 'oracle/t.py::v', side: 'head', outcomes: ['failed', 'passed'], ledger_id: 'F-2' }
     ],
+    unmeasured: ['Makefile', 'package.json'],
     runs: [
       {
         side: 'base',

@@ -368,6 +368,7 @@ async function replayStage(
   card.flakes = result.flakes
   card.runs = result.runs
   card.diagnostics = result.diagnostics
+  if (result.unmeasured !== undefined) card.unmeasured = result.unmeasured
 }
 
 async function readPolicy(git: Git, mergeBase: string, path: string, log: Logger): Promise<Policy> {

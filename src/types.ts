@@ -34,6 +34,7 @@ export type RuleId =
   | 'setup-failed' // head setup failed: a red vote
   | 'seed-regression' // a seed passing on base fails on head
   | 'non-discriminating' // notice: an in-diff test passes on base as well as head
+  | 'not-measured' // notice/warning: head changes outside planes.production the vote did not use
   | 'diagnostic' // notice: anything informative that is not a rule
 
 export type Verdict = 'merge' | 'product' | 'policy' | 'no-vote' | 'error'
@@ -162,6 +163,8 @@ export interface Scorecard {
     in_diff?: Record<string, string>
   }
   campaign?: { seed: number; max_examples: number; wall_clock: number }
+  /** What the head changed that the vote did not use (planes.production; the patch's tests). */
+  unmeasured?: string[]
   timings_ms: Record<string, number>
 }
 

@@ -37,6 +37,11 @@ export interface DoctorInput {
   testFiles: readonly string[]
   shadowed: readonly Shadowed[]
   imports: readonly ImportProbe[]
+  /**
+   * With planes.production: `test: file` for each repository file a voting test imports
+   * that is neither production code nor instrument (src/doctor/production.ts).
+   */
+  unmeasuredImports?: readonly string[]
   runnerConfig: readonly string[]
   /** Ids the ledger already covers. */
   ledgered: ReadonlySet<string>
@@ -153,6 +158,14 @@ export function diagnose(input: DoctorInput): DoctorReport {
       message:
         'a package of the checkout is imported from elsewhere (or not at all): the tests would measure the installed copy, not the commit. Set suite.env.PYTHONPATH (src for a src/ layout) or pytest pythonpath',
       items: trapped.map(i => `${i.module}: ${i.file ?? 'not importable from the worktree'}`)
+    })
+  if ((input.unmeasuredImports ?? []).length > 0)
+    findings.push({
+      level: 'blocker',
+      code: 'import-not-production',
+      message:
+        "voting tests import repository files that are neither production code (planes.production) nor instrument: the head's vote takes those files from the merge base, so a fix there is never measured. Add them to planes.production (or protect them)",
+      items: [...(input.unmeasuredImports ?? [])]
     })
   const duplicates = new Set(input.runs.flatMap(r => [...r.duplicates]))
   if (duplicates.size > 0)

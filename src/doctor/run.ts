@@ -25,6 +25,7 @@ import { worktreeFiles } from '../replay/worktree.js'
 import type { Logger } from '../types.js'
 import { compileGlobs } from '../writeset/planes.js'
 import { diagnose, type DoctorReport, type DoctorRun, type ImportProbe } from './findings.js'
+import { unmeasuredImports } from './production.js'
 import { shadowedTests, type Shadowed } from './shadow.js'
 
 const run = promisify(execFile)
@@ -88,6 +89,7 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
         files.filter(f => ctx.planes.planeOf(f) === 'voting')
       ),
       imports: await probeImports(ctx, worktree, files),
+      ...(await productionImports(ctx, worktree, files)),
       runnerConfig: runnerConfig(ctx, files),
       ledgered: await ledgered(ctx, sha),
       today: options.today,
@@ -213,6 +215,26 @@ async function probeImports(
     out.push({ module, file: real, inside: real !== null && real.startsWith(`${root}/`) })
   }
   return out
+}
+
+/** With planes.production: the voting tests' imports outside production and instrument. */
+async function productionImports(
+  ctx: GateContext,
+  worktree: string,
+  files: readonly string[]
+): Promise<{ unmeasuredImports?: string[] }> {
+  if (!ctx.planes.hasProduction) return {}
+  const voting = new Map<string, string>()
+  for (const f of files.filter(f => ctx.planes.planeOf(f) === 'voting' && languageOf(f))) {
+    const text = await readFile(join(worktree, f), 'utf8').catch(() => null)
+    if (text !== null && text.length <= 1_000_000) voting.set(f, text)
+  }
+  const measured = (p: string): boolean =>
+    ctx.planes.isProduction(p) || ['protected', 'voting'].includes(ctx.planes.planeOf(p))
+  const pythonRoots = ['', 'src', ...(ctx.policy.suite.env.PYTHONPATH ?? '').split(':')]
+  return {
+    unmeasuredImports: unmeasuredImports({ voting, files, pythonRoots, measured })
+  }
 }
 
 function runnerConfig(ctx: GateContext, files: readonly string[]): string[] {

@@ -10,7 +10,7 @@ import type { OracleDigest, Reason } from '../types.js'
 import type { ClassifiedRow } from '../writeset/index.js'
 import { digestDifferences, instrumentDigest } from './digest.js'
 import { checkFixtures } from './fixtures.js'
-import { computeOverlay } from './overlay.js'
+import { computeOverlay, voteUsesHead, type HeadCounts } from './overlay.js'
 import { runnerChanges, runnerReasons } from './tampering.js'
 import { instrumentView, type InstrumentView } from './view.js'
 
@@ -23,6 +23,22 @@ export interface InstrumentResult {
   /** Both trees as this stage saw them: the replay's overlay is computed from the same. */
   view: InstrumentView
 }
+
+/**
+ * Runner changes that judge the head: with a production plane, one outside production
+ * code never reaches the vote (the head's vote worktree holds the merge base's version),
+ * so it is listed as not measured instead; .gitattributes lines stay (they change how
+ * the worktree itself is checked out).
+ */
+export function judgedRunnerChanges<T extends { path: string }>(
+  changes: readonly T[],
+  headCounts: HeadCounts
+): T[] {
+  return changes.filter(
+    c => headCounts(c.path) || c.path.split('/').pop()?.toLowerCase() === '.gitattributes'
+  )
+}
+
 
 export async function checkInstrument(ctx: GateContext): Promise<InstrumentResult> {
   const view = await instrumentView(ctx)
@@ -53,7 +69,13 @@ export async function checkInstrument(ctx: GateContext): Promise<InstrumentResul
       ...(await checkFixtures(ctx.git, ctx.mergeBase, ctx.head, ctx.policy.fixtures, view.fixtures))
     )
   }
-  reasons.push(...runnerReasons(await runnerChanges(ctx.git, view)))
+  // Instrument paths are judged as before (their change fails protected-path as well).
+  const uses = voteUsesHead(view, ctx.policy)
+  const judged = judgedRunnerChanges(
+    await runnerChanges(ctx.git, view),
+    p => uses(p) || view.isInstrument(p) || view.fixturePaths.has(p)
+  )
+  reasons.push(...runnerReasons(judged))
   return { reasons, oracle, view }
 }
 
@@ -99,10 +121,10 @@ function protectedPathReasons(writeSet: readonly ClassifiedRow[]): Reason[] {
  * entry differs are listed (the rest is already the base's).
  */
 export async function instrumentOverlay(
-  ctx: Pick<GateContext, 'git' | 'instrument'>
+  ctx: Pick<GateContext, 'git' | 'instrument' | 'policy'>
 ): Promise<{ restore: string[]; remove: string[] }> {
   const view = ctx.instrument
   // Fail closed: without the instrument stage's view the head would run unrestored.
   if (view === undefined) throw new GateError('the replay ran before the instrument stage')
-  return computeOverlay(view, await runnerChanges(ctx.git, view))
+  return computeOverlay(view, await runnerChanges(ctx.git, view), voteUsesHead(view, ctx.policy))
 }

@@ -6,6 +6,7 @@
 import { execFileSync } from 'node:child_process'
 import { accessSync, constants, readdirSync, readFileSync } from 'node:fs'
 import { delimiter, join, posix } from 'node:path'
+import { layoutProduction } from './production.js'
 import { detectProject, type Project } from './starter.js'
 
 export type TestKind = 'pytest' | 'js'
@@ -32,6 +33,8 @@ export interface Inspection {
   propertyLibrary: string | null
   /** Root files protected besides the instrument folder (conftest.py, runner configs). */
   protectedFiles: string[]
+  /** planes.production globs from the layout (src/policy/production.ts); empty: none found. */
+  production: string[]
 }
 
 const DEDICATED_DIRS = new Set(['tests', 'test', '__tests__', 'spec', 'testing'])
@@ -119,7 +122,8 @@ export function inspect(input: InspectInput): Inspection {
     pytestPythonpath: pytestSetsPythonpath(input.read),
     fallback: fallback?.note ?? null,
     propertyLibrary: propertyLibrary(project, input),
-    protectedFiles: rootNames.filter(n => RUNNER_CONFIGS.test(n)).sort()
+    protectedFiles: rootNames.filter(n => RUNNER_CONFIGS.test(n)).sort(),
+    production: layoutProduction(input.files, f => isTestFile(f, kind) || isTestFile(f, 'js'))
   }
 }
 

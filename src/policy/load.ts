@@ -106,6 +106,7 @@ const GLOB_LISTS: readonly (readonly string[])[] = [
   ['planes', 'voting'],
   ['planes', 'drafts'],
   ['planes', 'in_diff'],
+  ['planes', 'production'],
   ['runner_config'],
   ['test_patterns']
 ]

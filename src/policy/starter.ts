@@ -252,7 +252,7 @@ planes:
   # New test files elsewhere: run as diagnostics, never vote. A file matching a voting glob
   # is on the voting plane even inside ${ins.inDiff}/ (voting wins over in_diff).
   in_diff: [${ins.inDiff}/**]
-
+${productionLines(ins.production)}
 suite:
 ${ins.project.kind === 'node' ? fittedNode(ins, ins.project) : fittedPython(ins, ins.project)}
 ${runnerLine(ins.project)}
@@ -270,6 +270,15 @@ ${
 campaign: {seed: 20260913, max_examples: 128, wall_clock: 90}
 `
 }`
+}
+
+/** planes.production from the layout; without one the vote uses every file of the head. */
+function productionLines(globs: readonly string[]): string {
+  if (globs.length === 0)
+    return '  # production: [src/**]   # name the production code: the vote then takes every other path from the merge base\n'
+  return `  # The production code: for the vote, every other path of the head is the merge base's.
+  production: [${globs.map(yamlString).join(', ')}]
+`
 }
 
 /** suite.runner, written out so that a later edit of the command keeps targeted reruns. */

@@ -54,7 +54,15 @@ export interface Policy {
   instrument_approvers: readonly string[]
   case_insensitive: boolean
   voting_edits: 'none' | 'append'
-  planes: { voting: readonly string[]; drafts: readonly string[]; in_diff: readonly string[] }
+  planes: {
+    voting: readonly string[]
+    drafts: readonly string[]
+    in_diff: readonly string[]
+    /** The production code: the only head paths the vote uses (docs/instrument.md). */
+    production?: readonly string[]
+  }
+  /** Whose manifests and lockfiles setup and the vote use; see dependencySource(). */
+  dependencies?: 'base' | 'head'
   test_patterns: readonly string[]
   runner_config: readonly string[]
   suite: SuiteSettings

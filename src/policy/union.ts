@@ -12,6 +12,7 @@ import type { Policy } from './types.js'
 import { shortSha } from '../json.js'
 import { uniteBySchema, type UniteNode } from './unite.js'
 import { policySchema } from './validate.js'
+import { dependencySource } from './production.js'
 
 export type PolicySource = 'merge-base' | 'union'
 
@@ -37,7 +38,9 @@ export function unitePolicies(
   if (tip === null) return { policy: base, source: 'merge-base', widened: [] }
   const path = base.path
   // Only the schema's keys are walked: `path` (where the file was read) is the base's.
-  const united = uniteBySchema(policySchema as UniteNode, base, tip)
+  // `dependencies` has a default that depends on the plane: unite what each side applies.
+  const resolved = (p: Policy): Policy => ({ ...p, dependencies: dependencySource(p) })
+  const united = uniteBySchema(policySchema as UniteNode, resolved(base), resolved(tip))
   if (united.clashes.length > 0) {
     throw new GateError(
       `the policy ${path} at ${tipSha} changes ${united.clashes.join(', ')} since the merge base; these cannot be combined with the merge base's: rebase the pull request onto the base branch and run the gate again`,

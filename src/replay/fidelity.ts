@@ -7,10 +7,14 @@
 // runner-configuration file in a worktree is compared with the merge base's blob (bytes
 // hashed as git blobs, without any filter), and the directories that hold the instrument
 // are walked for instrument-like files that should not be there. A difference is
-// `oracle-digest`, naming the side, the file and the moment.
+// `oracle-digest`, naming the side, the file and the moment. With a production plane
+// (`planes.production`) the head's whole non-production tree is held to the merge base:
+// every file the merge base has there byte for byte, and no new file outside production
+// code and the output folders (ignored.ts); a difference is `runner-tampered`.
 import { createHash } from 'node:crypto'
 import { lstat, readdir, readFile, readlink } from 'node:fs/promises'
 import { join, posix } from 'node:path'
+import type { HeadCounts } from '../instrument/overlay.js'
 import picomatch from 'picomatch'
 import type { TreeEntry } from '../git/git.js'
 import { readBlobs } from '../git/blobs.js'
@@ -20,7 +24,8 @@ import type { InstrumentView } from '../instrument/view.js'
 import { shortSha } from '../json.js'
 import type { Policy } from '../policy/types.js'
 import type { Reason } from '../types.js'
-import { alwaysProtected } from '../writeset/planes.js'
+import { alwaysProtected, normalisePath } from '../writeset/planes.js'
+import { ignoreMatcher } from './ignored.js'
 
 /** When a check runs: right after the checkout (base), the overlay (head), setup, a run. */
 export type Moment = 'checkout' | 'overlay' | 'setup' | 'run'
@@ -46,6 +51,20 @@ export interface FidelitySpec {
   watched(path: string): 'file' | RunnerEntry | null
   /** An object id of the repository, to hash like it (sha1 or sha256). */
   like: string
+  /** With a production plane: the head's non-production tree (null without one). */
+  outside?: OutsideProduction | null
+}
+
+/** What the head worktree must hold outside production code (checked on the head only). */
+export interface OutsideProduction {
+  /** Every merge-base file outside production code not already in `files`. */
+  pinned: ReadonlyMap<string, { mode: string; sha: string }>
+  /** Paths of the merge base's tree (a new file is one it lacks). */
+  base: ReadonlySet<string>
+  /** Does the vote use the head's version (production code)? */
+  headCounts: HeadCounts
+  /** An output folder or file: the base's .gitignore and the fixed list (ignored.ts). */
+  ignored: (path: string, isDir: boolean) => boolean
 }
 
 /** Directory names never walked: git's own, dependency installs, interpreter bytecode. */
@@ -68,7 +87,8 @@ const MAX_REASONS = 10
 export async function fidelitySpec(
   git: Git,
   view: InstrumentView,
-  policy: Policy
+  policy: Policy,
+  headCounts: HeadCounts = () => true
 ): Promise<FidelitySpec> {
   const watched = (path: string): 'file' | RunnerEntry | null => {
     // A module that would shadow another (addedOnly) is judged from the trees: the head
@@ -80,12 +100,18 @@ export async function fidelitySpec(
     return null
   }
   const files = new Map<string, { mode: string; sha: string }>()
+  const pinned = new Map<string, { mode: string; sha: string }>()
   const sectioned: { path: string; entry: RunnerEntry; sha: string }[] = []
   for (const e of view.base.values()) {
     if (e.type !== 'blob') continue
     const w = watched(e.path)
-    if (w === 'file') files.set(e.path, { mode: e.mode, sha: e.sha })
-    else if (w !== null) sectioned.push({ path: e.path, entry: w, sha: e.sha })
+    if (w === 'file') {
+      files.set(e.path, { mode: e.mode, sha: e.sha })
+      continue
+    }
+    if (w !== null) sectioned.push({ path: e.path, entry: w, sha: e.sha })
+    if (view.planes.hasProduction && !headCounts(e.path))
+      pinned.set(e.path, { mode: e.mode, sha: e.sha })
   }
   const blobs = await readBlobs(
     git,
@@ -99,7 +125,34 @@ export async function fidelitySpec(
   const like = view.base.values().next().value?.sha ?? '0'.repeat(40)
   const voting = [...view.base.keys()].filter(p => view.planes.planeOf(p) === 'voting')
   const anchors = [...alwaysProtected(policy), ...voting, ...view.fixturePaths]
-  return { files, sections, ...walkRoots(policy, anchors), watched, like }
+  const outside = view.planes.hasProduction
+    ? await outsideProduction(git, view, policy, pinned, headCounts)
+    : null
+  return { files, sections, ...walkRoots(policy, anchors), watched, like, outside }
+}
+
+/** The head's non-production tree as the merge base has it, and its output folders. */
+async function outsideProduction(
+  git: Git,
+  view: InstrumentView,
+  policy: Policy,
+  pinned: ReadonlyMap<string, { mode: string; sha: string }>,
+  headCounts: HeadCounts
+): Promise<OutsideProduction> {
+  const ignores = [...view.base.values()].filter(
+    e => e.type === 'blob' && posix.basename(e.path) === '.gitignore'
+  )
+  const blobs = await readBlobs(
+    git,
+    ignores.map(e => e.sha)
+  )
+  const texts = new Map(ignores.map(e => [e.path, blobs.get(e.sha)?.toString('utf8') ?? '']))
+  const gitignored = ignoreMatcher(texts)
+  // The links suite.reuse makes (setup.ts) are the gate's own, not something that appeared.
+  const reuse = policy.suite.reuse.map(d => normalisePath(d))
+  const ignored = (path: string, isDir: boolean): boolean =>
+    reuse.some(d => path === d || path.startsWith(`${d}/`)) || gitignored(path, isDir)
+  return { pinned, base: new Set(view.base.keys()), headCounts, ignored }
 }
 
 /**
@@ -203,18 +256,68 @@ export async function checkFidelity(
     }
     problems.push({ path, what: 'appeared (it is not in the merge base)' })
   }
-  return fidelityReasons(problems, where)
+  const reasons = fidelityReasons(problems, where)
+  if (spec.outside && where.side === 'head') {
+    const seen = new Set(problems.map(p => p.path))
+    const outside = (await outsideProblems(spec.outside, worktree, like)).filter(
+      p => !seen.has(p.path)
+    )
+    reasons.push(...fidelityReasons(outside, where, 'runner-tampered'))
+  }
+  return reasons
+}
+
+/**
+ * The head's non-production tree against the merge base: each pinned file byte for byte,
+ * and no file the merge base lacks outside production code and the output folders.
+ */
+async function outsideProblems(
+  spec: OutsideProduction,
+  worktree: string,
+  like: string
+): Promise<{ path: string; what: string }[]> {
+  const problems: { path: string; what: string }[] = []
+  const entries = [...spec.pinned]
+  for (let i = 0; i < entries.length; i += READ_BATCH) {
+    const batch = entries.slice(i, i + READ_BATCH)
+    const found = await Promise.all(batch.map(([path]) => diskEntry(join(worktree, path), like)))
+    batch.forEach(([path, want], k) => {
+      const what = fileProblem(found[k] ?? null, want)
+      if (what !== null) problems.push({ path, what })
+    })
+  }
+  const visit = async (dir: string): Promise<void> => {
+    const entries = await readdir(join(worktree, dir), { withFileTypes: true }).catch(() => [])
+    for (const e of entries) {
+      const path = dir === '' ? e.name : `${dir}/${e.name}`
+      const isDir = e.isDirectory()
+      if (spec.ignored(path, isDir)) continue
+      if (isDir) await visit(path)
+      else if (!spec.base.has(path) && !spec.headCounts(path))
+        problems.push({
+          path,
+          what: 'appeared outside production code (it is not in the merge base)'
+        })
+    }
+  }
+  await visit('')
+  return problems.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
 }
 
 function fidelityReasons(
   problems: readonly { path: string; what: string }[],
-  where: { side: string; moment: Moment }
+  where: { side: string; moment: Moment },
+  rule: 'oracle-digest' | 'runner-tampered' = 'oracle-digest'
 ): Reason[] {
+  const what =
+    rule === 'oracle-digest'
+      ? "the instrument on disk is not the merge base's"
+      : "outside planes.production the vote must see the merge base's files and nothing else (setup and runs may write only into production paths and the output folders: the base's .gitignore and node_modules, .venv, caches)"
   const reasons: Reason[] = problems.slice(0, MAX_REASONS).map(p => ({
-    rule: 'oracle-digest',
+    rule,
     level: 'failure',
     path: p.path,
-    message: `${where.side} worktree after ${MOMENT_TEXT[where.moment]}: ${printable(p.path)} ${p.what}; the instrument on disk is not the merge base's, so this side's run cannot count${where.moment === 'checkout' ? CHECKOUT_HINT : ''}`
+    message: `${where.side} worktree after ${MOMENT_TEXT[where.moment]}: ${printable(p.path)} ${p.what}; ${what}, so this side's run cannot count${where.moment === 'checkout' ? CHECKOUT_HINT : ''}`
   }))
   if (problems.length > MAX_REASONS) {
     const last = reasons[reasons.length - 1]

@@ -3,7 +3,13 @@
 // overlay from the merge base, two worktrees, one side run each, then pure scoring.
 import { emptyDiagnostics, emptySeeds, emptyTransitions, emptyVotes } from '../verdict/scorecard.js'
 import type { GateContext } from '../context.js'
-import { computeOverlay, type InstrumentOverlay } from '../instrument/overlay.js'
+import {
+  computeOverlay,
+  productionReset,
+  unmeasuredPaths,
+  voteUsesHead,
+  type InstrumentOverlay
+} from '../instrument/overlay.js'
 import { runnerChanges } from '../instrument/tampering.js'
 import { instrumentView } from '../instrument/view.js'
 import type { LedgerState } from '../ledger/types.js'
@@ -28,6 +34,7 @@ import { loadCorpus, scoreSeeds, type Seed } from './seeds.js'
 import { runSide, startSide, type SideOutcome, type SideOptions } from './side.js'
 import { score, type Observation } from './transitions.js'
 import { judgeTripwires, unexplainedHit } from './tripwires.js'
+import { unmeasuredReasons } from './unmeasured.js'
 import { applyOverlay, withWorktrees } from './worktree.js'
 
 export interface ReplayOutcome {
@@ -38,6 +45,8 @@ export interface ReplayOutcome {
   flakes: FlakeRow[]
   runs: SideRun[]
   diagnostics: Scorecard['diagnostics']
+  /** What the head changed that the vote did not use (the card's `unmeasured`). */
+  unmeasured?: string[]
 }
 
 /**
@@ -68,12 +77,18 @@ export async function replay(
   // change it.
   const corpus: Seed[] | null = ctx.policy.seeds ? await loadCorpus(ctx, ctx.policy.seeds) : null
   const view = ctx.instrument ?? (await instrumentView(ctx))
-  const overlay = computeOverlay(view, await runnerChanges(ctx.git, view))
+  const headCounts = voteUsesHead(view, ctx.policy)
+  const overlay = computeOverlay(view, await runnerChanges(ctx.git, view), headCounts)
   const appended = ctx.writeSet
     .filter(r => r.classification.row === 'voting-append')
     .map(r => r.path)
   const tests = patchTestPlan(view, overlay, appended)
-  const spec = await fidelitySpec(ctx.git, view, ctx.policy)
+  const reset = productionReset(view, headCounts, {
+    restore: [...overlay.restore, ...tests.strip.restore],
+    remove: [...overlay.remove, ...tests.strip.remove]
+  })
+  const unmeasured = unmeasuredPaths(view, [overlay, tests.strip, reset])
+  const spec = await fidelitySpec(ctx.git, view, ctx.policy, headCounts)
   const collisions = foldCollisions(spec, view.base, view.head)
   // The merge base's files: where the canary goes (the same on both sides, tripwires.ts)
   // and the only files node:test titles map to for certain (ids.ts).
@@ -112,7 +127,7 @@ export async function replay(
       }
     }
     if (mode.baseOnly) return { base: await measureBase(ctx, options, baseSide) }
-    await prepareHead(ctx, await wt.head(), overlay, tests)
+    await prepareHead(ctx, await wt.head(), overlay, tests, reset)
     const [base, head] = await measureSides(ctx, options, baseSide)
     // The patch's own tests, only now that no side is left to run (docs/replay.md).
     if (base.results === null || head.results === null) return { base, head }
@@ -134,7 +149,10 @@ export async function replay(
   const added = addedTests(measured.patchRun, head.results, new Set(tests.appended))
   if (head.results !== null && measured.patchRun) addDiagnostics(head.results, measured.patchRun)
   if (measured.probed) base.inDiffOnBase = measured.probed
-  return combine(ctx, ledger, base, head, corpus, { planeOf, classOf, canary, added })
+  const outcome = combine(ctx, ledger, base, head, corpus, { planeOf, classOf, canary, added })
+  outcome.unmeasured = unmeasured
+  outcome.reasons.push(...unmeasuredReasons(ctx, unmeasured, outcome.reasons))
+  return outcome
 }
 
 /**
@@ -145,7 +163,8 @@ async function prepareHead(
   ctx: GateContext,
   dir: string,
   overlay: InstrumentOverlay,
-  tests: PatchTestPlan
+  tests: PatchTestPlan,
+  reset: InstrumentOverlay
 ): Promise<void> {
   await applyOverlay(ctx, dir, overlay)
   if (overlay.restore.length + overlay.remove.length > 0) {
@@ -158,6 +177,12 @@ async function prepareHead(
   if (stripped > 0) {
     ctx.log.info(
       `head worktree: the vote runs without the patch's tests: ${tests.strip.remove.length} test-plane path(s) removed, ${tests.strip.restore.length} restored from the merge base`
+    )
+  }
+  await applyOverlay(ctx, dir, reset)
+  if (reset.restore.length + reset.remove.length > 0) {
+    ctx.log.info(
+      `head worktree: outside production code (planes.production) ${reset.restore.length} path(s) restored from the merge base, ${reset.remove.length} removed`
     )
   }
 }
@@ -331,7 +356,8 @@ function baseOnlyOutcome(
     seeds: emptySeeds(ctx.policy.seeds?.min_distance ?? 0),
     flakes: [],
     runs: [base.run],
-    diagnostics: emptyDiagnostics()
+    diagnostics: emptyDiagnostics(),
+    unmeasured: []
   }
 }
 
@@ -370,7 +396,8 @@ function combine(
     seeds: emptySeeds(ctx.policy.seeds?.min_distance ?? 0),
     flakes: [],
     runs: [base.run, head.run],
-    diagnostics: emptyDiagnostics()
+    diagnostics: emptyDiagnostics(),
+    unmeasured: []
   }
 
   // Without base results there is nothing to compare against: the base's failure (a

@@ -62,6 +62,7 @@ export function renderMarkdown(card: Scorecard, options: MarkdownOptions = {}): 
     seedsSection(card),
     debtSection(card, maxRows),
     runsSection(card),
+    unmeasuredSection(card, maxRows),
     writeSetSection(card, maxRows),
     footerSection(card)
   ].filter((s): s is string => s !== '')
@@ -311,6 +312,22 @@ function patchTestsSection(card: Scorecard, maxRows: number): string {
 function fileOf(id: string): string {
   const at = id.indexOf('::')
   return at < 0 ? id : id.slice(0, at)
+}
+
+/** What the head changed that the vote did not use (planes.production): paths, escaped. */
+function unmeasuredSection(card: Scorecard, maxRows: number): string {
+  const paths = card.unmeasured ?? []
+  if (paths.length === 0) return ''
+  return [
+    `### Not measured (${paths.length})`,
+    '',
+    "_The head changed these, but the vote used the merge base's version (or none): they cannot have made a voting test pass._",
+    '',
+    ...paths.slice(0, maxRows).map(p => `- ${mdCode(p)}`),
+    more(paths.length, maxRows)
+  ]
+    .filter((l, i, all) => l !== '' || all[i - 1] !== '')
+    .join('\n')
 }
 
 function writeSetSection(card: Scorecard, maxRows: number): string {

@@ -33,6 +33,7 @@ export const RULE_VERDICT: Readonly<Record<RuleId, Exclude<Verdict, 'merge'>>> =
   'empty-vote': 'no-vote',
   'insufficient-hits': 'no-vote',
   'non-discriminating': 'no-vote',
+  'not-measured': 'no-vote',
   diagnostic: 'no-vote'
 }
 

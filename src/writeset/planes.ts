@@ -10,6 +10,13 @@ export interface PlaneMatcher {
   planeOf(path: string): Plane
   isProtected(path: string): boolean
   isTestLike(path: string): boolean
+  /**
+   * On the production plane (`planes.production`, any form of the name): the head's
+   * version is what the vote uses. False for every path when the policy has no such plane.
+   */
+  isProduction(path: string): boolean
+  /** Whether the policy names its production code at all (`planes.production`). */
+  hasProduction: boolean
 }
 
 /** Paths that are protected whatever the policy says: the policy and the files it names. */
@@ -30,6 +37,7 @@ export function compilePlanes(policy: Policy): PlaneMatcher {
   const drafts = compile(policy.planes.drafts)
   const inDiff = compile(policy.planes.in_diff)
   const testLike = compile(policy.test_patterns)
+  const production = compile(policy.planes.production ?? [])
   // Internal checks take an already normalised path: a 20,000-path write set should pay
   // for normalisation once per path, not once per glob list.
   const protectedNormal = (p: string): boolean =>
@@ -44,6 +52,9 @@ export function compilePlanes(policy: Policy): PlaneMatcher {
   return {
     isProtected: path => pathForms(normalisePath(path)).some(protectedNormal),
     isTestLike: path => pathForms(normalisePath(path)).some(testLike),
+    // Every form must be production: a name that reads as something else is not the head's.
+    isProduction: path => pathForms(normalisePath(path)).every(production),
+    hasProduction: policy.planes.production !== undefined,
     planeOf: path => {
       const [raw, ...others] = pathForms(normalisePath(path))
       const plane = planeOfForm(raw as string)
