@@ -194,6 +194,11 @@ const CASES: Record<string, [Json, Json, Json][]> = {
     [true, false, true],
     [false, false, false]
   ],
+  dependencies: [
+    ['head', 'base', 'base'],
+    ['base', 'head', 'base'],
+    ['head', 'head', 'head']
+  ],
   voting_edits: [
     ['append', 'none', 'none'],
     ['none', 'append', 'none'],
@@ -268,7 +273,8 @@ const AGREE: [string, Json, Json][] = [
   ['campaign', { seed: 1 }, { seed: 2 }],
   ['campaign.max_examples', 100, 10],
   ['classes', {}, { judge: ['x'] }],
-  ['classes.judge', [], ['oracle/judge/*']]
+  ['classes.judge', [], ['oracle/judge/*']],
+  ['planes.production', ['src/**'], ['src/**', 'tools/**']]
 ]
 
 describe('the uniting table in the schema', () => {
@@ -354,7 +360,7 @@ describe('unitePolicies applies each key’s rule', () => {
       expect(error).toBeInstanceOf(GateError)
       expect((error as GateError).rule).toBe('config-invalid')
       expect((error as GateError).message).toMatch(
-        new RegExp(`at abc1234 changes ${top} since the merge base.*rebase`)
+        new RegExp(`at abc1234 changes ${top}(\\.[\\w.]+)? since the merge base.*rebase`)
       )
       // The same value on both sides unites quietly.
       expect(unitePolicies(variant(key, base, valid), variant(key, base, valid)).widened).toEqual(
