@@ -48,7 +48,7 @@ export async function runInit(argv: string[], io: Io): Promise<number> {
     io.stderr.write(`oracle-gate init: ${target} exists; pass --force to overwrite\n`)
     return EXIT.error
   }
-  const ins = inspectRepository(repo, io.env)
+  const ins = await inspectRepository(repo, io.env)
   await mkdir(dirname(target), { recursive: true })
   await writeFile(target, renderInspected(ins))
   const ledger = resolve(repo, STARTER_LEDGER_PATH)

@@ -3,13 +3,12 @@
 // the replay's own runSuite/observe (so the ids and environment are the gate's), probes
 // where the checkout's Python packages import from, scans the voting files for shadowed
 // tests, and hands everything to the pure diagnose().
-import { execFile } from 'node:child_process'
 import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import { runFacts, type GateContext } from '../context.js'
 import { childEnv } from '../exec/env.js'
+import { runShell } from '../exec/process.js'
 import { Git } from '../git/git.js'
 import { compileRunnerMatcher } from '../instrument/runner.js'
 import { ledgerFromText } from '../ledger/load.js'
@@ -26,8 +25,6 @@ import type { Logger } from '../types.js'
 import { compileGlobs } from '../writeset/planes.js'
 import { diagnose, type DoctorReport, type DoctorRun, type ImportProbe } from './findings.js'
 import { shadowedTests, type Shadowed } from './shadow.js'
-
-const run = promisify(execFile)
 
 export interface DoctorOptions {
   repoDir: string
@@ -191,16 +188,21 @@ async function probeImports(
   const root = await realpath(worktree)
   let found: Record<string, string | null>
   try {
-    const { stdout } = await run(
-      suitePython(ctx.policy.suite.command),
-      ['-c', PROBE, ...packages],
-      {
-        cwd: worktree,
-        env: await sideEnv(ctx, 'base'),
-        timeout: 60_000
-      }
-    )
-    found = JSON.parse(stdout) as Record<string, string | null>
+    // Through the one process wrapper: its own process group (a timeout kills the tree)
+    // and the suite's scrubbed environment.
+    const result = await runShell({
+      command: [suitePython(ctx.policy.suite.command), '-c', PROBE, ...packages]
+        .map(shellQuote)
+        .join(' '),
+      cwd: worktree,
+      env: await sideEnv(ctx, 'base'),
+      timeoutSec: 60,
+      logFile: join(ctx.tempDir, 'import-probe.log'),
+      captureStdout: true
+    })
+    if (result.exitCode !== 0)
+      throw new Error(`exit ${result.exitCode ?? result.signal ?? '?'}: ${result.tail}`)
+    found = JSON.parse(result.stdout) as Record<string, string | null>
   } catch (error) {
     ctx.log.warning(`doctor: the import probe failed: ${String(error)}`)
     return []
@@ -212,6 +214,10 @@ async function probeImports(
     out.push({ module, file: real, inside: real !== null && real.startsWith(`${root}/`) })
   }
   return out
+}
+
+function shellQuote(word: string): string {
+  return `'${word.replace(/'/g, `'\\''`)}'`
 }
 
 function runnerConfig(ctx: GateContext, files: readonly string[]): string[] {

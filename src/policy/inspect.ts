@@ -3,9 +3,9 @@
 // and whether a property library is in use. The starter that ignored all this put the real
 // suite on a plane that never votes (issue 15). Detection is a pure function of the tracked
 // file list, a file reader and the PATH, so every shape can be tested without a project.
-import { execFileSync } from 'node:child_process'
 import { accessSync, constants, readdirSync, readFileSync } from 'node:fs'
 import { delimiter, join, posix } from 'node:path'
+import { Git } from '../git/git.js'
 import { detectProject, type Project } from './starter.js'
 
 export type TestKind = 'pytest' | 'js'
@@ -179,19 +179,13 @@ function propertyLibrary(project: Project, input: InspectInput): string | null {
 }
 
 /** Inspects a checkout: tracked files (git ls-files), their text, and the PATH. */
-export function inspectRepository(repoDir: string, env: NodeJS.ProcessEnv): Inspection {
-  let files: string[] = []
-  try {
-    files = execFileSync('git', ['ls-files', '-z'], {
-      cwd: repoDir,
-      encoding: 'utf8',
-      maxBuffer: 1 << 28
-    })
-      .split('\0')
-      .filter(f => f !== '')
-  } catch {
-    // Not a git checkout: nothing tracked, the placeholder starter.
-  }
+export async function inspectRepository(
+  repoDir: string,
+  env: NodeJS.ProcessEnv
+): Promise<Inspection> {
+  // Through the hardened git wrapper (no repository hooks, config or pager apply); not a
+  // git checkout: nothing tracked, the placeholder starter.
+  const files = await new Git(repoDir).indexFiles(repoDir).catch(() => [] as string[])
   const read = (p: string): string | null => {
     try {
       return readFileSync(join(repoDir, p), 'utf8')

@@ -5,8 +5,6 @@
 // setup command), its package.json names the JavaScript test runner. Detection is a pure
 // function of the root's file names and package.json, so each variant can be tested
 // without a real project.
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import type { Inspection } from './inspect.js'
 
 export type NodeManager = 'npm' | 'pnpm' | 'yarn' | 'yarn-berry' | 'bun'
@@ -26,19 +24,6 @@ const NODE_LOCKFILES: readonly [string, NodeManager][] = [
   ['package-lock.json', 'npm'],
   ['npm-shrinkwrap.json', 'npm']
 ]
-
-/** Reads what detection needs from the repository root (missing dir: nothing found). */
-export function detectRepository(repoDir: string): Project {
-  const names = existsSync(repoDir) ? readdirSync(repoDir) : []
-  const pkg = names.includes('package.json')
-    ? readFileSync(join(repoDir, 'package.json'), 'utf8')
-    : undefined
-  return detectProject(names, pkg)
-}
-
-export function starterPolicy(repoDir: string): string {
-  return renderStarter(detectRepository(repoDir))
-}
 
 /** One line for the user: what init detected, and from which file. */
 export function describeProject(p: Project): string {
@@ -193,7 +178,8 @@ ${common}`
   }
 }
 
-export function renderStarter(p: Project): string {
+/** The placeholder policy (no tracked tests yet); a campaign only when a property library is used. */
+export function renderStarter(p: Project, propertyLibrary: string | null = null): string {
   return `# oracle-gate policy: who may write what, and which tests vote.
 # The gate reads this file from the merge base; a PR cannot change how it is judged.
 version: 1
@@ -219,6 +205,13 @@ ${runnerLine(p)}
 
 ledger: oracle/flake_ledger.yml          # dated, owned flake rows
 # fixtures: oracle/fixtures/manifest.json  # {name: {file, sha256}}
+${campaignBlock(propertyLibrary)}`
+}
+
+function campaignBlock(propertyLibrary: string | null): string {
+  return propertyLibrary === null
+    ? ''
+    : `# ${propertyLibrary} is in use: property tests run with this seed and budget.
 campaign: {seed: 20260913, max_examples: 128, wall_clock: 90}
 `
 }
@@ -229,7 +222,7 @@ export const STARTER_LEDGER_PATH = 'oracle/flake_ledger.yml'
 
 /** The policy fitted to an inspected repository (the placeholder when it has no tests yet). */
 export function renderInspected(ins: Inspection): string {
-  if (ins.testFiles.length === 0) return renderStarter(ins.project)
+  if (ins.testFiles.length === 0) return renderStarter(ins.project, ins.propertyLibrary)
   const protectedPaths = ['oracle/**', '.github/workflows/**', ...ins.protectedFiles]
   return `# oracle-gate policy: who may write what, and which tests vote.
 # The gate reads this file from the merge base; a PR cannot change how it is judged.
@@ -263,13 +256,7 @@ ${runnerLine(ins.project)}
 
 ledger: ${STARTER_LEDGER_PATH}          # dated, owned flake rows (init created it empty)
 # fixtures: oracle/fixtures/manifest.json  # {name: {file, sha256}}
-${
-  ins.propertyLibrary === null
-    ? ''
-    : `# ${ins.propertyLibrary} is in use: property tests run with this seed and budget.
-campaign: {seed: 20260913, max_examples: 128, wall_clock: 90}
-`
-}`
+${campaignBlock(ins.propertyLibrary)}`
 }
 
 /** suite.runner, written out so that a later edit of the command keeps targeted reruns. */
