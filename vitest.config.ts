@@ -40,6 +40,7 @@ const UNIT = [
   'paths-hostile',
   'policy',
   'policy-union',
+  'pytest-config',
   'reach-lint',
   'reach-patterns',
   'replay-transitions',
