@@ -3,7 +3,7 @@
 // the replay's own runSuite/observe (so the ids and environment are the gate's), probes
 // where the checkout's Python packages import from, scans the voting files for shadowed
 // tests, and hands everything to the pure diagnose().
-import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises'
+import { mkdtemp, open, readFile, realpath, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { runFacts, type GateContext } from '../context.js'
@@ -23,6 +23,7 @@ import { worktreeIdContext } from '../replay/ids.js'
 import { worktreeFiles } from '../replay/worktree.js'
 import type { Logger } from '../types.js'
 import { compileGlobs } from '../writeset/planes.js'
+import { logCollectionErrors } from './collection.js'
 import { diagnose, type DoctorReport, type DoctorRun, type ImportProbe } from './findings.js'
 import { shadowedTests, type Shadowed } from './shadow.js'
 
@@ -88,7 +89,8 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
       runnerConfig: runnerConfig(ctx, files),
       ledgered: await ledgered(ctx, sha),
       today: options.today,
-      owner: options.owner
+      owner: options.owner,
+      runner: detectRunner(policy.suite)
     })
   } finally {
     await cleanupWorktree(links).catch(() => undefined)
@@ -105,22 +107,28 @@ async function oneRun(
   attempt: number
 ): Promise<DoctorRun> {
   const started = Date.now()
+  const logFile = join(ctx.tempDir, `run-${attempt}.log`)
   const r = await runSuite(ctx, {
     side: 'base',
     worktree,
     attempt,
     command: ctx.policy.suite.command,
-    logFile: join(ctx.tempDir, `run-${attempt}.log`)
+    logFile
   })
   const seconds = (Date.now() - started) / 1000
   const duplicates = new Set<string>()
+  const collectionErrors = logCollectionErrors(
+    await logText(logFile),
+    await realpath(worktree).catch(() => worktree)
+  )
   if (r.report === null)
     return {
       observations: new Map(),
       seconds,
       exitCode: r.result.exitCode,
       reportError: `${r.reportError ?? 'no report'}${r.result.tail ? `\n${r.result.tail}` : ''}`,
-      duplicates
+      duplicates,
+      collectionErrors
     }
   const ids = worktreeIdContext(
     worktree,
@@ -135,7 +143,24 @@ async function oneRun(
     observations: observe(r.report, ids, duplicates),
     seconds,
     exitCode: r.result.exitCode,
-    duplicates
+    duplicates,
+    collectionErrors
+  }
+}
+
+/** The run's output, its last 4 MiB at most (collection errors are named near the end). */
+async function logText(file: string): Promise<string> {
+  const limit = 4 << 20
+  const handle = await open(file, 'r').catch(() => null)
+  if (handle === null) return ''
+  try {
+    const { size } = await handle.stat()
+    const length = Math.min(size, limit)
+    const buffer = Buffer.alloc(length)
+    await handle.read(buffer, 0, length, size - length)
+    return buffer.toString('utf8')
+  } finally {
+    await handle.close()
   }
 }
 
