@@ -60,6 +60,26 @@ export async function runInit(argv: string[], io: Io): Promise<number> {
   return EXIT.ok
 }
 
+/** What init took from the project's configuration, and what the maintainer must add. */
+function notes(ins: Inspection): string {
+  const out: string[] = []
+  if (ins.pytest?.file && ins.pytest.testpaths.length > 0)
+    out.push(`tests selected by ${ins.pytest.file}'s testpaths: ${ins.pytest.testpaths.join(' ')}`)
+  if (ins.jsConfig !== null) out.push(`tests selected by ${ins.jsConfig}`)
+  if (ins.dataFiles.length > 0)
+    out.push(
+      `named like tests but defining none (data: protected, off the voting plane, left out of the run): ${ins.dataFiles.join(', ')}`
+    )
+  const ciEnv = Object.keys(ins.ci?.env ?? {})
+  if (ins.ci !== null && ciEnv.length > 0)
+    out.push(`suite.env from the CI workflow (${ins.ci.source}): ${ciEnv.join(', ')}`)
+  if (ins.project.kind === 'node' && ins.project.runner === 'jest' && !ins.jestJunit)
+    out.push(
+      'jest-junit is NOT a dependency: add it as a devDependency (the policy says how) and commit the lockfile with the policy, or every run leaves no report'
+    )
+  return out.map(l => `${logText(l)}\n`).join('')
+}
+
 function summary(target: string, ins: Inspection): string {
   const tests =
     ins.testFiles.length === 0
@@ -68,6 +88,7 @@ function summary(target: string, ins: Inspection): string {
   return (
     `wrote ${target} (detected: ${describeProject(ins.project)})\n${tests}\n` +
     (ins.fallback ? `${ins.fallback.wanted} is not installed: using ${ins.fallback.used}\n` : '') +
+    notes(ins) +
     'Next: oracle-gate doctor (runs the suite 3 times), then commit the policy and ledger in a PR of their own: the gate reads them from the merge base.\n'
   )
 }
