@@ -28,6 +28,7 @@ const UNIT = [
   'ledger',
   'ledger-cli',
   'ledger-from-card',
+  'ledger-limits',
   'lints-extract',
   'lints-judge',
   'lints-overlap',

@@ -265,6 +265,8 @@ ${runnerLine(ins.project)}
   reruns: 2
 
 ledger: ${STARTER_LEDGER_PATH}          # dated, owned flake rows (init created it empty)
+# Rows of tests broken by the environment (cause env) may live longer than flakes, e.g.
+# ledger_max_days: {default: 30, env: 180}
 # fixtures: oracle/fixtures/manifest.json  # {name: {file, sha256}}
 ${campaignBlock(ins.propertyLibrary)}`
 }

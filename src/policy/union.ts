@@ -8,6 +8,7 @@ import type { Git } from '../git/git.js'
 import type { Logger, Reason } from '../types.js'
 import { parsePolicy } from './load.js'
 import type { LintMode, Policy } from './types.js'
+import { sameMaxDays, stricterMaxDays } from '../ledger/limits.js'
 import { shortSha } from '../json.js'
 
 export type PolicySource = 'merge-base' | 'union'
@@ -75,7 +76,7 @@ export function unitePolicies(
     },
     test_patterns: union(base.test_patterns, tip.test_patterns),
     runner_config: union(base.runner_config, tip.runner_config),
-    ledger_max_days: Math.min(base.ledger_max_days, tip.ledger_max_days),
+    ledger_max_days: stricterMaxDays(base.ledger_max_days, tip.ledger_max_days),
     // A permission, not a protection: only approvers both policies name may approve.
     instrument_approvers: base.instrument_approvers.filter(a =>
       tip.instrument_approvers.some(b => b.toLowerCase() === a.toLowerCase())
@@ -97,7 +98,7 @@ export function unitePolicies(
   if (policy.case_insensitive !== base.case_insensitive) widened.push('case_insensitive')
   for (const key of ['literal-overlap', 'judge-import', 'skip-marker', 'ungoverned-test'] as const)
     if (lints[key] !== base.lints[key]) widened.push(`lints.${key}`)
-  if (policy.ledger_max_days !== base.ledger_max_days) widened.push('ledger_max_days')
+  if (!sameMaxDays(policy.ledger_max_days, base.ledger_max_days)) widened.push('ledger_max_days')
   return {
     policy: Object.freeze(policy),
     source: widened.length > 0 ? 'union' : 'merge-base',
