@@ -9,8 +9,8 @@ process.stdout.write(`oracle-gate ${VERSION}
 `);
 try {
   const [{ run }, { readEnvironment }] = await Promise.all([
-    import("./chunks/main-XP3TIFBA.js"),
-    import("./chunks/environment-E43WO3OA.js")
+    import("./chunks/main-JME45YTG.js"),
+    import("./chunks/environment-LVGYZVGF.js")
   ]);
   await run(readEnvironment());
 } catch (error) {
