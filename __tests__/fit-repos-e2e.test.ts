@@ -5,6 +5,7 @@
 // policy as the old init wrote it), then the verdict with the new one. The time from the
 // repository's creation to the first verdict is printed at the end (no bound on it here:
 // speed goals live in bench/).
+import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
@@ -321,4 +322,46 @@ describe('fit the repositories as they are (issue 25)', () => {
     expect(failures(honest)).toEqual([])
     expect(honest.verdict).toBe('merge')
   }, 180_000)
+
+  // pnpm is not installed here; init names the version the project pins, fetched from the
+  // npm registry by npx. Where the registry cannot be reached this is skipped (and says so).
+  const PNPM = '9.12.0'
+  const fetchable =
+    spawnSync('npx', ['--yes', `pnpm@${PNPM}`, '--version'], {
+      encoding: 'utf8',
+      timeout: 120_000
+    }).stdout?.trim() === PNPM
+  it.skipIf(!fetchable)(
+    'a pnpm lockfile without pnpm installed: setup runs the pinned pnpm from the registry, not a lockfile-less npm install',
+    async () => {
+      const started = Date.now()
+      const repo = project('pnpm', {
+        'package.json': `{"name": "p", "type": "module", "packageManager": "pnpm@${PNPM}+sha512.0000", "scripts": {"test": "node --test"}}\n`,
+        'pnpm-lock.yaml':
+          "lockfileVersion: '9.0'\n\nsettings:\n  autoInstallPeers: true\n  excludeLinksFromLockfile: false\n\nimporters:\n\n  .: {}\n",
+        'lib/sum.js': 'export const sum = (a, b) => a + b\n',
+        'test/sum.test.js':
+          "import { test } from 'node:test'\nimport { equal } from 'node:assert'\nimport { sum } from '../lib/sum.js'\n\ntest('adds', () => {\n  equal(sum(1, 2), 3)\n})\n"
+      })
+      repo.commit('project')
+      const { text, err } = await init(repo)
+      expect(policyOf(text).suite.setup).toBe(
+        `npx --yes pnpm@${PNPM} install --frozen-lockfile --prefer-offline`
+      )
+      expect(err).toMatch(new RegExp(`pnpm is not installed: using npx --yes pnpm@${PNPM}`))
+      adopt(repo, text)
+      const honest = await judge(repo, 'fix', {
+        'lib/sum.js': 'export const sum = (a, b) => Number(a) + Number(b)\n'
+      })
+      firstVerdict.push(`  pnpm lockfile (pnpm from the registry): ${Date.now() - started} ms`)
+      expect(failures(honest)).toEqual([])
+      expect(honest.verdict).toBe('merge')
+      // The setup ran on both sides (no node_modules to reuse) with the pinned pnpm.
+      expect(honest.runs.map(r => `${r.side} ${r.setup ?? '?'}`).sort()).toEqual([
+        'base ran',
+        'head ran'
+      ])
+    },
+    180_000
+  )
 })
