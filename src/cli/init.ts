@@ -18,11 +18,13 @@ import { EXIT, parseFlags, type Io } from './io.js'
 
 export const INIT_USAGE = `Usage: oracle-gate init [--repo DIR] [--policy PATH] [--force]
 
-Inspects the repository (git ls-files) and writes a policy fitted to it
-(default ${DEFAULT_POLICY_PATH}): the existing test files vote (voting_edits: append, so
-a patch may add tests but not edit existing ones), new files under agent-tests/ are the
-patch's own tests, the package manager is the one installed, a Python src/ layout gets
-PYTHONPATH. Creates an empty ledger at ${STARTER_LEDGER_PATH} when there is none.
+Inspects the repository (git ls-files, the runner's configuration, the CI workflow) and
+writes a policy fitted to it (default ${DEFAULT_POLICY_PATH}): the test files the runner
+collects vote (voting_edits: append, so a patch may add tests but not edit existing ones),
+files named like tests that define none are protected data, new files under agent-tests/
+are the patch's own tests, the package manager is the one installed (pnpm: the pinned
+version from the registry), the CI's test environment becomes suite.env, a Python src/
+layout gets PYTHONPATH. Creates an empty ledger at ${STARTER_LEDGER_PATH} when there is none.
 Next: oracle-gate doctor, then commit the policy in a PR of its own.
 `
 
