@@ -11,7 +11,8 @@ import { join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import type { DoctorReport } from '../src/doctor/findings.js'
 import { check } from '../src/gate.js'
-import { parsePolicy, type Policy } from '../src/policy/load.js'
+import { parsePolicy } from '../src/policy/load.js'
+import type { Policy } from '../src/policy/types.js'
 import type { Scorecard } from '../src/types.js'
 import { memoryLogger } from './helpers/logger.js'
 import { TestRepo } from './helpers/repo.js'
@@ -28,6 +29,26 @@ afterEach(() => {
 afterAll(() => {
   if (firstVerdict.length > 0) console.info(`clone to first verdict:\n${firstVerdict.join('\n')}`)
 })
+
+/** Time from the clone to the first verdict, without the naive runs a test adds. */
+function stopwatch(): {
+  without<T>(run: () => Promise<T>): Promise<T>
+  record(label: string): void
+} {
+  const started = Date.now()
+  let excluded = 0
+  return {
+    async without(run) {
+      const t = Date.now()
+      try {
+        return await run()
+      } finally {
+        excluded += Date.now() - t
+      }
+    },
+    record: label => firstVerdict.push(`  ${label}: ${Date.now() - started - excluded} ms`)
+  }
+}
 
 function project(prefix: string, files: Record<string, string>): TestRepo {
   const repo = new TestRepo(`og-fit-${prefix}-`)
@@ -97,7 +118,7 @@ function linkBin(repo: TestRepo, runner: 'vitest' | 'jest'): void {
 
 describe('fit the repositories as they are (issue 25)', () => {
   it("hpack: a bench/ folder beside tests/ with pytest's testpaths: init votes tests/ only; a collection error is a doctor blocker", async () => {
-    const started = Date.now()
+    const clock = stopwatch()
     const repo = project('hpack', {
       'setup.cfg': '[metadata]\nname = hpack\n\n[tool:pytest]\ntestpaths = tests\n',
       'src/hpack/__init__.py': '',
@@ -114,7 +135,7 @@ describe('fit the repositories as they are (issue 25)', () => {
     // Naive: the old init voted both folders and ran them together: pytest exits 2 with an
     // import file mismatch, which doctor called "fit to vote".
     adopt(repo, text.replace('-m pytest tests ', '-m pytest bench tests '))
-    const naive = await doctor(repo)
+    const naive = await clock.without(() => doctor(repo))
     expect(naive.code).toBe(1)
     expect(blockers(naive.report).join('\n')).toMatch(
       /^collection-error: tests\/test_hpack\.py: import file mismatch/m
@@ -127,13 +148,13 @@ describe('fit the repositories as they are (issue 25)', () => {
       'tests/test_hpack.py':
         'from hpack.huffman import encode\n\n\ndef test_small():\n    assert encode(2) == 4\n\n\ndef test_zero():\n    assert encode(0) == 0\n'
     })
-    firstVerdict.push(`  hpack (pytest, testpaths): ${Date.now() - started} ms`)
+    clock.record('hpack (pytest, testpaths)')
     expect(failures(card)).toEqual([])
     expect(card.verdict).toBe('merge')
   }, 180_000)
 
   it('cachetools: a method appended to a unittest class named XxxTest is accepted; a weakened assertion there names the test', async () => {
-    const started = Date.now()
+    const clock = stopwatch()
     const repo = project('cachetools', {
       'pyproject.toml': '[project]\nname = "cachetools"\nversion = "1"\n',
       'src/cachetools/__init__.py':
@@ -149,7 +170,7 @@ describe('fit the repositories as they are (issue 25)', () => {
       'tests/test_cache.py':
         'import unittest\n\nfrom cachetools import Cache\n\n\nclass AutospecTest(unittest.TestCase):\n    def test_size(self):\n        self.assertEqual(Cache(2).maxsize, 2)\n\n    def test_zero(self):\n        self.assertEqual(Cache(0).maxsize, 0)\n'
     })
-    firstVerdict.push(`  cachetools (unittest classes): ${Date.now() - started} ms`)
+    clock.record('cachetools (unittest classes)')
     expect(failures(honest)).toEqual([])
     expect(honest.verdict).toBe('merge')
     const id = 'tests/test_cache.py::AutospecTest::test_zero'
@@ -164,7 +185,7 @@ describe('fit the repositories as they are (issue 25)', () => {
   }, 180_000)
 
   it('nanoid: node:test with a test inside an if block: the canary is armed; a test appended inside the if is accepted', async () => {
-    const started = Date.now()
+    const clock = stopwatch()
     const indexTest = (extra: string): string =>
       `import { test } from 'node:test'\nimport { equal } from 'node:assert'\nimport { nanoid } from '../index.js'\n\nfor (const type of ['node', 'browser']) {\n  if (type === 'node') {\n    test('has the right length', () => {\n      equal(nanoid().length, 21)\n    })\n${extra}  }\n}\n`
     const repo = project('nanoid', {
@@ -182,7 +203,7 @@ describe('fit the repositories as they are (issue 25)', () => {
     // Naive: the old init named each file, so the canary beside them never ran.
     const explicit = text.replace('test/*.test.*js', 'test/async.test.js test/index.test.js')
     adopt(repo, explicit)
-    const unarmed = await judge(repo, 'noop', { 'README.md': 'nanoid\n' })
+    const unarmed = await clock.without(() => judge(repo, 'noop', { 'README.md': 'nanoid\n' }))
     expect(unarmed.reasons.map(r => r.message).join('\n')).toMatch(/canary was not armed/)
     adopt(repo, text)
     const fix = '  return id\n}\n'
@@ -192,7 +213,7 @@ describe('fit the repositories as they are (issue 25)', () => {
         "\n    test('empty size gives an empty id', () => {\n      equal(nanoid(0), '')\n    })\n"
       )
     })
-    firstVerdict.push(`  nanoid (node:test, test inside if): ${Date.now() - started} ms`)
+    clock.record('nanoid (node:test, test inside if)')
     expect(failures(honest)).toEqual([])
     expect(honest.verdict).toBe('merge')
     expect(honest.reasons.map(r => r.message).join('\n')).not.toMatch(/canary was not armed/)
@@ -209,7 +230,7 @@ describe('fit the repositories as they are (issue 25)', () => {
   }, 180_000)
 
   it("luxon: tests that need the CI workflow's TZ: init proposes suite.env TZ, so an honest fix merges", async () => {
-    const started = Date.now()
+    const clock = stopwatch()
     const repo = project('luxon', {
       'package.json': '{"name": "luxon", "type": "module", "scripts": {"test": "node --test"}}\n',
       'package-lock.json': LOCK,
@@ -231,17 +252,17 @@ describe('fit the repositories as they are (issue 25)', () => {
     }
     // Naive: without the CI's TZ the zone test fails on both sides: every PR is product.
     adopt(repo, text.replace(/\n {2}env:\n[^\n]*\n[^\n]*TZ[^\n]*/, ''))
-    const naive = await judge(repo, 'naive', fix, env)
+    const naive = await clock.without(() => judge(repo, 'naive', fix, env))
     expect(naive.verdict).toBe('product')
     adopt(repo, text)
     const honest = await judge(repo, 'fix', fix, env)
-    firstVerdict.push(`  luxon (TZ from CI): ${Date.now() - started} ms`)
+    clock.record('luxon (TZ from CI)')
     expect(failures(honest)).toEqual([])
     expect(honest.verdict).toBe('merge')
   }, 180_000)
 
   it('path-to-regexp: a .spec.ts data file defining no test is left out of the voting plane and the run; doctor blocks the old plane', async () => {
-    const started = Date.now()
+    const clock = stopwatch()
     const repo = project('p2r', {
       'package.json': '{"name": "p2r", "type": "module", "devDependencies": {"vitest": "*"}}\n',
       'package-lock.json': LOCK,
@@ -266,7 +287,7 @@ describe('fit the repositories as they are (issue 25)', () => {
         .replace('voting: [src/index.spec.ts]', 'voting: ["src/**/*.spec.ts"]')
         .replace(' --exclude src/cases.spec.ts', '')
     )
-    const naive = await doctor(repo)
+    const naive = await clock.without(() => doctor(repo))
     expect(naive.code).toBe(1)
     expect(blockers(naive.report).join('\n')).toMatch(
       /collection-error: src\/cases\.spec\.ts: No test suite found/
@@ -278,7 +299,7 @@ describe('fit the repositories as they are (issue 25)', () => {
       'src/index.ts':
         "export const match = (p: string, s: string): boolean => p === s || p === '*' || p === '**'\n"
     })
-    firstVerdict.push(`  path-to-regexp (data file named like a test): ${Date.now() - started} ms`)
+    clock.record('path-to-regexp (data file named like a test)')
     expect(failures(honest)).toEqual([])
     expect(honest.verdict).toBe('merge')
     const data = await judge(repo, 'data', {
@@ -289,7 +310,7 @@ describe('fit the repositories as they are (issue 25)', () => {
   }, 180_000)
 
   it('jest without jest-junit: init says exactly what to add, doctor blocks until it is added, then a fix merges', async () => {
-    const started = Date.now()
+    const clock = stopwatch()
     const repo = project('jest', {
       'package.json': '{"name": "j", "devDependencies": {"jest": "*"}}\n',
       'package-lock.json': LOCK,
@@ -318,7 +339,7 @@ describe('fit the repositories as they are (issue 25)', () => {
     const honest = await judge(repo, 'fix', {
       'lib/sum.js': 'module.exports = (a, b) => Number(a) + Number(b)\n'
     })
-    firstVerdict.push(`  jest without jest-junit (after adding it): ${Date.now() - started} ms`)
+    clock.record('jest without jest-junit (after adding it)')
     expect(failures(honest)).toEqual([])
     expect(honest.verdict).toBe('merge')
   }, 180_000)
@@ -334,7 +355,7 @@ describe('fit the repositories as they are (issue 25)', () => {
   it.skipIf(!fetchable)(
     'a pnpm lockfile without pnpm installed: setup runs the pinned pnpm from the registry, not a lockfile-less npm install',
     async () => {
-      const started = Date.now()
+      const clock = stopwatch()
       const repo = project('pnpm', {
         'package.json': `{"name": "p", "type": "module", "packageManager": "pnpm@${PNPM}+sha512.0000", "scripts": {"test": "node --test"}}\n`,
         'pnpm-lock.yaml':
@@ -353,7 +374,7 @@ describe('fit the repositories as they are (issue 25)', () => {
       const honest = await judge(repo, 'fix', {
         'lib/sum.js': 'export const sum = (a, b) => Number(a) + Number(b)\n'
       })
-      firstVerdict.push(`  pnpm lockfile (pnpm from the registry): ${Date.now() - started} ms`)
+      clock.record('pnpm lockfile (pnpm from the registry)')
       expect(failures(honest)).toEqual([])
       expect(honest.verdict).toBe('merge')
       // The setup ran on both sides (no node_modules to reuse) with the pinned pnpm.

@@ -141,8 +141,8 @@ describe('the tests the patch added to voting files (issue 25)', () => {
       merge: true,
       runs,
       write_set: [
-        { path: 'tests/test_dates.py', status: 'modified', plane: 'voting', action: 'allowed' },
-        { path: 'tests/test_new.py', status: 'added', plane: 'voting', action: 'allowed' }
+        { path: 'tests/test_dates.py', status: 'modified', plane: 'voting', action: 'continue' },
+        { path: 'tests/test_new.py', status: 'added', plane: 'voting', action: 'continue' }
       ],
       diagnostics: {
         non_discriminating: ['tests/test_dates.py::test_zone'],
