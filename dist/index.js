@@ -9,8 +9,8 @@ process.stdout.write(`oracle-gate ${VERSION}
 `);
 try {
   const [{ run }, { readEnvironment }] = await Promise.all([
-    import("./chunks/main-JME45YTG.js"),
-    import("./chunks/environment-LVGYZVGF.js")
+    import("./chunks/main-R56IB27N.js"),
+    import("./chunks/environment-S7UFAND6.js")
   ]);
   await run(readEnvironment());
 } catch (error) {

@@ -406,24 +406,24 @@ function fittedPython(ins: Inspection, p: Extract<Project, { kind: 'python' }>):
 
 /** suite.env: what the project's CI sets for its tests, and PYTHONPATH for the layout. */
 function envBlock(ins: Inspection): string {
-  const lines: string[] = []
-  const ci = Object.entries(ins.ci?.env ?? {}).filter(([k]) => /^[A-Za-z_]\w*$/.test(k))
-  if (ins.ci !== null && ci.length > 0) {
-    lines.push(`    # Set by the project's CI for its tests (${oneLine(ins.ci.source)}).`)
-    for (const [k, v] of ci) if (k !== 'PYTHONPATH') lines.push(`    ${k}: ${JSON.stringify(v)}`)
-  }
-  if (ins.pytestPythonpath)
-    lines.unshift(
-      "  # pytest's own configuration sets pythonpath, so the tests import the commit under test."
+  const entries: string[] = []
+  const ci = Object.entries(ins.ci?.env ?? {}).filter(
+    ([k]) => /^[A-Za-z_]\w*$/.test(k) && k !== 'PYTHONPATH'
+  )
+  if (ins.ci !== null && ci.length > 0)
+    entries.push(
+      `# Set by the project's CI for its tests (${oneLine(ins.ci.source)}).`,
+      ...ci.map(([k, v]) => `${k}: ${JSON.stringify(v)}`)
     )
-  else if (ins.pythonPath !== null) {
-    const why =
+  if (!ins.pytestPythonpath && ins.pythonPath !== null)
+    entries.push(
       ins.pythonPath === 'src'
-        ? 'src/ layout: without this the tests import the installed release, not the commit.'
-        : 'children run with PYTHONSAFEPATH=1, so the root is not on sys.path by itself.'
-    lines.push(`    # ${why}`, `    PYTHONPATH: ${ins.pythonPath}`)
-  }
-  const body = lines.filter(l => l.startsWith('    '))
-  const head = lines.filter(l => !l.startsWith('    '))
-  return `${head.map(l => `\n${l}`).join('')}${body.length > 0 ? `\n  env:\n${body.join('\n')}` : ''}`
+        ? '# src/ layout: without this the tests import the installed release, not the commit.'
+        : '# children run with PYTHONSAFEPATH=1, so the root is not on sys.path by itself.',
+      `PYTHONPATH: ${ins.pythonPath}`
+    )
+  const note = ins.pytestPythonpath
+    ? "\n  # pytest's own configuration sets pythonpath, so the tests import the commit under test."
+    : ''
+  return entries.length === 0 ? note : `${note}\n  env:\n${entries.map(e => `    ${e}`).join('\n')}`
 }
