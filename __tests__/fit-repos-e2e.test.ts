@@ -276,7 +276,9 @@ describe('fit the repositories as they are (issue 25)', () => {
     linkRunner(repo, 'vitest')
     linkBin(repo, 'vitest')
     repo.commit('project')
-    const { text } = await init(repo)
+    const { text, err } = await init(repo)
+    // The runner itself was asked which files it collects and which define tests.
+    expect(err).toMatch(/tests selected by vitest list/)
     const policy = policyOf(text)
     expect(policy.planes.voting).toEqual(['src/index.spec.ts'])
     expect(policy.protected).toContain('src/cases.spec.ts')

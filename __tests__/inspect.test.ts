@@ -1,6 +1,7 @@
 // init's repository inspection, as a pure function of tracked files, file text and the
 // tools on PATH: each shape gets the voting globs, tool and layout hints a real one needs.
 import { describe, expect, it } from 'vitest'
+import { filesOf } from '../src/policy/ask-runner.js'
 import { inspect, votingGlobs } from '../src/policy/inspect.js'
 import { parsePolicy } from '../src/policy/load.js'
 import { renderInspected } from '../src/policy/starter.js'
@@ -258,5 +259,33 @@ jobs:
     })
     const policy = parsePolicy(renderInspected(ins), FILE)
     expect(policy.suite.command).toMatch(/ test\/\*\.test\.\*js test\/old\.spec\.js$/)
+  })
+})
+
+describe("the runner's own answer (vitest list, jest --listTests)", () => {
+  it('reads the listing JSON as repository paths inside the checkout', () => {
+    expect(
+      filesOf(
+        'noise\n[{"file": "/r/src/a.spec.ts"}, {"name": "t", "file": "/r/src/a.spec.ts"}, "/r/b.test.js", "/elsewhere/c.test.js"]',
+        '/r'
+      )
+    ).toEqual(['b.test.js', 'src/a.spec.ts'])
+    expect(filesOf('not json', '/r')).toBeNull()
+  })
+
+  it('wins over the static reading: collected files vote, collected files without a test are data', () => {
+    const ins = inspect({
+      files: ['package.json', 'src/a.spec.ts', 'src/cases.spec.ts', 'src/x.test.ts'],
+      read: reader({ 'package.json': '{"devDependencies": {"vitest": "4"}}' }),
+      has: tools('npm'),
+      answer: {
+        by: 'vitest list',
+        collected: ['src/a.spec.ts', 'src/cases.spec.ts'],
+        withTests: ['src/a.spec.ts']
+      }
+    })
+    expect(ins.testFiles).toEqual(['src/a.spec.ts'])
+    expect(ins.dataFiles).toEqual(['src/cases.spec.ts'])
+    expect(ins.jsConfig).toBe('vitest list')
   })
 })

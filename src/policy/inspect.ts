@@ -7,6 +7,7 @@ import { accessSync, constants, readdirSync, readFileSync } from 'node:fs'
 import { delimiter, join, posix } from 'node:path'
 import picomatch from 'picomatch'
 import { Git } from '../git/git.js'
+import { askRunner, type RunnerAnswer } from './ask-runner.js'
 import { ciProposal, type CiProposal } from './ci.js'
 import { definesNoTest, jestCollection, vitestCollection } from './js-config.js'
 import { globRegExp, readPytestConfig, type PytestConfig } from './pytest-config.js'
@@ -110,6 +111,8 @@ export interface InspectInput {
   rootNames?: readonly string[]
   read(path: string): string | null
   has(tool: string): boolean
+  /** What the project's runner said it collects, when it could be asked. */
+  answer?: RunnerAnswer | null
 }
 
 export function inspect(input: InspectInput): Inspection {
@@ -122,13 +125,16 @@ export function inspect(input: InspectInput): Inspection {
   if (fallback !== null) project = fallback.project
   const pytest = project.kind === 'python' ? readPytestConfig(input.read) : null
   const selected = selectTests(project, pytest, input)
+  const withTests = input.answer?.withTests ?? null
   const dataFiles =
-    project.kind === 'node'
-      ? selected.files.filter(f => {
-          const text = input.read(f)
-          return text !== null && definesNoTest(text)
-        })
-      : []
+    withTests !== null
+      ? selected.files.filter(f => !withTests.includes(f))
+      : project.kind === 'node'
+        ? selected.files.filter(f => {
+            const text = input.read(f)
+            return text !== null && definesNoTest(text)
+          })
+        : []
   const testFiles = selected.files.filter(f => !dataFiles.includes(f))
   const globs = votingGlobs(testFiles)
   const voting = withoutFiles(globs.voting, testFiles, dataFiles)
@@ -183,6 +189,10 @@ function selectTests(
         (under.length === 0 || under.some(u => u(f)))
     )
     return { files: files.sort(), source: config.file }
+  }
+  if (input.answer) {
+    const collected = new Set(input.answer.collected)
+    return { files: input.files.filter(f => collected.has(f)).sort(), source: input.answer.by }
   }
   const collection =
     project.runner === 'vitest'
@@ -325,5 +335,8 @@ export async function inspectRepository(
   } catch {
     // A missing directory: nothing found.
   }
-  return inspect({ files, rootNames, read, has: tool => onPath(tool, env.PATH) })
+  const input = { files, rootNames, read, has: (tool: string) => onPath(tool, env.PATH) }
+  const first = inspect(input)
+  const answer = await askRunner(repoDir, first.project, env)
+  return answer === null ? first : inspect({ ...input, answer })
 }
