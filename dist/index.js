@@ -9,8 +9,8 @@ process.stdout.write(`oracle-gate ${VERSION}
 `);
 try {
   const [{ run }, { readEnvironment }] = await Promise.all([
-    import("./chunks/main-R56IB27N.js"),
-    import("./chunks/environment-S7UFAND6.js")
+    import("./chunks/main-QNK5Q72J.js"),
+    import("./chunks/environment-E43WO3OA.js")
   ]);
   await run(readEnvironment());
 } catch (error) {
