@@ -184,3 +184,146 @@ describe('JavaScript and TypeScript voting files', () => {
     })
   })
 })
+
+async function checkStyled(
+  language: LanguageId,
+  base: string,
+  head: string,
+  style: { pythonClasses: string[]; pythonFunctions: string[] }
+) {
+  const parser = await parserFor(language)
+  const tree = (text: string) => {
+    const t = parser.parse(text)
+    if (!t) throw new Error('no parse')
+    return t
+  }
+  return checkAppendOnly(
+    language,
+    { text: base, tree: tree(base) },
+    { text: head, tree: tree(head) },
+    style
+  )
+}
+
+// cachetools' shape: unittest classes named XxxTest, collected by pytest whatever their name.
+const UNITTEST_BASE = `import unittest
+
+from cachetools import Cache
+
+
+class CacheMixin:
+    def cache(self, n):
+        return Cache(n)
+
+
+class AutospecTest(unittest.TestCase, CacheMixin):
+    def test_size(self):
+        self.assertEqual(self.cache(2).maxsize, 2)
+
+
+class DerivedTest(AutospecTest):
+    def test_derived(self):
+        self.assertTrue(True)
+`
+
+describe('tests in the project own style (issue 25)', () => {
+  it('a method appended to a unittest.TestCase subclass named XxxTest is a new test', async () => {
+    const head = UNITTEST_BASE.replace(
+      '        self.assertEqual(self.cache(2).maxsize, 2)\n',
+      '        self.assertEqual(self.cache(2).maxsize, 2)\n\n    def test_zero(self):\n        self.assertEqual(self.cache(0).maxsize, 0)\n'
+    ).replace(
+      '        self.assertTrue(True)\n',
+      '        self.assertTrue(True)\n\n    def test_more(self):\n        self.assertTrue(1)\n'
+    )
+    expect(await check('python', UNITTEST_BASE, head)).toEqual({
+      ok: true,
+      added: [
+        { name: 'test_zero', line: 15 },
+        { name: 'test_more', line: 23 }
+      ]
+    })
+  })
+
+  it('a weakened assertion in such a class names the test; an added setUp or helper method is refused', async () => {
+    const weakened = await check(
+      'python',
+      UNITTEST_BASE,
+      UNITTEST_BASE.replace('maxsize, 2)', 'maxsize, self.cache(2).maxsize)')
+    )
+    expect(weakened).toMatchObject({ ok: false, what: 'test "test_size" was changed or removed' })
+    const setUp = await check(
+      'python',
+      UNITTEST_BASE,
+      UNITTEST_BASE.replace(
+        '    def test_size(self):',
+        '    def setUp(self):\n        Cache.maxsize = 0\n\n    def test_size(self):'
+      )
+    )
+    expect(setUp).toMatchObject({ ok: false })
+    // The mixin is no test class: a method added there is not a test.
+    const mixin = await check(
+      'python',
+      UNITTEST_BASE,
+      UNITTEST_BASE.replace(
+        '        return Cache(n)\n',
+        '        return Cache(n)\n\n    def test_mixin(self):\n        pass\n'
+      )
+    )
+    expect(mixin).toMatchObject({ ok: false, what: /statement outside the tests/ })
+  })
+
+  it("pytest's python_classes and python_functions from the base decide what a test is", async () => {
+    const base = 'class DatesSuite:\n    def check_parse(self):\n        assert 1\n'
+    const head = `${base}\n    def check_more(self):\n        assert 2\n`
+    const style = { pythonClasses: ['*Suite'], pythonFunctions: ['check_*'] }
+    expect(await checkStyled('python', base, head, style)).toEqual({
+      ok: true,
+      added: [{ name: 'check_more', line: 5 }]
+    })
+    // With pytest's defaults neither the class nor the method is collected: refused.
+    expect(await check('python', base, head)).toMatchObject({ ok: false })
+    expect(
+      await checkStyled('python', base, base.replace('assert 1', 'assert 0 or 1'), style)
+    ).toMatchObject({ ok: false, what: 'test "check_parse" was changed or removed' })
+  })
+
+  // nanoid's shape: tests inside `if (type === 'node') {…}` and a loop.
+  const NANOID_BASE = `import { test } from 'node:test'
+import { equal } from 'node:assert'
+import { nanoid } from '../index.js'
+
+for (const type of ['node', 'browser']) {
+  if (type === 'node') {
+    test('has no collisions', () => {
+      equal(new Set([nanoid(), nanoid()]).size, 2)
+    })
+  }
+}
+`
+  it('a test added inside an if block inside a loop is a new test; an edit there names the test', async () => {
+    const head = NANOID_BASE.replace(
+      '    })\n  }\n',
+      "    })\n\n    test('has the right length', () => {\n      equal(nanoid().length, 21)\n    })\n  }\n"
+    )
+    expect(await check('javascript', NANOID_BASE, head)).toEqual({
+      ok: true,
+      added: [{ name: "'has the right length'", line: 11 }]
+    })
+    const weakened = await check(
+      'javascript',
+      NANOID_BASE,
+      NANOID_BASE.replace('size, 2', 'size, new Set([nanoid(), nanoid()]).size')
+    )
+    expect(weakened).toMatchObject({
+      ok: false,
+      what: 'test "\'has no collisions\'" was changed or removed'
+    })
+    // The condition around the tests is no test: changing it is refused as such.
+    const condition = await check(
+      'javascript',
+      NANOID_BASE,
+      NANOID_BASE.replace("type === 'node'", "type === 'none'")
+    )
+    expect(condition).toMatchObject({ ok: false, what: /statement outside the tests/ })
+  })
+})

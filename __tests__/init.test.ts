@@ -1,10 +1,16 @@
-import { readFileSync } from 'node:fs'
+import { chmodSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import { afterEach, describe, expect, it } from 'vitest'
 import { main } from '../src/cli/main.js'
 import { parsePolicy } from '../src/policy/load.js'
-import { detectProject, renderStarter, starterPolicy, type Project } from '../src/policy/starter.js'
+import { inspectRepository } from '../src/policy/inspect.js'
+import {
+  detectProject,
+  renderInspected,
+  renderStarter,
+  type Project
+} from '../src/policy/starter.js'
 import { detectRunner } from '../src/replay/runners.js'
 import { TestRepo } from './helpers/repo.js'
 
@@ -120,14 +126,23 @@ describe('the starter policy', () => {
     })
   }
 
-  it('reads the repository root, and falls back to the Python starter for an empty one', () => {
+  it('reads the repository root, and falls back to the Python starter for an empty one', async () => {
     const repo = new TestRepo()
     cleanups.push(() => repo.cleanup())
-    expect(parsePolicy(starterPolicy(repo.dir), FILE).suite.setup).toBeUndefined()
-    repo.write({ 'package.json': VITEST, 'pnpm-lock.yaml': 'lockfileVersion: 9\n' })
-    expect(parsePolicy(starterPolicy(repo.dir), FILE).suite.setup).toBe(
-      'pnpm install --frozen-lockfile --prefer-offline'
-    )
+    const emptyText = renderInspected(await inspectRepository(repo.dir, {}))
+    expect(parsePolicy(emptyText, FILE).suite.setup).toBeUndefined()
+    // No property library, no campaign (the README's claim holds without tests too).
+    expect(emptyText).not.toMatch(/^campaign:/m)
+    repo.write({
+      'package.json': VITEST,
+      'pnpm-lock.yaml': 'lockfileVersion: 9\n',
+      'bin/pnpm': '#!/bin/sh\n'
+    })
+    chmodSync(join(repo.dir, 'bin/pnpm'), 0o755)
+    const env = { PATH: join(repo.dir, 'bin') }
+    expect(
+      parsePolicy(renderInspected(await inspectRepository(repo.dir, env)), FILE).suite.setup
+    ).toBe('pnpm install --frozen-lockfile --prefer-offline')
   })
 })
 

@@ -130,3 +130,62 @@ describe('markdown scorecard', () => {
     expect(md).not.toContain('| m55 |')
   })
 })
+
+describe('the tests the patch added to voting files (issue 25)', () => {
+  const runs: Scorecard['runs'] = []
+  it('are listed with their outcome on both sides; a merge without a fail→pass hit says so in the headline', () => {
+    const base = card([])
+    const md = renderMarkdown({
+      ...base,
+      verdict: 'merge',
+      merge: true,
+      runs,
+      write_set: [
+        { path: 'tests/test_dates.py', status: 'modified', plane: 'voting', action: 'continue' },
+        { path: 'tests/test_new.py', status: 'added', plane: 'voting', action: 'continue' }
+      ],
+      diagnostics: {
+        non_discriminating: ['tests/test_dates.py::test_zone'],
+        drafts: {},
+        in_diff: {
+          'tests/test_dates.py::test_zone': 'passed',
+          'tests/test_dates.py::test_leap': 'passed',
+          'tests/test_new.py::test_x': 'failed'
+        },
+        in_diff_base: {
+          'tests/test_dates.py::test_zone': 'passed',
+          'tests/test_dates.py::test_leap': 'failed'
+        }
+      }
+    } as Scorecard)
+    expect(md).toContain('### Tests the patch added to the voting files (3)')
+    expect(md).toMatch(
+      /\| `tests\/test_dates\.py::test_leap` \| failed \| passed \| fails without the patch, passes with it \|/
+    )
+    expect(md).toMatch(
+      /\| `tests\/test_dates\.py::test_zone` \| passed \| passed \| passes on the base too/
+    )
+    expect(md).toMatch(/\| `tests\/test_new\.py::test_x` \| absent \(new file\) \| failed \|/)
+    expect(md).toMatch(
+      /no voting test went from fail to pass .*nothing measured shows the patch fixes anything, and 1 of the patch's tests already passes on the base/
+    )
+    expect(md).not.toContain('nothing else to do')
+  })
+
+  it('a merge with a hit keeps the plain headline, and a card without appended tests has no such section', () => {
+    const md = renderMarkdown({
+      ...card([]),
+      verdict: 'merge',
+      merge: true,
+      transitions: {
+        fail_to_pass: ['tests/test_a.py::t'],
+        pass_to_fail: [],
+        fail_to_fail: [],
+        pass_to_pass: 3,
+        vanished: []
+      }
+    } as Scorecard)
+    expect(md).toContain('nothing else to do')
+    expect(md).not.toContain('Tests the patch added')
+  })
+})

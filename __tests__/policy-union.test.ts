@@ -224,7 +224,18 @@ const CASES: Record<string, [Json, Json, Json][]> = {
   runner_config: [[[], ['scripts/run.sh'], ['scripts/run.sh']]],
   ledger_max_days: [
     [30, 7, 7],
-    [7, 30, 7]
+    [7, 30, 7],
+    // By cause: a stale merge base cannot lengthen env freezes the tip shortened.
+    [
+      { env: 180 },
+      { default: 20, env: 90 },
+      { default: 20, order: 20, time: 20, net: 20, rng: 20, shared: 20, env: 90 }
+    ],
+    [
+      14,
+      { env: 180 },
+      { default: 14, order: 14, time: 14, net: 14, rng: 14, shared: 14, env: 14 }
+    ]
   ],
   'lints.literal-overlap': LINT_ROWS,
   'lints.judge-import': LINT_ROWS,
@@ -293,6 +304,7 @@ describe('the uniting table in the schema', () => {
       if (node['x-unite-nocase'] !== undefined) expect(rule, path).toBe('intersection')
       if (rule === 'union' || rule === 'intersection') expect(node.type, path).toBe('array')
       if (rule === 'min' || rule === 'max') expect(node.type, path).toBe('integer')
+      if (rule === 'min-by-key') expect(node.oneOf, path).toBeDefined()
       if (rule === 'or' || rule === 'and') expect(node.type, path).toBe('boolean')
     }
   })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { parsePolicy, PolicyError } from '../src/policy/load.js'
-import { starterPolicy } from '../src/policy/starter.js'
+import { detectProject, renderStarter } from '../src/policy/starter.js'
 import schema from '../src/policy/schema.json' with { type: 'json' }
 import { policyYaml } from './helpers/repo.js'
 
@@ -150,6 +150,6 @@ campaign: {seed: 20260913, max_examples: 128, wall_clock: 90}
   })
 
   it('the starter policy written by init is valid', () => {
-    expect(() => parsePolicy(starterPolicy('/nonexistent'), FILE)).not.toThrow()
+    expect(() => parsePolicy(renderStarter(detectProject([])), FILE)).not.toThrow()
   })
 })

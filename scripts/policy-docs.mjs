@@ -10,6 +10,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 function typeOf(node) {
   if (node.const !== undefined) return `\`${JSON.stringify(node.const)}\``
   if (node.enum) return node.enum.map(v => `\`${v}\``).join(' \\| ')
+  if (node.oneOf) return node.oneOf.map(typeOf).join(' or ')
   if (node.type === 'array') return `list of ${node.items?.type ?? 'any'}`
   if (
     node.type === 'object' &&
@@ -27,6 +28,7 @@ const UNITE_WORDS = {
   stricter: 'stricter',
   agree: 'must agree',
   min: 'smaller',
+  'min-by-key': 'smaller, per key',
   max: 'larger',
   or: 'either (or)',
   and: 'both (and)',

@@ -161,6 +161,8 @@ export interface Scorecard {
     drafts: Record<string, string>
     /** Extension: outcome on head of each in-diff test (the patch's own tests). */
     in_diff?: Record<string, string>
+    /** Extension: outcome on the merge base of those of them it could run. */
+    in_diff_base?: Record<string, string>
   }
   campaign?: { seed: number; max_examples: number; wall_clock: number }
   /** What the head changed that the vote did not use (planes.production; the patch's tests). */

@@ -17,7 +17,8 @@ export const DOCTOR_USAGE = `Usage: oracle-gate doctor [--ref REF] [--runs N] [-
 
 Runs the locked suite of REF (default HEAD; policy read at REF) N times (default 3) in a
 temporary worktree, and reports voting tests by file, runtimes, tests that flake across
-runs (with proposed ledger rows), duplicate and shadowed test ids, test files on no plane,
+runs (with proposed ledger rows), collection errors (file and cause), duplicate and
+shadowed test ids, test files on no plane,
 voting files without tests, globs matching nothing, the src/ layout import trap and the
 runner configuration found. Markdown on stdout (or --markdown FILE), JSON with --json FILE.
 Exit codes: 0 fit to vote, 1 not fit (a blocker is listed), 4 usage or the run failed.

@@ -18,11 +18,13 @@ import { EXIT, parseFlags, type Io } from './io.js'
 
 export const INIT_USAGE = `Usage: oracle-gate init [--repo DIR] [--policy PATH] [--force]
 
-Inspects the repository (git ls-files) and writes a policy fitted to it
-(default ${DEFAULT_POLICY_PATH}): the existing test files vote (voting_edits: append, so
-a patch may add tests but not edit existing ones), new files under agent-tests/ are the
-patch's own tests, the package manager is the one installed, a Python src/ layout gets
-PYTHONPATH. Creates an empty ledger at ${STARTER_LEDGER_PATH} when there is none.
+Inspects the repository (git ls-files, the runner's configuration, the CI workflow) and
+writes a policy fitted to it (default ${DEFAULT_POLICY_PATH}): the test files the runner
+collects vote (voting_edits: append, so a patch may add tests but not edit existing ones),
+files named like tests that define none are protected data, new files under agent-tests/
+are the patch's own tests, the package manager is the one installed (pnpm: the pinned
+version from the registry), the CI's test environment becomes suite.env, a Python src/
+layout gets PYTHONPATH. Creates an empty ledger at ${STARTER_LEDGER_PATH} when there is none.
 Next: oracle-gate doctor, then commit the policy in a PR of its own.
 `
 
@@ -48,7 +50,7 @@ export async function runInit(argv: string[], io: Io): Promise<number> {
     io.stderr.write(`oracle-gate init: ${target} exists; pass --force to overwrite\n`)
     return EXIT.error
   }
-  const ins = inspectRepository(repo, io.env)
+  const ins = await inspectRepository(repo, io.env)
   await mkdir(dirname(target), { recursive: true })
   await writeFile(target, renderInspected(ins))
   const ledger = resolve(repo, STARTER_LEDGER_PATH)
@@ -60,6 +62,26 @@ export async function runInit(argv: string[], io: Io): Promise<number> {
   return EXIT.ok
 }
 
+/** What init took from the project's configuration, and what the maintainer must add. */
+function notes(ins: Inspection): string {
+  const out: string[] = []
+  if (ins.pytest?.file && ins.pytest.testpaths.length > 0)
+    out.push(`tests selected by ${ins.pytest.file}'s testpaths: ${ins.pytest.testpaths.join(' ')}`)
+  if (ins.jsConfig !== null) out.push(`tests selected by ${ins.jsConfig}`)
+  if (ins.dataFiles.length > 0)
+    out.push(
+      `named like tests but defining none (data: protected, off the voting plane, left out of the run): ${ins.dataFiles.join(', ')}`
+    )
+  const ciEnv = Object.keys(ins.ci?.env ?? {})
+  if (ins.ci !== null && ciEnv.length > 0)
+    out.push(`suite.env from the CI workflow (${ins.ci.source}): ${ciEnv.join(', ')}`)
+  if (ins.project.kind === 'node' && ins.project.runner === 'jest' && !ins.jestJunit)
+    out.push(
+      'jest-junit is NOT a dependency: add it as a devDependency (the policy says how) and commit the lockfile with the policy, or every run leaves no report'
+    )
+  return out.map(l => `${logText(l)}\n`).join('')
+}
+
 function summary(target: string, ins: Inspection): string {
   const tests =
     ins.testFiles.length === 0
@@ -68,6 +90,7 @@ function summary(target: string, ins: Inspection): string {
   return (
     `wrote ${target} (detected: ${describeProject(ins.project)})\n${tests}\n` +
     (ins.fallback ? `${ins.fallback.wanted} is not installed: using ${ins.fallback.used}\n` : '') +
+    notes(ins) +
     'Next: oracle-gate doctor (runs the suite 3 times), then commit the policy and ledger in a PR of their own: the gate reads them from the merge base.\n'
   )
 }

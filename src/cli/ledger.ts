@@ -18,6 +18,7 @@ import { logText } from '../report/sanitize.js'
 import { guessCause } from '../doctor/findings.js'
 import { EXIT, type Io } from './io.js'
 import { shortSha } from '../json.js'
+import type { LedgerMaxDays } from '../ledger/limits.js'
 
 export const LEDGER_USAGE = `Usage:
   oracle-gate ledger add --test ID --owner WHO --cause CAUSE --reason TEXT
@@ -85,7 +86,7 @@ interface Target {
   /** Path as the messages show it (relative to the repository). */
   file: string
   today: string
-  maxDays: number
+  maxDays: LedgerMaxDays
 }
 
 export async function runLedgerCommand(argv: string[], io: Io): Promise<number> {
@@ -125,10 +126,11 @@ async function resolveTarget(v: Values, io: Io): Promise<Target> {
   const today = v.today ?? utcToday()
   if (!isCalendarDate(today))
     throw new Usage(`--today must be a calendar date YYYY-MM-DD, got "${today}"`)
-  let maxDays: number | undefined
+  let maxDays: LedgerMaxDays | undefined
   if (v['max-days'] !== undefined) {
-    maxDays = Number(v['max-days'])
-    if (!Number.isInteger(maxDays) || maxDays < 1)
+    const days = Number(v['max-days'])
+    maxDays = days
+    if (!Number.isInteger(days) || days < 1)
       throw new Usage(`--max-days must be an integer >= 1, got "${v['max-days']}"`)
   }
   let file = v.file

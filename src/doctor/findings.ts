@@ -5,6 +5,7 @@
 import type { FlakeCause, LedgerRow } from '../ledger/types.js'
 import type { Observation } from '../replay/transitions.js'
 import type { Plane } from '../types.js'
+import { isFileLevel, type CollectionError } from './collection.js'
 import type { Shadowed } from './shadow.js'
 
 export interface DoctorRun {
@@ -15,6 +16,8 @@ export interface DoctorRun {
   reportError?: string
   /** Ids reported more than once in this run (collapsed into one vote). */
   duplicates: ReadonlySet<string>
+  /** Files the run's output says the runner could not collect. */
+  collectionErrors?: readonly CollectionError[]
 }
 
 export interface ImportProbe {
@@ -47,6 +50,8 @@ export interface DoctorInput {
   ledgered: ReadonlySet<string>
   today: string
   owner: string
+  /** The suite's runner kind (pytest's exit 2 means its collection was interrupted). */
+  runner?: string | null
 }
 
 export type Level = 'blocker' | 'warning' | 'info'
@@ -115,7 +120,12 @@ export function diagnose(input: DoctorInput): DoctorReport {
     const ran = row.outcomes.filter(o => o !== 'skipped')
     if (ran.some(failing) && ran.some(o => o === 'passed'))
       flaky.push({ id, outcomes: row.outcomes, cause: guessCause(row.message) })
-    else if (ran.length > 0 && ran.every(failing) && plane(row.file) === 'voting')
+    else if (
+      ran.length > 0 &&
+      ran.every(failing) &&
+      plane(row.file) === 'voting' &&
+      !isFileLevel({ id, file: row.file, outcomes: [], runnerFlaky: false })
+    )
       alwaysFailing.push(`${id}: ${row.message.split('\n')[0] ?? ''}`.slice(0, 300))
   }
   const unledgered = flaky.filter(f => !input.ledgered.has(f.id))
@@ -136,6 +146,15 @@ export function diagnose(input: DoctorInput): DoctorReport {
       code: 'no-report',
       message: `${noReport.length} of ${input.runs.length} runs left no readable report`,
       items: noReport.map(r => r.reportError ?? '')
+    })
+  const uncollected = collectionErrors(input, perId)
+  if (uncollected.length > 0)
+    findings.push({
+      level: 'blocker',
+      code: 'collection-error',
+      message:
+        'the runner could not collect these files (a collection error, or a file whose runs yield only a file-level failure): no test in them votes and every PR would see them fail. Fix the file, or take it off the voting plane (a data file named like a test: rename it, or narrow planes.voting / the runner configuration)',
+      items: uncollected
     })
   if (Object.keys(votingByFile).length === 0)
     findings.push({
@@ -247,6 +266,53 @@ export function diagnose(input: DoctorInput): DoctorReport {
     proposedRows,
     findings
   }
+}
+
+/** `file: cause` for every file the runs could not collect, plus pytest's bare exit 2. */
+function collectionErrors(
+  input: DoctorInput,
+  perId: ReadonlyMap<string, { outcomes: string[]; message: string; file: string | null }>
+): string[] {
+  const causes = new Map<string, string>()
+  for (const run of input.runs)
+    for (const e of run.collectionErrors ?? [])
+      if (!causes.has(e.file) || causes.get(e.file) === '') causes.set(e.file, e.cause)
+  for (const [file, message] of fileLevelFailures(input, perId))
+    if (!causes.has(file) || causes.get(file) === '') causes.set(file, message)
+  const items = [...causes]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([f, c]) => `${f}: ${c || 'no cause printed'}`)
+  const interrupted = input.runs.filter(r => r.exitCode === 2)
+  if (input.runner === 'pytest' && interrupted.length > 0 && items.length === 0)
+    items.push(
+      `pytest exited 2 (interrupted: a collection error or a usage error) in ${interrupted.length} of ${input.runs.length} runs; see its output`
+    )
+  return items
+}
+
+/**
+ * Voting files holding pytest's failing `<collection>` case, or whose every case is a
+ * failing file-level one (vitest names such a case after the file) → the first message.
+ */
+function fileLevelFailures(
+  input: DoctorInput,
+  perId: ReadonlyMap<string, { outcomes: string[]; message: string; file: string | null }>
+): Map<string, string> {
+  const files = new Map<string, { only: boolean; collection: boolean; message: string }>()
+  for (const [id, row] of perId) {
+    if (row.file === null || input.planeOf(row.file) !== 'voting') continue
+    const fileLevel =
+      isFileLevel({ id, file: row.file, outcomes: [], runnerFlaky: false }) &&
+      row.outcomes.some(failing)
+    const seen = files.get(row.file) ?? { only: true, collection: false, message: '' }
+    seen.only &&= fileLevel
+    seen.collection ||= fileLevel && id.endsWith('::<collection>')
+    if (fileLevel && seen.message === '') seen.message = row.message.split('\n')[0] ?? ''
+    files.set(row.file, seen)
+  }
+  return new Map(
+    [...files].filter(([, f]) => f.only || f.collection).map(([file, f]) => [file, f.message])
+  )
 }
 
 function pushIf(

@@ -3,13 +3,12 @@
 // the replay's own runSuite/observe (so the ids and environment are the gate's), probes
 // where the checkout's Python packages import from, scans the voting files for shadowed
 // tests, and hands everything to the pure diagnose().
-import { execFile } from 'node:child_process'
-import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises'
+import { mkdtemp, open, readFile, realpath, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import { runFacts, type GateContext } from '../context.js'
 import { childEnv } from '../exec/env.js'
+import { runShell } from '../exec/process.js'
 import { Git } from '../git/git.js'
 import { compileRunnerMatcher } from '../instrument/runner.js'
 import { ledgerFromText } from '../ledger/load.js'
@@ -21,14 +20,14 @@ import { runSuite, sideEnv } from '../replay/run.js'
 import { detectRunner } from '../replay/runners.js'
 import { prepareWorktree, cleanupWorktree } from '../replay/setup.js'
 import { worktreeIdContext } from '../replay/ids.js'
+import { shellQuote } from '../replay/run.js'
 import { worktreeFiles } from '../replay/worktree.js'
 import type { Logger } from '../types.js'
 import { compileGlobs } from '../writeset/planes.js'
+import { logCollectionErrors } from './collection.js'
 import { diagnose, type DoctorReport, type DoctorRun, type ImportProbe } from './findings.js'
 import { unmeasuredImports } from './production.js'
 import { shadowedTests, type Shadowed } from './shadow.js'
-
-const run = promisify(execFile)
 
 export interface DoctorOptions {
   repoDir: string
@@ -93,7 +92,8 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
       runnerConfig: runnerConfig(ctx, files),
       ledgered: await ledgered(ctx, sha),
       today: options.today,
-      owner: options.owner
+      owner: options.owner,
+      runner: detectRunner(policy.suite)
     })
   } finally {
     await cleanupWorktree(links).catch(() => undefined)
@@ -111,22 +111,28 @@ async function oneRun(
   attempt: number
 ): Promise<DoctorRun> {
   const started = Date.now()
+  const logFile = join(ctx.tempDir, `run-${attempt}.log`)
   const r = await runSuite(ctx, {
     side: 'base',
     worktree,
     attempt,
     command: ctx.policy.suite.command,
-    logFile: join(ctx.tempDir, `run-${attempt}.log`)
+    logFile
   })
   const seconds = (Date.now() - started) / 1000
   const duplicates = new Set<string>()
+  const collectionErrors = logCollectionErrors(
+    await logText(logFile),
+    await realpath(worktree).catch(() => worktree)
+  )
   if (r.report === null)
     return {
       observations: new Map(),
       seconds,
       exitCode: r.result.exitCode,
       reportError: `${r.reportError ?? 'no report'}${r.result.tail ? `\n${r.result.tail}` : ''}`,
-      duplicates
+      duplicates,
+      collectionErrors
     }
   const ids = worktreeIdContext(
     worktree,
@@ -141,7 +147,24 @@ async function oneRun(
     observations: observe(r.report, ids, duplicates),
     seconds,
     exitCode: r.result.exitCode,
-    duplicates
+    duplicates,
+    collectionErrors
+  }
+}
+
+/** The run's output, its last 4 MiB at most (collection errors are named near the end). */
+async function logText(file: string): Promise<string> {
+  const limit = 4 << 20
+  const handle = await open(file, 'r').catch(() => null)
+  if (handle === null) return ''
+  try {
+    const { size } = await handle.stat()
+    const length = Math.min(size, limit)
+    const buffer = Buffer.alloc(length)
+    await handle.read(buffer, 0, length, size - length)
+    return buffer.toString('utf8')
+  } finally {
+    await handle.close()
   }
 }
 
@@ -194,16 +217,21 @@ async function probeImports(
   const root = await realpath(worktree)
   let found: Record<string, string | null>
   try {
-    const { stdout } = await run(
-      suitePython(ctx.policy.suite.command),
-      ['-c', PROBE, ...packages],
-      {
-        cwd: worktree,
-        env: await sideEnv(ctx, 'base'),
-        timeout: 60_000
-      }
-    )
-    found = JSON.parse(stdout) as Record<string, string | null>
+    // Through the one process wrapper: its own process group (a timeout kills the tree)
+    // and the suite's scrubbed environment.
+    const result = await runShell({
+      command: [suitePython(ctx.policy.suite.command), '-c', PROBE, ...packages]
+        .map(shellQuote)
+        .join(' '),
+      cwd: worktree,
+      env: await sideEnv(ctx, 'base'),
+      timeoutSec: 60,
+      logFile: join(ctx.tempDir, 'import-probe.log'),
+      captureStdout: true
+    })
+    if (result.exitCode !== 0)
+      throw new Error(`exit ${result.exitCode ?? result.signal ?? '?'}: ${result.tail}`)
+    found = JSON.parse(result.stdout) as Record<string, string | null>
   } catch (error) {
     ctx.log.warning(`doctor: the import probe failed: ${String(error)}`)
     return []
@@ -236,6 +264,7 @@ async function productionImports(
     unmeasuredImports: unmeasuredImports({ voting, files, pythonRoots, measured })
   }
 }
+
 
 function runnerConfig(ctx: GateContext, files: readonly string[]): string[] {
   const voting = files.filter(f => ctx.planes.planeOf(f) === 'voting')

@@ -8,6 +8,7 @@ import { normalisePath } from '../writeset/planes.js'
 import { judgeRows } from './expiry.js'
 import { formatProblem, parseLedger } from './parse.js'
 import { EMPTY_LEDGER, type LedgerState } from './types.js'
+import type { LedgerMaxDays } from './limits.js'
 
 export async function loadLedger(ctx: GateContext): Promise<LedgerState> {
   if (ctx.policy.ledger === undefined)
@@ -38,7 +39,7 @@ export function ledgerFromText(
   text: string,
   file: string,
   today: string,
-  maxDays: number
+  maxDays: LedgerMaxDays
 ): LedgerState {
   const parsed = parseLedger(text, file, { today, maxDays })
   const invalid: Reason[] = parsed.problems.map(p => ({

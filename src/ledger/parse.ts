@@ -8,6 +8,7 @@ import { documentValue } from '../policy/yaml-value.js'
 import { daysBetween } from './dates.js'
 import type { LedgerRow } from './types.js'
 import { validateLedgerObject, type LedgerSchemaIssue } from './validate.js'
+import { maxDaysFor, type LedgerMaxDays } from './limits.js'
 
 export type LedgerFormat = 'json' | 'yaml'
 
@@ -33,8 +34,8 @@ export interface ParsedLedger {
 
 export interface ParseOptions {
   today: string
-  /** Longest allowed window first_seen → expires_on, in days. */
-  maxDays: number
+  /** Longest allowed window first_seen → expires_on, in days (a number, or by cause). */
+  maxDays: LedgerMaxDays
 }
 
 export function formatOf(file: string): LedgerFormat {
@@ -154,10 +155,12 @@ function parseLedgerText(text: string, file: string, options: ParseOptions): Par
       fail('test', `duplicate test "${row.test}" (already frozen on line ${testLine})`)
     const window = daysBetween(row.first_seen, row.expires_on)
     if (window < 0) fail('expires_on', `${row.expires_on} is before first_seen ${row.first_seen}`)
-    else if (window > options.maxDays) {
+    else if (window > maxDaysFor(options.maxDays, row.cause)) {
+      const limit = maxDaysFor(options.maxDays, row.cause)
+      const which = typeof options.maxDays === 'number' ? '' : ` for cause ${row.cause}`
       fail(
         'expires_on',
-        `window first_seen → expires_on is ${window} days; the policy allows at most ${options.maxDays} (ledger_max_days)`
+        `window first_seen → expires_on is ${window} days; the policy allows at most ${limit}${which} (ledger_max_days)`
       )
     }
     if (daysBetween(options.today, row.first_seen) > 0) {

@@ -3,10 +3,15 @@
 // and whether a property library is in use. The starter that ignored all this put the real
 // suite on a plane that never votes (issue 15). Detection is a pure function of the tracked
 // file list, a file reader and the PATH, so every shape can be tested without a project.
-import { execFileSync } from 'node:child_process'
 import { accessSync, constants, readdirSync, readFileSync } from 'node:fs'
 import { delimiter, join, posix } from 'node:path'
 import { layoutProduction } from './production.js'
+import picomatch from 'picomatch'
+import { Git } from '../git/git.js'
+import { askRunner, type RunnerAnswer } from './ask-runner.js'
+import { ciProposal, type CiProposal } from './ci.js'
+import { definesNoTest, jestCollection, vitestCollection } from './js-config.js'
+import { globRegExp, readPytestConfig, type PytestConfig } from './pytest-config.js'
 import { detectProject, type Project } from './starter.js'
 
 export type TestKind = 'pytest' | 'js'
@@ -33,6 +38,18 @@ export interface Inspection {
   propertyLibrary: string | null
   /** Root files protected besides the instrument folder (conftest.py, runner configs). */
   protectedFiles: string[]
+  /** pytest's configuration (Python projects), the source of testpaths and name patterns. */
+  pytest: PytestConfig | null
+  /** The runner configuration file the JS test files were selected by, if any. */
+  jsConfig: string | null
+  /** Files named like tests that define none (data): off the voting plane, protected. */
+  dataFiles: string[]
+  /** jest: jest-junit is a dependency of the package. */
+  jestJunit: boolean
+  /** The package's own test script. */
+  testScript: string | null
+  /** The CI workflow's test step: its environment and command. */
+  ci: CiProposal | null
   /** planes.production globs from the layout (src/policy/production.ts); empty: none found. */
   production: string[]
 }
@@ -97,6 +114,8 @@ export interface InspectInput {
   rootNames?: readonly string[]
   read(path: string): string | null
   has(tool: string): boolean
+  /** What the project's runner said it collects, when it could be asked. */
+  answer?: RunnerAnswer | null
 }
 
 export function inspect(input: InspectInput): Inspection {
@@ -105,12 +124,27 @@ export function inspect(input: InspectInput): Inspection {
   ]
   const pkg = input.read('package.json') ?? undefined
   let project = detectProject(rootNames, pkg)
-  const fallback = toolFallback(project, input.has)
+  const fallback = toolFallback(project, input.has, input.read)
   if (fallback !== null) project = fallback.project
-  const kind: TestKind = project.kind === 'python' ? 'pytest' : 'js'
-  const testFiles = input.files.filter(f => isTestFile(f, kind)).sort()
-  const { voting, paths } = votingGlobs(testFiles)
+  const pytest = project.kind === 'python' ? readPytestConfig(input.read) : null
+  const selected = selectTests(project, pytest, input)
+  const withTests = input.answer?.withTests ?? null
+  const dataFiles =
+    withTests !== null
+      ? selected.files.filter(f => !withTests.includes(f))
+      : project.kind === 'node'
+        ? selected.files.filter(f => {
+            const text = input.read(f)
+            return text !== null && definesNoTest(text)
+          })
+        : []
+  const testFiles = selected.files.filter(f => !dataFiles.includes(f))
+  const globs = votingGlobs(testFiles)
+  const voting = withoutFiles(globs.voting, testFiles, dataFiles)
+  const paths =
+    pytest !== null && pytest.testpaths.length > 0 ? [...pytest.testpaths].sort() : globs.paths
   const python = input.has('python3') || !input.has('python') ? 'python3' : 'python'
+  const pkgJson = packageJson(pkg)
   return {
     project,
     testFiles,
@@ -119,11 +153,100 @@ export function inspect(input: InspectInput): Inspection {
     inDiff: 'agent-tests',
     python,
     pythonPath: project.kind === 'python' ? pythonPathFor(input.files) : null,
-    pytestPythonpath: pytestSetsPythonpath(input.read),
+    pytestPythonpath: pytest?.pythonpath ?? false,
     fallback: fallback?.note ?? null,
     propertyLibrary: propertyLibrary(project, input),
-    protectedFiles: rootNames.filter(n => RUNNER_CONFIGS.test(n)).sort(),
-    production: layoutProduction(input.files, f => isTestFile(f, kind) || isTestFile(f, 'js'))
+    protectedFiles: [...rootNames.filter(n => RUNNER_CONFIGS.test(n)), ...dataFiles].sort(),
+    production: layoutProduction(input.files, f => isTestFile(f, project.kind === 'python' ? 'pytest' : 'js') || isTestFile(f, 'js')),
+    pytest,
+    jsConfig: selected.source,
+    dataFiles,
+    jestJunit: 'jest-junit' in pkgJson.deps,
+    testScript: pkgJson.testScript,
+    ci: ciProposal(
+      input.files
+        .filter(f => /^\.github\/workflows\/[^/]+\.ya?ml$/.test(f))
+        .map(path => ({ path, text: input.read(path) ?? '' }))
+    )
+  }
+}
+
+/** The tracked files the runner collects, by its own configuration where it has one. */
+function selectTests(
+  project: Project,
+  pytest: PytestConfig | null,
+  input: InspectInput
+): { files: string[]; source: string | null } {
+  if (project.kind === 'python') {
+    const config = pytest ?? readPytestConfig(input.read)
+    const names = config.pythonFiles.map(globRegExp)
+    const under = config.testpaths.map(t =>
+      /[*?[]/.test(t)
+        ? picomatch(`${t.replace(/\/$/, '')}{,/**}`)
+        : (f: string) => f === t || f.startsWith(`${t.replace(/\/$/, '')}/`)
+    )
+    const files = input.files.filter(
+      f =>
+        f.endsWith('.py') &&
+        !f.split('/').includes('node_modules') &&
+        names.some(n => n.test(posix.basename(f))) &&
+        (under.length === 0 || under.some(u => u(f)))
+    )
+    return { files: files.sort(), source: config.file }
+  }
+  if (input.answer) {
+    const collected = new Set(input.answer.collected)
+    return { files: input.files.filter(f => collected.has(f)).sort(), source: input.answer.by }
+  }
+  const collection =
+    project.runner === 'vitest'
+      ? vitestCollection(input.read)
+      : project.runner === 'jest'
+        ? jestCollection(input.read)
+        : null
+  const files = input.files.filter(
+    f => isTestFile(f, 'js') && (collection === null || collection.collects(f))
+  )
+  return { files: files.sort(), source: collection?.source ?? null }
+}
+
+/**
+ * A voting glob that would also take in a data file named like a test becomes the list of
+ * the test files it matched, so the data file stays off the voting plane.
+ */
+function withoutFiles(
+  globs: string[],
+  tests: readonly string[],
+  data: readonly string[]
+): string[] {
+  if (data.length === 0) return globs
+  return [
+    ...new Set(
+      globs.flatMap(g => {
+        const match = picomatch(g, { dot: true })
+        return data.some(d => match(d)) ? tests.filter(t => match(t)) : [g]
+      })
+    )
+  ].sort()
+}
+
+function packageJson(text: string | undefined): {
+  deps: Record<string, unknown>
+  testScript: string | null
+} {
+  try {
+    const parsed = JSON.parse(text ?? '{}') as {
+      dependencies?: Record<string, unknown>
+      devDependencies?: Record<string, unknown>
+      scripts?: Record<string, unknown>
+    }
+    const test = parsed.scripts?.test
+    return {
+      deps: { ...parsed.dependencies, ...parsed.devDependencies },
+      testScript: typeof test === 'string' ? test : null
+    }
+  } catch {
+    return { deps: {}, testScript: null }
   }
 }
 
@@ -138,17 +261,10 @@ export function pythonPathFor(files: readonly string[]): string | null {
   return rootPackage ? '.' : null
 }
 
-function pytestSetsPythonpath(read: (p: string) => string | null): boolean {
-  for (const file of ['pytest.ini', 'pyproject.toml', 'setup.cfg', 'tox.ini']) {
-    const text = read(file)
-    if (text !== null && /^\s*pythonpath\s*=/m.test(text)) return true
-  }
-  return false
-}
-
 function toolFallback(
   project: Project,
-  has: (tool: string) => boolean
+  has: (tool: string) => boolean,
+  read: (path: string) => string | null
 ): { project: Project; note: { wanted: string; used: string } } | null {
   if (project.kind === 'python' && (project.manager === 'uv' || project.manager === 'poetry')) {
     if (has(project.manager)) return null
@@ -160,12 +276,32 @@ function toolFallback(
   if (project.kind === 'node' && project.manager !== 'npm') {
     const tool = project.manager === 'yarn-berry' ? 'yarn' : project.manager
     if (has(tool)) return null
+    // pnpm from the registry, at the version the project names: the lockfile stays the
+    // source of truth (a lockfile-less npm install resolves anew, or fails on peers).
+    if (project.manager === 'pnpm' && has('npx')) {
+      const launcher = `npx --yes pnpm@${pnpmVersion(read)}`
+      return { project: { ...project, launcher }, note: { wanted: tool, used: launcher } }
+    }
     return {
       project: { ...project, manager: 'npm', lockfile: null },
       note: { wanted: tool, used: 'npm' }
     }
   }
   return null
+}
+
+/** packageManager's pnpm version, else the major the lockfile format implies. */
+export function pnpmVersion(read: (path: string) => string | null): string {
+  try {
+    const named = (JSON.parse(read('package.json') ?? '{}') as { packageManager?: unknown })
+      .packageManager
+    const m = typeof named === 'string' ? /^pnpm@(\d+\.\d+\.\d+[\w.-]*)/.exec(named) : null
+    if (m?.[1] !== undefined) return m[1]
+  } catch {
+    // fall through to the lockfile
+  }
+  const lock = /^lockfileVersion:\s*['"]?(\d+)/m.exec(read('pnpm-lock.yaml') ?? '')?.[1]
+  return lock === '5' ? '7' : lock === '6' ? '8' : '9'
 }
 
 function propertyLibrary(project: Project, input: InspectInput): string | null {
@@ -183,19 +319,13 @@ function propertyLibrary(project: Project, input: InspectInput): string | null {
 }
 
 /** Inspects a checkout: tracked files (git ls-files), their text, and the PATH. */
-export function inspectRepository(repoDir: string, env: NodeJS.ProcessEnv): Inspection {
-  let files: string[] = []
-  try {
-    files = execFileSync('git', ['ls-files', '-z'], {
-      cwd: repoDir,
-      encoding: 'utf8',
-      maxBuffer: 1 << 28
-    })
-      .split('\0')
-      .filter(f => f !== '')
-  } catch {
-    // Not a git checkout: nothing tracked, the placeholder starter.
-  }
+export async function inspectRepository(
+  repoDir: string,
+  env: NodeJS.ProcessEnv
+): Promise<Inspection> {
+  // Through the hardened git wrapper (no repository hooks, config or pager apply); not a
+  // git checkout: nothing tracked, the placeholder starter.
+  const files = await new Git(repoDir, env).indexFiles(repoDir).catch(() => [] as string[])
   const read = (p: string): string | null => {
     try {
       return readFileSync(join(repoDir, p), 'utf8')
@@ -209,5 +339,8 @@ export function inspectRepository(repoDir: string, env: NodeJS.ProcessEnv): Insp
   } catch {
     // A missing directory: nothing found.
   }
-  return inspect({ files, rootNames, read, has: tool => onPath(tool, env.PATH) })
+  const input = { files, rootNames, read, has: (tool: string) => onPath(tool, env.PATH) }
+  const first = inspect(input)
+  const answer = await askRunner(repoDir, first.project, env)
+  return answer === null ? first : inspect({ ...input, answer })
 }

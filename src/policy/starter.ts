@@ -5,8 +5,7 @@
 // setup command), its package.json names the JavaScript test runner. Detection is a pure
 // function of the root's file names and package.json, so each variant can be tested
 // without a real project.
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { posix } from 'node:path'
 import type { Inspection } from './inspect.js'
 
 export type NodeManager = 'npm' | 'pnpm' | 'yarn' | 'yarn-berry' | 'bun'
@@ -14,7 +13,14 @@ export type NodeRunner = 'vitest' | 'jest' | 'node-test'
 export type PythonManager = 'uv' | 'poetry' | 'pip' | 'none'
 
 export type Project =
-  | { kind: 'node'; manager: NodeManager; lockfile: string | null; runner: NodeRunner }
+  | {
+      kind: 'node'
+      manager: NodeManager
+      lockfile: string | null
+      runner: NodeRunner
+      /** How to run the manager when it is not installed (`npx --yes pnpm@9.12.0`). */
+      launcher?: string
+    }
   | { kind: 'python'; manager: PythonManager; lockfile: string | null }
 
 /** Lockfile → manager, in the order a mixed repository is most likely to mean. */
@@ -26,19 +32,6 @@ const NODE_LOCKFILES: readonly [string, NodeManager][] = [
   ['package-lock.json', 'npm'],
   ['npm-shrinkwrap.json', 'npm']
 ]
-
-/** Reads what detection needs from the repository root (missing dir: nothing found). */
-export function detectRepository(repoDir: string): Project {
-  const names = existsSync(repoDir) ? readdirSync(repoDir) : []
-  const pkg = names.includes('package.json')
-    ? readFileSync(join(repoDir, 'package.json'), 'utf8')
-    : undefined
-  return detectProject(names, pkg)
-}
-
-export function starterPolicy(repoDir: string): string {
-  return renderStarter(detectRepository(repoDir))
-}
 
 /** One line for the user: what init detected, and from which file. */
 export function describeProject(p: Project): string {
@@ -91,10 +84,10 @@ function nodeRunner(packageJson: string | undefined): NodeRunner {
 }
 
 /** Installs exactly what the lockfile says, from the local cache when it can. */
-function nodeSetup(manager: NodeManager, lockfile: string | null): string {
+function nodeSetup(manager: NodeManager, lockfile: string | null, launcher?: string): string {
   switch (manager) {
     case 'pnpm':
-      return 'pnpm install --frozen-lockfile --prefer-offline'
+      return `${launcher ?? 'pnpm'} install --frozen-lockfile --prefer-offline`
     case 'yarn':
       return 'yarn install --frozen-lockfile --prefer-offline --non-interactive'
     case 'yarn-berry':
@@ -109,7 +102,9 @@ function nodeSetup(manager: NodeManager, lockfile: string | null): string {
 }
 
 /** Runs a package's binary without ever fetching it from the registry. */
-function nodeExec(manager: NodeManager): string {
+function nodeExec(manager: NodeManager, launcher?: string): string {
+  // A manager fetched from the registry installed the binaries in node_modules/.bin.
+  if (launcher !== undefined) return 'npx --no'
   switch (manager) {
     case 'pnpm':
       return 'pnpm exec'
@@ -124,7 +119,7 @@ function nodeExec(manager: NodeManager): string {
 }
 
 function nodeSuite(p: Extract<Project, { kind: 'node' }>): string {
-  const exec = nodeExec(p.manager)
+  const exec = nodeExec(p.manager, p.launcher)
   switch (p.runner) {
     case 'vitest':
       return `  # vitest writes JUnit XML next to its usual output.
@@ -148,7 +143,7 @@ function nodeBlock(p: Extract<Project, { kind: 'node' }>): string {
   reruns: 2           # reruns of a failing voting test, to tell flaky from failing
   # Installs dependencies in each fresh worktree (${p.manager}, ${lock}).
   # A failing setup on the base is a gate error; on the head it is a red vote.
-  setup: ${nodeSetup(p.manager, p.lockfile)}
+  setup: ${nodeSetup(p.manager, p.lockfile, p.launcher)}
   setup_timeout: 900
   # Link the checkout's node_modules instead of installing, but only into a worktree whose
   # lockfile is byte-identical to the checkout's (otherwise setup runs for that side).
@@ -193,7 +188,8 @@ ${common}`
   }
 }
 
-export function renderStarter(p: Project): string {
+/** The placeholder policy (no tracked tests yet); a campaign only when a property library is used. */
+export function renderStarter(p: Project, propertyLibrary: string | null = null): string {
   return `# oracle-gate policy: who may write what, and which tests vote.
 # The gate reads this file from the merge base; a PR cannot change how it is judged.
 version: 1
@@ -219,6 +215,13 @@ ${runnerLine(p)}
 
 ledger: oracle/flake_ledger.yml          # dated, owned flake rows
 # fixtures: oracle/fixtures/manifest.json  # {name: {file, sha256}}
+${campaignBlock(propertyLibrary)}`
+}
+
+function campaignBlock(propertyLibrary: string | null): string {
+  return propertyLibrary === null
+    ? ''
+    : `# ${propertyLibrary} is in use: property tests run with this seed and budget.
 campaign: {seed: 20260913, max_examples: 128, wall_clock: 90}
 `
 }
@@ -229,7 +232,7 @@ export const STARTER_LEDGER_PATH = 'oracle/flake_ledger.yml'
 
 /** The policy fitted to an inspected repository (the placeholder when it has no tests yet). */
 export function renderInspected(ins: Inspection): string {
-  if (ins.testFiles.length === 0) return renderStarter(ins.project)
+  if (ins.testFiles.length === 0) return renderStarter(ins.project, ins.propertyLibrary)
   const protectedPaths = ['oracle/**', '.github/workflows/**', ...ins.protectedFiles]
   return `# oracle-gate policy: who may write what, and which tests vote.
 # The gate reads this file from the merge base; a PR cannot change how it is judged.
@@ -262,14 +265,10 @@ ${runnerLine(ins.project)}
   reruns: 2
 
 ledger: ${STARTER_LEDGER_PATH}          # dated, owned flake rows (init created it empty)
+# Rows of tests broken by the environment (cause env) may live longer than flakes, e.g.
+# ledger_max_days: {default: 30, env: 180}
 # fixtures: oracle/fixtures/manifest.json  # {name: {file, sha256}}
-${
-  ins.propertyLibrary === null
-    ? ''
-    : `# ${ins.propertyLibrary} is in use: property tests run with this seed and budget.
-campaign: {seed: 20260913, max_examples: 128, wall_clock: 90}
-`
-}`
+${campaignBlock(ins.propertyLibrary)}`
 }
 
 /** planes.production from the layout; without one the vote uses every file of the head. */
@@ -293,32 +292,101 @@ function yamlString(s: string): string {
 }
 
 function fallbackComment(ins: Inspection): string {
-  return ins.fallback === null
-    ? ''
-    : `  # The lockfile names ${ins.fallback.wanted}, which is not installed here: using ${ins.fallback.used}.
+  if (ins.fallback === null) return ''
+  if (ins.project.kind === 'node' && ins.project.launcher !== undefined)
+    return `  # ${ins.fallback.wanted} is not installed here: setup runs the version the project names
+  # from the registry (${ins.project.launcher}), so the lockfile decides what is installed.
+`
+  return `  # The lockfile names ${ins.fallback.wanted}, which is not installed here: using ${ins.fallback.used}.
   # Install ${ins.fallback.wanted} where the gate runs and rerun init for its locked setup.
 `
 }
 
+/** Where the tests came from and what the project's own CI and test script run. */
+function sourceComment(ins: Inspection): string {
+  const lines: string[] = []
+  if (ins.ci !== null)
+    lines.push(`# The project's CI runs: ${oneLine(ins.ci.command)} (${oneLine(ins.ci.source)})`)
+  if (ins.testScript !== null)
+    lines.push(`# package.json's test script: ${oneLine(ins.testScript)}`)
+  return lines.map(l => `  ${l}\n`).join('')
+}
+
+function oneLine(s: string): string {
+  return s.replace(/[\r\n\u2028\u2029]+/g, ' ').slice(0, 200)
+}
+
+/** The command-line arguments that keep data files named like tests out of the run. */
+function dataExclusions(ins: Inspection, runner: string): string {
+  if (ins.dataFiles.length === 0) return ''
+  if (runner === 'vitest') return ins.dataFiles.map(f => ` --exclude ${shellWord(f)}`).join('')
+  if (runner === 'jest') {
+    const patterns = ['/node_modules/', ...ins.dataFiles.map(f => `/${escapeRegExp(f)}$`)]
+    return ` --testPathIgnorePatterns ${patterns.map(shellWord).join(' ')}`
+  }
+  return ''
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+}
+
+function shellWord(s: string): string {
+  return /^[\w./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`
+}
+
+/**
+ * node:test's file arguments: a shell glob per folder for files named `*.test.js` (so the
+ * canary, `<token>.test.mjs` beside them, is collected too), the other files by name.
+ */
+export function nodeTestArgs(files: readonly string[]): string[] {
+  const out = new Set<string>()
+  for (const f of files) {
+    const dir = posix.dirname(f)
+    out.add(/\.test\.[cm]?js$/.test(f) ? (dir === '.' ? '*.test.*js' : `${dir}/*.test.*js`) : f)
+  }
+  return [...out].sort()
+}
+
+function jestJunitComment(ins: Inspection, p: Extract<Project, { kind: 'node' }>): string {
+  if (ins.jestJunit)
+    return `  # jest-junit (a dependency of the package) writes the report; the file attribute and
+  # templates map each case to its file (the gate sets the same variables on its own runs).
+`
+  const add =
+    p.manager === 'npm'
+      ? 'npm install --save-dev jest-junit@16'
+      : p.manager === 'pnpm'
+        ? `${p.launcher ?? 'pnpm'} add -D jest-junit@16`
+        : p.manager === 'bun'
+          ? 'bun add -d jest-junit@16'
+          : 'yarn add -D jest-junit@16'
+  return `  # jest-junit is NOT a dependency of this package, and the gate reads its report: run
+  #   ${add}
+  # and commit package.json and the lockfile with this policy (without it every run is
+  # "no report"). The file attribute and templates map each case to its file.
+`
+}
+
 function fittedNode(ins: Inspection, p: Extract<Project, { kind: 'node' }>): string {
-  const exec = nodeExec(p.manager)
+  const exec = nodeExec(p.manager, p.launcher)
   const paths = ins.commandPaths.filter(x => x !== '.').join(' ')
+  const skip = dataExclusions(ins, p.runner)
   const command =
     p.runner === 'jest'
-      ? `  # jest-junit (a devDependency) writes the report; the file attribute and templates map
-  # each case to its file (the gate sets the same variables on its own runs).
-  command: JEST_JUNIT_OUTPUT_FILE={junit} JEST_JUNIT_ADD_FILE_ATTRIBUTE=true JEST_JUNIT_CLASSNAME='{classname}' JEST_JUNIT_TITLE='{title}' JEST_JUNIT_ANCESTOR_SEPARATOR=' > ' ${exec} jest ${paths} --ci --reporters=default --reporters=jest-junit`
+      ? `${jestJunitComment(ins, p)}  command: JEST_JUNIT_OUTPUT_FILE={junit} JEST_JUNIT_ADD_FILE_ATTRIBUTE=true JEST_JUNIT_CLASSNAME='{classname}' JEST_JUNIT_TITLE='{title}' JEST_JUNIT_ANCESTOR_SEPARATOR=' > ' ${exec} jest ${paths}${skip} --ci --reporters=default --reporters=jest-junit`
       : p.runner === 'vitest'
         ? `  # The voting tests only; vitest writes JUnit XML next to its usual output.
-  command: ${exec} vitest run ${paths} --reporter=default --reporter=junit --outputFile.junit={junit}`
-        : `  # node:test's built-in junit reporter, plus the usual output on stdout.
-  command: node --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination={junit} ${ins.testFiles.map(yamlString).join(' ')}`
-  return `${fallbackComment(ins)}${command.replace(/ {2,}--/g, ' --')}
+  command: ${exec} vitest run ${paths}${skip} --reporter=default --reporter=junit --outputFile.junit={junit}`
+        : `  # node:test's built-in junit reporter, plus the usual output on stdout. Files named
+  # *.test.js are given as a folder glob, so the gate's canary beside them runs too.
+  command: node --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination={junit} ${nodeTestArgs(ins.testFiles).map(yamlString).join(' ')}`
+  return `${fallbackComment(ins)}${sourceComment(ins)}${command.replace(/ {2,}--/g, ' --')}
   # Installs dependencies in each fresh worktree (${p.manager}${p.lockfile === null ? ', no lockfile: commit one so reuse can be proved safe' : `, from ${p.lockfile}`}).
-  setup: ${nodeSetup(p.manager, p.lockfile)}
+  setup: ${nodeSetup(p.manager, p.lockfile, p.launcher)}
   setup_timeout: 900
   # Link the checkout's node_modules instead, when the lockfile is byte-identical.
-  reuse: [node_modules]`
+  reuse: [node_modules]${envBlock(ins)}`
 }
 
 function fittedPython(ins: Inspection, p: Extract<Project, { kind: 'python' }>): string {
@@ -338,19 +406,33 @@ function fittedPython(ins: Inspection, p: Extract<Project, { kind: 'python' }>):
         : p.manager === 'pip'
           ? `  setup: ${ins.python} -m venv .venv && .venv/bin/python -m pip install --disable-pip-version-check -q -r ${p.lockfile}\n  setup_timeout: 900\n  reuse: [.venv]\n`
           : `  # pytest comes from the environment the gate runs in (${ins.python} on PATH).\n`
-  return `${fallbackComment(ins)}${setup}  command: ${interpreter} ${pytest}${pythonPathBlock(ins)}`
+  const selected =
+    ins.pytest?.file != null && ins.pytest.testpaths.length > 0
+      ? `  # The folders ${ins.pytest.file}'s testpaths names (pytest's own configuration).\n`
+      : ''
+  return `${fallbackComment(ins)}${sourceComment(ins)}${setup}${selected}  command: ${interpreter} ${pytest}${envBlock(ins)}`
 }
 
-function pythonPathBlock(ins: Inspection): string {
-  if (ins.pytestPythonpath)
-    return "\n  # pytest's own configuration sets pythonpath, so the tests import the commit under test."
-  if (ins.pythonPath === null) return ''
-  const why =
-    ins.pythonPath === 'src'
-      ? 'src/ layout: without this the tests import the installed release, not the commit.'
-      : 'children run with PYTHONSAFEPATH=1, so the root is not on sys.path by itself.'
-  return `
-  env:
-    # ${why}
-    PYTHONPATH: ${ins.pythonPath}`
+/** suite.env: what the project's CI sets for its tests, and PYTHONPATH for the layout. */
+function envBlock(ins: Inspection): string {
+  const entries: string[] = []
+  const ci = Object.entries(ins.ci?.env ?? {}).filter(
+    ([k]) => /^[A-Za-z_]\w*$/.test(k) && k !== 'PYTHONPATH'
+  )
+  if (ins.ci !== null && ci.length > 0)
+    entries.push(
+      `# Set by the project's CI for its tests (${oneLine(ins.ci.source)}).`,
+      ...ci.map(([k, v]) => `${k}: ${JSON.stringify(v)}`)
+    )
+  if (!ins.pytestPythonpath && ins.pythonPath !== null)
+    entries.push(
+      ins.pythonPath === 'src'
+        ? '# src/ layout: without this the tests import the installed release, not the commit.'
+        : '# children run with PYTHONSAFEPATH=1, so the root is not on sys.path by itself.',
+      `PYTHONPATH: ${ins.pythonPath}`
+    )
+  const note = ins.pytestPythonpath
+    ? "\n  # pytest's own configuration sets pythonpath, so the tests import the commit under test."
+    : ''
+  return entries.length === 0 ? note : `${note}\n  env:\n${entries.map(e => `    ${e}`).join('\n')}`
 }

@@ -1,6 +1,8 @@
 // The typed, defaulted, frozen settings the rest of the gate reads. Field names mirror the
 // YAML keys so a message can name the key a user wrote.
 
+import type { LedgerMaxDays } from '../ledger/limits.js'
+
 export type LintMode = 'off' | 'warn' | 'error'
 
 /** The categories of oracle-reach (src/lints/reach/types.ts holds the same list). */
@@ -67,7 +69,8 @@ export interface Policy {
   runner_config: readonly string[]
   suite: SuiteSettings
   ledger?: string
-  ledger_max_days: number
+  /** A number for every cause, or a map by cause (src/ledger/limits.ts). */
+  ledger_max_days: LedgerMaxDays
   fixtures?: string
   seeds?: SeedSettings
   campaign: { seed: number; max_examples: number; wall_clock: number }

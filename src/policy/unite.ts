@@ -13,6 +13,7 @@ export const UNITE_RULES = [
   'stricter',
   'agree',
   'min',
+  'min-by-key',
   'max',
   'or',
   'and',
@@ -102,6 +103,8 @@ function combine(rule: UniteRule, node: UniteNode, a: unknown, b: unknown, path:
       return stricter(node['x-unite-order'] ?? [], a, b, path)
     case 'min':
       return Math.min(asNumber(a, path), asNumber(b, path))
+    case 'min-by-key':
+      return minByKey(node, a, b, path)
     case 'max':
       return Math.max(asNumber(a, path), asNumber(b, path))
     case 'or':
@@ -162,6 +165,28 @@ function intersectEntry(item: Record<string, unknown>, b: readonly unknown[]): u
     entry[key] = kept
   }
   return entry
+}
+
+/**
+ * A limit written as a number (every key) or as a mapping by key with an optional
+ * `default` (ledger_max_days by cause): per key, the smaller of the two. Keys are the
+ * mapping form's properties in the schema; a key a mapping leaves out takes its `default`,
+ * else the schema's default. Two numbers give a number.
+ */
+function minByKey(node: UniteNode, a: unknown, b: unknown, path: string): unknown {
+  if (typeof a === 'number' && typeof b === 'number') return Math.min(a, b)
+  const form = (node.oneOf as UniteNode[] | undefined)?.find(n => n.properties !== undefined)
+  if (form?.properties === undefined || typeof node.default !== 'number')
+    throw new UniteError(`policy key ${path}: min-by-key needs a mapping form and a default`)
+  const fallback = node.default
+  const at = (v: unknown, key: string): number => {
+    if (typeof v === 'number') return v
+    const map = asRecord(v, path)
+    const own = map[key] ?? (key === 'default' ? undefined : map.default)
+    return own === undefined ? fallback : asNumber(own, path)
+  }
+  const keys = Object.keys(form.properties)
+  return Object.fromEntries(keys.map(key => [key, Math.min(at(a, key), at(b, key))]))
 }
 
 /** The later of the two in the key's order (weakest first). */

@@ -270,6 +270,7 @@ function scoreInDiff(s: Scoring, h: Observation, hf: Final, b: Observation | und
     )
   }
   const onBase = s.input.inDiffOnBase?.get(h.id) ?? b
+  if (onBase) (s.diagnostics.in_diff_base ??= {})[h.id] = describe(onBase)
   if (hf === 'P' && onBase && finalOf(onBase) === 'P' && written)
     s.diagnostics.non_discriminating.push(h.id)
 }

@@ -88,9 +88,20 @@ function mergeStep(card: Scorecard): NextStep {
   return {
     lead: 'Mergeable',
     ...named([]),
-    why: `the locked oracle agrees (${plural(t.fail_to_pass.length, 'hit')}, ${plural(t.pass_to_fail.length, 'regression')}); nothing else to do`,
+    why:
+      t.fail_to_pass.length === 0
+        ? `the locked oracle agrees, but no voting test went from fail to pass (${plural(t.pass_to_fail.length, 'regression')}): nothing measured shows the patch fixes anything${baseAlready(card)}`
+        : `the locked oracle agrees (${plural(t.fail_to_pass.length, 'hit')}, ${plural(t.pass_to_fail.length, 'regression')}); nothing else to do`,
     ...(approved ? { detail: approved.message } : {})
   }
+}
+
+/** ", and 2 of the patch's own tests already pass on the base" when that is so. */
+function baseAlready(card: Scorecard): string {
+  const n = card.diagnostics.non_discriminating.length
+  return n === 0
+    ? ''
+    : `, and ${n} of the patch's tests already pass${n === 1 ? 'es' : ''} on the base`
 }
 
 function errorStep(fails: readonly Reason[]): NextStep {

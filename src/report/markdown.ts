@@ -57,6 +57,7 @@ export function renderMarkdown(card: Scorecard, options: MarkdownOptions = {}): 
     header(card),
     reasonsSection(card.reasons, maxRows),
     patchTestsSection(card, maxRows),
+    addedTestsSection(card, maxRows),
     transitionsSection(card, maxRows),
     votesSection(card),
     seedsSection(card),
@@ -306,6 +307,50 @@ function patchTestsSection(card: Scorecard, maxRows: number): string {
     )
   lines.push('', '_These never vote: only the locked oracle decides._')
   return lines.filter((l, i, all) => l !== '' || all[i - 1] !== '').join('\n')
+}
+
+/**
+ * The tests the patch added to the voting files (voting_edits: append), with their outcome
+ * on the merge base (the head's file run there) and on the head: a test written for a fix
+ * should fail on the base and pass on the head. They never vote.
+ */
+function addedTestsSection(card: Scorecard, maxRows: number): string {
+  const voting = new Map(
+    card.write_set
+      .filter(w => w.plane === 'voting' && (w.status === 'added' || w.status === 'modified'))
+      .map(w => [w.path, w.status] as const)
+  )
+  if (voting.size === 0) return ''
+  const head = card.diagnostics.in_diff ?? {}
+  const base = card.diagnostics.in_diff_base ?? {}
+  const ids = Object.keys(head)
+    .filter(id => voting.has(fileOf(id)))
+    .sort()
+  if (ids.length === 0) return ''
+  const onBase = (id: string): string =>
+    base[id] ?? (voting.get(fileOf(id)) === 'added' ? 'absent (new file)' : 'not run')
+  const rows = ids.map(id => {
+    const b = onBase(id)
+    const note =
+      b === 'passed' && head[id] === 'passed'
+        ? 'passes on the base too: it does not tell the patch apart'
+        : b === 'failed' && head[id] === 'passed'
+          ? 'fails without the patch, passes with it'
+          : ''
+    return `| ${mdCellCode(id)} | ${mdText(b)} | ${mdText(head[id] ?? 'missing')} | ${note} |`
+  })
+  return [
+    `### Tests the patch added to the voting files (${ids.length})`,
+    '',
+    '| test | on base | on head | note |',
+    '|---|---|---|---|',
+    ...rows.slice(0, maxRows),
+    more(rows.length, maxRows),
+    '',
+    "_They never vote: the vote runs the merge base's version of each file._"
+  ]
+    .filter((l, i, all) => l !== '' || all[i - 1] !== '')
+    .join('\n')
 }
 
 /** `tests/test_x.py::TestA::test_b` → `tests/test_x.py`. */

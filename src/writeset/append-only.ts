@@ -6,8 +6,34 @@
 // changed helper or module constant, a deleted or redefined test — names what changed.
 // Pure: two texts and their trees in, a decision out. The vote always runs the base's file;
 // the added tests are diagnostics.
+//
+// A test is what the runner collects, in the project's own style (issue 25): Python
+// functions by pytest's python_functions, methods of classes by python_classes and of every
+// unittest.TestCase subclass whatever its name (the merge base's configuration says which);
+// JS/TS it/test/describe calls anywhere in a scope, also inside if blocks and loops.
 import type { Node, Tree } from 'web-tree-sitter'
 import type { LanguageId } from '../lints/parsers.js'
+import { namePatterns, PYTEST_DEFAULTS } from '../policy/pytest-config.js'
+
+/** The collection rules of the merge base (pytest's python_classes / python_functions). */
+export interface TestStyle {
+  pythonClasses: readonly string[]
+  pythonFunctions: readonly string[]
+}
+
+export const DEFAULT_STYLE: TestStyle = {
+  pythonClasses: PYTEST_DEFAULTS.pythonClasses,
+  pythonFunctions: PYTEST_DEFAULTS.pythonFunctions
+}
+
+/** The compiled rules for one file (both trees): which names and classes hold tests. */
+interface Rules {
+  language: LanguageId
+  isClass(name: string): boolean
+  isFunction(name: string): boolean
+  /** Classes of either tree that derive (in the file) from unittest's TestCase. */
+  unittestClasses: ReadonlySet<string>
+}
 
 /** A test definition of the head that the base does not have. */
 export interface AddedTest {
@@ -28,6 +54,37 @@ interface Definition {
   kind: 'test' | 'group' | 'import'
   /** Python `class Test…` / JS `describe(…)`: a scope whose body may gain tests. */
   body?: Node
+  /** A unittest.TestCase subclass: its `test*` methods are tests. */
+  unittest?: boolean
+}
+
+/** Statements whose bodies belong to the enclosing scope (a test inside an if or a loop). */
+const TRANSPARENT: Record<'python' | 'script', ReadonlySet<string>> = {
+  python: new Set([
+    'if_statement',
+    'elif_clause',
+    'else_clause',
+    'block',
+    'for_statement',
+    'while_statement',
+    'try_statement',
+    'except_clause',
+    'finally_clause',
+    'with_statement'
+  ]),
+  script: new Set([
+    'if_statement',
+    'else_clause',
+    'statement_block',
+    'for_statement',
+    'for_in_statement',
+    'while_statement',
+    'do_statement',
+    'try_statement',
+    'catch_clause',
+    'finally_clause',
+    'labeled_statement'
+  ])
 }
 
 const JS_TESTS = new Set(['it', 'test', 'specify', 'bench'])
@@ -36,13 +93,52 @@ const JS_GROUPS = new Set(['describe', 'suite', 'context'])
 export function checkAppendOnly(
   language: LanguageId,
   base: { text: string; tree: Tree },
-  head: { text: string; tree: Tree }
+  head: { text: string; tree: Tree },
+  style: TestStyle = DEFAULT_STYLE
 ): AppendCheck {
+  const rules = compileRules(language, style, [base.tree, head.tree])
   const removed: Node[] = []
   const added: AddedTest[] = []
-  const conflict = subtract(language, base.tree.rootNode, head.tree.rootNode, removed, added)
+  const conflict = subtract(rules, base.tree.rootNode, head.tree.rootNode, false, removed, added)
   if (conflict) return conflict
-  return compareRemainder(language, base, head, removed, added)
+  return compareRemainder(rules, base, head, removed, added)
+}
+
+function compileRules(language: LanguageId, style: TestStyle, trees: readonly Tree[]): Rules {
+  return {
+    language,
+    isClass: namePatterns(style.pythonClasses),
+    isFunction: namePatterns(style.pythonFunctions),
+    unittestClasses: language === 'python' ? unittestClasses(trees) : new Set()
+  }
+}
+
+/**
+ * Class names deriving from TestCase (unittest.TestCase, IsolatedAsyncioTestCase, a
+ * django TestCase…) directly or through a class of the file that does, to a fixpoint.
+ */
+function unittestClasses(trees: readonly Tree[]): Set<string> {
+  const classes: { name: string; bases: string[] }[] = []
+  for (const tree of trees)
+    for (const node of tree.rootNode.descendantsOfType('class_definition')) {
+      if (!node) continue
+      const bases = (node.childForFieldName('superclasses')?.namedChildren ?? [])
+        .filter(b => b !== null && (b.type === 'identifier' || b.type === 'attribute'))
+        .map(b => (b?.text ?? '').split('.').pop() ?? '')
+      classes.push({ name: node.childForFieldName('name')?.text ?? '', bases })
+    }
+  const found = new Set<string>()
+  for (let grew = true; grew;) {
+    grew = false
+    for (const c of classes) {
+      if (found.has(c.name)) continue
+      if (c.bases.some(b => b.endsWith('TestCase') || found.has(b))) {
+        found.add(c.name)
+        grew = true
+      }
+    }
+  }
+  return found
 }
 
 /**
@@ -52,17 +148,19 @@ export function checkAppendOnly(
  * locked one).
  */
 function subtract(
-  language: LanguageId,
+  rules: Rules,
   baseScope: Node,
   headScope: Node,
+  /** The scope is a unittest.TestCase body. */
+  unittest: boolean,
   removed: Node[],
   added: AddedTest[]
 ): Extract<AppendCheck, { ok: false }> | null {
-  const baseDefs = definitions(language, baseScope)
+  const baseDefs = definitions(rules, baseScope, unittest)
   const byName = new Map(baseDefs.filter(d => d.kind !== 'import').map(d => [key(d), d]))
   const baseImports = new Set(baseDefs.filter(d => d.kind === 'import').map(d => d.node.text))
   const seen = new Set<string>()
-  for (const def of definitions(language, headScope)) {
+  for (const def of definitions(rules, headScope, unittest)) {
     if (def.kind === 'import') {
       if (!baseImports.has(def.node.text)) removed.push(def.node)
       continue
@@ -80,7 +178,14 @@ function subtract(
       removed.push(def.node)
       added.push({ name: def.name, line: def.node.startPosition.row + 1 })
     } else if (def.body && inBase.body) {
-      const inner = subtract(language, inBase.body, def.body, removed, added)
+      const inner = subtract(
+        rules,
+        inBase.body,
+        def.body,
+        (inBase.unittest ?? false) && (def.unittest ?? false),
+        removed,
+        added
+      )
       if (inner) return inner
     }
   }
@@ -99,30 +204,46 @@ function conflictAt(node: Node, what: string): Extract<AppendCheck, { ok: false 
   return { ok: false, what, line: node.startPosition.row + 1, hunk: firstLines(node.text, 6) }
 }
 
-/** The definitions directly in one scope (module, class body, describe callback body). */
-function definitions(language: LanguageId, scope: Node): Definition[] {
+/**
+ * The definitions in one scope (module, class body, describe callback body), also those
+ * inside its if blocks, loops and try blocks, which the runner collects as the scope's own.
+ */
+function definitions(rules: Rules, scope: Node, unittest: boolean): Definition[] {
   const out: Definition[] = []
+  const transparent = TRANSPARENT[rules.language === 'python' ? 'python' : 'script']
   for (const child of scope.namedChildren) {
     if (!child) continue
-    const def = language === 'python' ? pythonDefinition(child) : scriptDefinition(child)
+    if (transparent.has(child.type)) {
+      out.push(...definitions(rules, child, unittest))
+      continue
+    }
+    const def =
+      rules.language === 'python'
+        ? pythonDefinition(rules, child, unittest)
+        : scriptDefinition(child)
     if (def) out.push(def)
   }
   return out
 }
 
-function pythonDefinition(node: Node): Definition | null {
+function pythonDefinition(rules: Rules, node: Node, unittest: boolean): Definition | null {
   if (['import_statement', 'import_from_statement', 'future_import_statement'].includes(node.type))
     return { node, name: node.text, kind: 'import' }
   const inner = node.type === 'decorated_definition' ? node.childForFieldName('definition') : node
   if (!inner) return null
   const name = inner.childForFieldName('name')?.text ?? ''
-  if (inner.type === 'function_definition' && name.startsWith('test'))
+  if (
+    inner.type === 'function_definition' &&
+    (rules.isFunction(name) || (unittest && name.startsWith('test')))
+  )
     return { node, name, kind: 'test' }
-  if (inner.type === 'class_definition' && name.startsWith('Test')) {
-    const body = inner.childForFieldName('body')
-    return body ? { node, name, kind: 'group', body } : { node, name, kind: 'group' }
-  }
-  return null
+  if (inner.type !== 'class_definition') return null
+  const isUnittest = rules.unittestClasses.has(name)
+  if (!isUnittest && !rules.isClass(name)) return null
+  const body = inner.childForFieldName('body')
+  return body
+    ? { node, name, kind: 'group', body, unittest: isUnittest }
+    : { node, name, kind: 'group', unittest: isUnittest }
 }
 
 function scriptDefinition(node: Node): Definition | null {
@@ -163,7 +284,7 @@ function calleeRoot(call: Node): string | null {
  * added test brings its blank lines along); anything else is the first change.
  */
 function compareRemainder(
-  language: LanguageId,
+  rules: Rules,
   base: { text: string; tree: Tree },
   head: { text: string; tree: Tree },
   removed: readonly Node[],
@@ -187,10 +308,10 @@ function compareRemainder(
       continue
     }
     if (line.trim() === '' && !insideString(head.tree, h)) continue
-    return mismatch(language, base, b, h, headLines)
+    return mismatch(rules, base, b, h, headLines)
   }
   while (b < baseLines.length && (baseLines[b] ?? '').trim() === '') b++
-  if (b < baseLines.length) return mismatch(language, base, b, headLines.length - 1, headLines)
+  if (b < baseLines.length) return mismatch(rules, base, b, headLines.length - 1, headLines)
   return { ok: true, added }
 }
 
@@ -214,7 +335,7 @@ function insideString(tree: Tree, row: number): boolean {
 }
 
 function mismatch(
-  language: LanguageId,
+  rules: Rules,
   base: { text: string; tree: Tree },
   baseRow: number,
   headRow: number,
@@ -223,7 +344,7 @@ function mismatch(
   // A blank line of the base names nothing: the change is the code that follows it.
   const lines = base.text.split('\n')
   while (baseRow + 1 < lines.length && (lines[baseRow] ?? '').trim() === '') baseRow++
-  const enclosing = enclosingDefinition(language, base.tree.rootNode, baseRow)
+  const enclosing = enclosingDefinition(rules, base.tree.rootNode, false, baseRow)
   const what =
     enclosing === null
       ? `a statement outside the tests changed (base line ${baseRow + 1})`
@@ -234,11 +355,16 @@ function mismatch(
 }
 
 /** The innermost test or group of the base that spans a row. */
-function enclosingDefinition(language: LanguageId, scope: Node, row: number): Definition | null {
-  for (const def of definitions(language, scope)) {
+function enclosingDefinition(
+  rules: Rules,
+  scope: Node,
+  unittest: boolean,
+  row: number
+): Definition | null {
+  for (const def of definitions(rules, scope, unittest)) {
     if (def.kind === 'import') continue
     if (def.node.startPosition.row > row || def.node.endPosition.row < row) continue
-    return (def.body && enclosingDefinition(language, def.body, row)) ?? def
+    return (def.body && enclosingDefinition(rules, def.body, def.unittest ?? false, row)) ?? def
   }
   return null
 }

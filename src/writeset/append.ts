@@ -3,10 +3,11 @@
 // under the voting globs must be a test file; an existing voting file may only gain test
 // definitions and imports (src/instrument/append-only.ts decides on the parse trees).
 // Renames, deletions, mode and type changes stay file-level: they are not additions.
-import { checkAppendOnly, type AddedTest } from './append-only.js'
+import { checkAppendOnly, type AddedTest, type TestStyle } from './append-only.js'
 import { readBlobs } from '../git/blobs.js'
 import type { Git, TreeEntry } from '../git/git.js'
 import { languageOf, parserFor } from '../lints/parsers.js'
+import { PYTEST_CONFIG_FILES, readPytestConfig } from '../policy/pytest-config.js'
 import type { Change } from '../types.js'
 import { isConftest, type PlaneMatcher } from './planes.js'
 
@@ -15,7 +16,7 @@ export type AppendVerdict =
 
 /** What the patch may write on the voting plane under `append`, and what it may not. */
 export const APPEND_ALLOWED =
-  'with voting_edits: append a patch may add new test files under the voting globs and add new tests (Python test functions and Test classes, JS/TS it/test/describe blocks) and import statements to a voting file; anything else in a voting file stays as the merge base has it'
+  'with voting_edits: append a patch may add new test files under the voting globs and add new tests (Python functions and classes pytest collects by the python_functions and python_classes at the merge base, methods of unittest.TestCase subclasses, JS/TS it/test/describe blocks, also inside if blocks and loops) and import statements to a voting file; anything else in a voting file stays as the merge base has it'
 
 /**
  * The verdict on each added or modified voting file of the write set (path → verdict).
@@ -48,16 +49,33 @@ export async function appendVerdicts(
     else if (isTestFile(planes, c.path)) modified.push({ path: c.path, base, head })
   }
   if (modified.length === 0) return verdicts
-  const blobs = await readBlobs(
-    git,
-    modified.flatMap(m => [m.base.sha, m.head.sha])
-  )
+  const configs = PYTEST_CONFIG_FILES.flatMap(f => {
+    const entry = trees.base.get(f)
+    return entry === undefined || entry.type !== 'blob' ? [] : [[f, entry.sha] as const]
+  })
+  const blobs = await readBlobs(git, [
+    ...modified.flatMap(m => [m.base.sha, m.head.sha]),
+    ...configs.map(([, sha]) => sha)
+  ])
+  const style = baseStyle(new Map(configs), sha => blobs.get(sha)?.toString('utf8') ?? null)
   for (const m of modified) {
     const before = blobs.get(m.base.sha)?.toString('utf8')
     const after = blobs.get(m.head.sha)?.toString('utf8')
-    verdicts.set(m.path, await modifiedFile(m.path, before, after))
+    verdicts.set(m.path, await modifiedFile(m.path, before, after, style))
   }
   return verdicts
+}
+
+/** pytest's collection rules as the merge base configures them (never the head's). */
+function baseStyle(
+  configs: ReadonlyMap<string, string>,
+  text: (sha: string) => string | null
+): TestStyle {
+  const config = readPytestConfig(path => {
+    const sha = configs.get(path)
+    return sha === undefined ? null : text(sha)
+  })
+  return { pythonClasses: config.pythonClasses, pythonFunctions: config.pythonFunctions }
 }
 
 /** A test file by name (test_patterns), conftest.py excepted. */
@@ -76,7 +94,8 @@ function addedFile(planes: PlaneMatcher, path: string): AppendVerdict {
 async function modifiedFile(
   path: string,
   before: string | undefined,
-  after: string | undefined
+  after: string | undefined,
+  style: TestStyle
 ): Promise<AppendVerdict> {
   const language = languageOf(path)
   if (language === undefined || before === undefined || after === undefined) {
@@ -95,7 +114,8 @@ async function modifiedFile(
     const result = checkAppendOnly(
       language,
       { text: before, tree: baseTree },
-      { text: after, tree: headTree }
+      { text: after, tree: headTree },
+      style
     )
     if (result.ok) return { ok: true, added: result.added, newFile: false }
     const where =
