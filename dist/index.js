@@ -9,7 +9,7 @@ process.stdout.write(`oracle-gate ${VERSION}
 `);
 try {
   const [{ run }, { readEnvironment }] = await Promise.all([
-    import("./chunks/main-QNK5Q72J.js"),
+    import("./chunks/main-OHF27YP6.js"),
     import("./chunks/environment-E43WO3OA.js")
   ]);
   await run(readEnvironment());

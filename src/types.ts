@@ -1,5 +1,6 @@
 // Shared vocabulary of the pipeline: policy → write set → instrument → ledger → lints →
 // replay → verdict → report. Only types live here; no behaviour, no imports with effects.
+import type { ShardBlock } from './shard/types.js'
 
 /** Rule ids of the contract, plus the project's extensions (marked). */
 export type RuleId =
@@ -162,6 +163,8 @@ export interface Scorecard {
     in_diff?: Record<string, string>
   }
   campaign?: { seed: number; max_examples: number; wall_clock: number }
+  /** Extension: a shard's scorecard (`check --shard I/N`), src/shard/types.ts. */
+  shard?: ShardBlock
   timings_ms: Record<string, number>
 }
 

@@ -29,6 +29,10 @@ import { runSide, startSide, type SideOutcome, type SideOptions } from './side.j
 import { score, type Observation } from './transitions.js'
 import { judgeTripwires, unexplainedHit } from './tripwires.js'
 import { applyOverlay, withWorktrees } from './worktree.js'
+import { shardBlock } from '../shard/record.js'
+import { planSlice } from '../shard/slice.js'
+import type { ShardSpec } from '../shard/split.js'
+import type { ShardBlock } from '../shard/types.js'
 
 export interface ReplayOutcome {
   reasons: Reason[]
@@ -38,6 +42,8 @@ export interface ReplayOutcome {
   flakes: FlakeRow[]
   runs: SideRun[]
   diagnostics: Scorecard['diagnostics']
+  /** A shard's slice and observations, for the merge (src/shard/). */
+  shard?: ShardBlock
 }
 
 /**
@@ -53,6 +59,11 @@ export interface ReplayMode {
    * tests; the outcome holds the base's run and any reason it could not be measured.
    */
   baseOnly?: boolean
+  /**
+   * One shard of a sharded replay (src/shard/slice.ts): only its voting files run on both
+   * sides; shard 1 also runs the seeds and the patch's own tests.
+   */
+  shard?: ShardSpec
 }
 
 export async function replay(
@@ -86,6 +97,9 @@ export async function replay(
     ctx.policy.suite.command
   )
 
+  const slice = mode.shard ? planSlice(mode.shard, baseFiles, planes, ctx.policy.suite) : null
+  const lead = slice?.lead ?? true
+
   const rerunnable = (o: Observation): boolean =>
     o.file !== null &&
     planeOf(o.file) === 'voting' &&
@@ -100,7 +114,7 @@ export async function replay(
         worktree,
         rerunnable,
         planeOf,
-        seeds: corpus,
+        seeds: lead ? corpus : null,
         prepared: side === 'base' ? 'checkout' : 'overlay',
         fidelity: async moment => [
           ...(moment === 'overlay' ? collisions : []),
@@ -108,7 +122,8 @@ export async function replay(
         ],
         track: links => wt.track(worktree, links),
         canary: canary.plan,
-        baseFiles
+        baseFiles,
+        ...(slice ? { first: slice.first(canary.plan), keep: slice.keep } : {})
       }
     }
     if (mode.baseOnly) return { base: await measureBase(ctx, options, baseSide) }
@@ -118,13 +133,13 @@ export async function replay(
     if (base.results === null || head.results === null) return { base, head }
     const patchTests = { what: "the patch's own tests", patchCode: true }
     const patchRun =
-      tests.headTests.length > 0
+      tests.headTests.length > 0 && lead
         ? await guardGitState(ctx.git, patchTests, () =>
             runPatchTests(ctx, wt, tests, overlay, planes)
           )
         : null
     const probed =
-      tests.probeTests.length > 0
+      tests.probeTests.length > 0 && lead
         ? await guardGitState(ctx.git, patchTests, () => probeInDiff(ctx, wt, tests, planes))
         : null
     return { base, head, patchRun, probed }
@@ -134,7 +149,10 @@ export async function replay(
   const added = addedTests(measured.patchRun, head.results, new Set(tests.appended))
   if (head.results !== null && measured.patchRun) addDiagnostics(head.results, measured.patchRun)
   if (measured.probed) base.inDiffOnBase = measured.probed
-  return combine(ctx, ledger, base, head, corpus, { planeOf, classOf, canary, added })
+  const fns = { planeOf, classOf, canary, added }
+  const outcome = combine(ctx, ledger, base, head, lead ? corpus : null, fns)
+  if (slice) outcome.shard = shardBlock(slice, base, head, canary, added)
+  return outcome
 }
 
 /**
@@ -335,7 +353,8 @@ function baseOnlyOutcome(
   }
 }
 
-function combine(
+/** Scores two measured sides (exported for the merge of shards, src/shard/merge.ts). */
+export function combine(
   ctx: GateContext,
   ledger: LedgerState,
   base: SideOutcome,
