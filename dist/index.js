@@ -9,8 +9,8 @@ process.stdout.write(`oracle-gate ${VERSION}
 `);
 try {
   const [{ run }, { readEnvironment }] = await Promise.all([
-    import("./chunks/main-OHF27YP6.js"),
-    import("./chunks/environment-E43WO3OA.js")
+    import("./chunks/main-3CGIZBOT.js"),
+    import("./chunks/environment-2RGDZR6D.js")
   ]);
   await run(readEnvironment());
 } catch (error) {
