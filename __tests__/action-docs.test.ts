@@ -141,8 +141,8 @@ describe('example workflows', () => {
     })
     const upload = shard.steps.find(s => (s.uses ?? '').startsWith('actions/upload-artifact@'))
     expect(upload?.with).toMatchObject({
-      name: '\${{ steps.shard.outputs.shard-artifact }}',
-      path: '\${{ steps.shard.outputs.shard }}'
+      name: '${{ steps.shard.outputs.shard-artifact }}',
+      path: '${{ steps.shard.outputs.shard }}'
     })
     expect(merge.needs).toBe('shard')
     expect(merge.steps.find(isGate)?.with).toMatchObject({ mode: 'merge' })
@@ -153,7 +153,7 @@ describe('example workflows', () => {
     })
     const attest = merge.steps.find(s => (s.uses ?? '').startsWith('actions/attest@'))
     expect(attest?.with).toMatchObject({
-      'subject-path': '\${{ steps.gate.outputs.scorecard }}',
+      'subject-path': '${{ steps.gate.outputs.scorecard }}',
       'predicate-type': 'https://in-toto.io/attestation/test-result/v0.1'
     })
     const outputs = Object.keys(

@@ -112,7 +112,8 @@ async function verified(ctx: GateContext, shards: readonly LoadedShard[]): Promi
   }
   const spec = { index: 1, total: shards.length }
   const split = planSlice(spec, view.base.keys(), ctx.planes, ctx.policy.suite)
-  const foreign = [...owners.keys()].filter(f => !split.all.includes(f))
+  const voting = new Set(split.all)
+  const foreign = [...owners.keys()].filter(f => !voting.has(f))
   if (foreign.length > 0)
     throw refusal(
       `${label(owners.get(foreign[0] ?? '') as LoadedShard)} owns ${foreign[0]}, not a voting test file of the merge base`

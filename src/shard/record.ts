@@ -6,10 +6,16 @@ import type { Observation } from '../replay/transitions.js'
 import type { ShardSlice } from './slice.js'
 import type { ShardBlock, ShardSide } from './types.js'
 
-export function toShardSide(outcome: SideOutcome): ShardSide {
+/** `keep`: the shard's own observations (a primed base side holds every file's). */
+export function toShardSide(
+  outcome: SideOutcome,
+  keep: (o: Observation) => boolean = () => true
+): ShardSide {
   const side: ShardSide = {
     run: { ...outcome.run },
-    results: outcome.results ? [...outcome.results.values()].map(copyObservation) : null,
+    results: outcome.results
+      ? [...outcome.results.values()].filter(keep).map(copyObservation)
+      : null,
     records: [...(outcome.records ?? [])],
     duplicates: [...(outcome.duplicates ?? [])]
   }
@@ -53,8 +59,8 @@ export function shardBlock(
       selection: slice.first(canary.plan) ? 'runner' : 'full',
       canary,
       added: [...added].sort(),
-      base: toShardSide(base),
-      head: toShardSide(head)
+      base: toShardSide(base, slice.keep),
+      head: toShardSide(head, slice.keep)
     }
   }
 }
