@@ -155,7 +155,7 @@ function card(run: ActionRun): Scorecard {
 }
 
 describe('mode: shard and mode: merge', () => {
-  it('the merge of the matrix judges like one judge run, posts one check run and signs nothing it did not write', async () => {
+  it('the merge of the matrix judges like one judge run, posts one check run and a Statement over the scorecard it wrote', async () => {
     const s = setup()
     const artifacts = await matrix(s, 2)
     const f = await fake(s, artifacts)
