@@ -154,7 +154,7 @@ function card(run: ActionRun): Scorecard {
   return json as Scorecard
 }
 
-describe('mode: shard and mode: merge', () => {
+describe('mode: shard and mode: merge', { timeout: 600_000 }, () => {
   it('the merge of the matrix judges like one judge run, posts one check run and a Statement over the scorecard it wrote', async () => {
     const s = setup()
     const artifacts = await matrix(s, 2)

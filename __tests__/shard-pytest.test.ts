@@ -181,66 +181,74 @@ async function sameAsUnsharded(
   return { merged: merged.card, shards: run.shards, files: run.files }
 }
 
-describe('sharded replay (pytest): three shards and a merge judge like one check', () => {
-  it('merge: an honest fix, its hits and its seed hits', async () => {
-    const repo = scenario({ 'app/calc.py': FIXED })
-    const { merged, shards } = await sameAsUnsharded(repo)
-    expect(merged.verdict).toBe('merge')
-    expect(merged.transitions.fail_to_pass).toEqual([
-      'oracle/properties/test_abs.py::test_abs_non_negative'
-    ])
-    expect(merged.seeds.oracle_hits).toBeGreaterThan(0)
-    // Shard 1 alone runs the seeds command: the others' cards carry no seed answers.
-    expect(shards.map(s => s.shard?.observed?.base.seeds !== undefined)).toEqual([
-      true,
-      false,
-      false
-    ])
-  })
-
-  it("product: a regression in one shard's file; the other shards alone look green", async () => {
-    const repo = scenario({
-      'app/calc.py': FIXED.replace('return a * b', 'return a * b - (a < 0)')
+describe(
+  'sharded replay (pytest): three shards and a merge judge like one check',
+  { timeout: 600_000 },
+  () => {
+    it('merge: an honest fix, its hits and its seed hits', async () => {
+      const repo = scenario({ 'app/calc.py': FIXED })
+      const { merged, shards } = await sameAsUnsharded(repo)
+      expect(merged.verdict).toBe('merge')
+      expect(merged.transitions.fail_to_pass).toEqual([
+        'oracle/properties/test_abs.py::test_abs_non_negative'
+      ])
+      expect(merged.seeds.oracle_hits).toBeGreaterThan(0)
+      // Shard 1 alone runs the seeds command: the others' cards carry no seed answers.
+      expect(shards.map(s => s.shard?.observed?.base.seeds !== undefined)).toEqual([
+        true,
+        false,
+        false
+      ])
     })
-    const { merged, shards, files } = await sameAsUnsharded(repo)
-    expect(merged.verdict).toBe('product')
-    expect(merged.transitions.pass_to_fail).toContain(
-      'oracle/properties/test_mul.py::test_mul_by_one'
-    )
-    // The naive reading: every shard but the one owning test_mul.py is green on its own, so
-    // merging only the shards that arrived would pass. The merge refuses a missing shard.
-    const owner = shards.findIndex(s => s.shard?.files.includes('oracle/properties/test_mul.py'))
-    const others = shards.filter((_, i) => i !== owner)
-    expect(others.map(s => s.verdict)).toEqual(['merge', 'merge'])
-    const missing = await runMerge(
-      repo,
-      files.filter((_, i) => i !== owner)
-    )
-    expect(missing.card.verdict).toBe('error')
-    expect(missing.exit).toBe(4)
-    expect(missing.card.reasons[0]?.message).toMatch(new RegExp(`shard ${owner + 1}/3 is missing`))
-  })
 
-  it('policy: an ungoverned test beside the fix', async () => {
-    const repo = scenario({
-      'app/calc.py': FIXED,
-      'app/test_extra.py': 'def test_x():\n    assert True\n'
+    it("product: a regression in one shard's file; the other shards alone look green", async () => {
+      const repo = scenario({
+        'app/calc.py': FIXED.replace('return a * b', 'return a * b - (a < 0)')
+      })
+      const { merged, shards, files } = await sameAsUnsharded(repo)
+      expect(merged.verdict).toBe('product')
+      expect(merged.transitions.pass_to_fail).toContain(
+        'oracle/properties/test_mul.py::test_mul_by_one'
+      )
+      // The naive reading: every shard but the one owning test_mul.py is green on its own, so
+      // merging only the shards that arrived would pass. The merge refuses a missing shard.
+      const owner = shards.findIndex(s => s.shard?.files.includes('oracle/properties/test_mul.py'))
+      const others = shards.filter((_, i) => i !== owner)
+      expect(others.map(s => s.verdict)).toEqual(['merge', 'merge'])
+      const missing = await runMerge(
+        repo,
+        files.filter((_, i) => i !== owner)
+      )
+      expect(missing.card.verdict).toBe('error')
+      expect(missing.exit).toBe(4)
+      expect(missing.card.reasons[0]?.message).toMatch(
+        new RegExp(`shard ${owner + 1}/3 is missing`)
+      )
     })
-    const { merged } = await sameAsUnsharded(repo)
-    expect(merged.verdict).toBe('policy')
-    expect(merged.reasons.map(r => r.rule)).toContain('ungoverned-test')
-  })
 
-  it('policy before the replay: the patch rewrote a voting file, no shard replays', async () => {
-    const abs = TESTS['oracle/properties/test_abs.py'] ?? ''
-    const repo = scenario({ 'oracle/properties/test_abs.py': abs.replace('>= 0', '>= -(10**30)') })
-    const { merged, shards } = await sameAsUnsharded(repo, false)
-    expect(merged.verdict).toBe('policy')
-    expect(shards.map(s => s.shard?.observed)).toEqual([undefined, undefined, undefined])
-  })
-})
+    it('policy: an ungoverned test beside the fix', async () => {
+      const repo = scenario({
+        'app/calc.py': FIXED,
+        'app/test_extra.py': 'def test_x():\n    assert True\n'
+      })
+      const { merged } = await sameAsUnsharded(repo)
+      expect(merged.verdict).toBe('policy')
+      expect(merged.reasons.map(r => r.rule)).toContain('ungoverned-test')
+    })
 
-describe('the merge refuses shards it cannot vouch for', () => {
+    it('policy before the replay: the patch rewrote a voting file, no shard replays', async () => {
+      const abs = TESTS['oracle/properties/test_abs.py'] ?? ''
+      const repo = scenario({
+        'oracle/properties/test_abs.py': abs.replace('>= 0', '>= -(10**30)')
+      })
+      const { merged, shards } = await sameAsUnsharded(repo, false)
+      expect(merged.verdict).toBe('policy')
+      expect(shards.map(s => s.shard?.observed)).toEqual([undefined, undefined, undefined])
+    })
+  }
+)
+
+describe('the merge refuses shards it cannot vouch for', { timeout: 600_000 }, () => {
   it('duplicated, foreign (another head, another N), altered (edited, or files swapped and resealed)', async () => {
     const repo = scenario({ 'app/calc.py': FIXED })
     const run = await runShards(repo, 3)

@@ -23,7 +23,8 @@ describe('splitFiles', () => {
     const all = files(37)
     const weight = (f: string): number => (f.charCodeAt(f.length - 4) % 7) + 1
     const first = splitFiles(all, 4, weight)
-    for (const seed of [1, 2, 3, 99]) expect(splitFiles(shuffled(all, seed), 4, weight)).toEqual(first)
+    for (const seed of [1, 2, 3, 99])
+      expect(splitFiles(shuffled(all, seed), 4, weight)).toEqual(first)
   })
 
   it('owns every file exactly once, for every N', () => {
@@ -66,7 +67,8 @@ describe('splitFiles', () => {
 
 describe('votingTestFiles', () => {
   it('keeps voting test files, not helpers, conftest.py or other planes', () => {
-    const planeOf = (p: string) => (p.startsWith('oracle/properties/') ? 'voting' : 'source') as never
+    const planeOf = (p: string) =>
+      (p.startsWith('oracle/properties/') ? 'voting' : 'source') as never
     const testLike = (p: string): boolean => /(^|\/)test_[^/]*\.py$|conftest\.py$/.test(p)
     expect(
       votingTestFiles(

@@ -93,48 +93,55 @@ async function sameAsUnsharded(repo: TestRepo, extra: string[] = []): Promise<Sc
   return merged.card
 }
 
-describe('sharded replay (vitest): three shards and a merge judge like one check', () => {
-  it('merge, with a signed-verdict Statement over the scorecard file', async () => {
-    const repo = scenario({ 'src/shop.js': FIXED })
-    const card = await sameAsUnsharded(repo, [
-      '--json',
-      'merged.json',
-      '--attestation',
-      'merged.intoto.json'
-    ])
-    expect(card.verdict).toBe('merge')
-    expect(card.transitions.fail_to_pass).toEqual([
-      'oracle/properties/discount.test.js::never negative'
-    ])
-    const statement = JSON.parse(readFileSync(join(repo.dir, 'merged.intoto.json'), 'utf8')) as {
-      subject: { name: string; digest: { sha256: string } }[]
-      predicate: { result: string; passedTests: string[] }
-    }
-    expect(schemaValidator(statementSchema)(statement)).toEqual([])
-    const bytes = readFileSync(join(repo.dir, 'merged.json'))
-    expect(statement.subject).toEqual([
-      { name: 'merged.json', digest: { sha256: createHash('sha256').update(bytes).digest('hex') } }
-    ])
-    expect(statement.predicate.result).toBe('PASSED')
-    expect(statement.predicate.passedTests).toEqual(card.transitions.fail_to_pass)
-  })
-
-  it('product: the fix breaks tax', async () => {
-    const repo = scenario({
-      'src/shop.js': FIXED.replace('Math.round(amount * 0.2)', 'Math.floor(amount * 0.2) + 1')
+describe(
+  'sharded replay (vitest): three shards and a merge judge like one check',
+  { timeout: 600_000 },
+  () => {
+    it('merge, with a signed-verdict Statement over the scorecard file', async () => {
+      const repo = scenario({ 'src/shop.js': FIXED })
+      const card = await sameAsUnsharded(repo, [
+        '--json',
+        'merged.json',
+        '--attestation',
+        'merged.intoto.json'
+      ])
+      expect(card.verdict).toBe('merge')
+      expect(card.transitions.fail_to_pass).toEqual([
+        'oracle/properties/discount.test.js::never negative'
+      ])
+      const statement = JSON.parse(readFileSync(join(repo.dir, 'merged.intoto.json'), 'utf8')) as {
+        subject: { name: string; digest: { sha256: string } }[]
+        predicate: { result: string; passedTests: string[] }
+      }
+      expect(schemaValidator(statementSchema)(statement)).toEqual([])
+      const bytes = readFileSync(join(repo.dir, 'merged.json'))
+      expect(statement.subject).toEqual([
+        {
+          name: 'merged.json',
+          digest: { sha256: createHash('sha256').update(bytes).digest('hex') }
+        }
+      ])
+      expect(statement.predicate.result).toBe('PASSED')
+      expect(statement.predicate.passedTests).toEqual(card.transitions.fail_to_pass)
     })
-    const card = await sameAsUnsharded(repo)
-    expect(card.verdict).toBe('product')
-    expect(card.transitions.pass_to_fail).toEqual(['oracle/properties/tax.test.js::rounds tax'])
-  })
 
-  it('policy: an ungoverned test file beside the fix', async () => {
-    const repo = scenario({
-      'src/shop.js': FIXED,
-      'src/shop.test.js': test('mine', 'expect(1).toBe(1)')
+    it('product: the fix breaks tax', async () => {
+      const repo = scenario({
+        'src/shop.js': FIXED.replace('Math.round(amount * 0.2)', 'Math.floor(amount * 0.2) + 1')
+      })
+      const card = await sameAsUnsharded(repo)
+      expect(card.verdict).toBe('product')
+      expect(card.transitions.pass_to_fail).toEqual(['oracle/properties/tax.test.js::rounds tax'])
     })
-    const card = await sameAsUnsharded(repo)
-    expect(card.verdict).toBe('policy')
-    expect(card.reasons.map(r => r.rule)).toContain('ungoverned-test')
-  })
-})
+
+    it('policy: an ungoverned test file beside the fix', async () => {
+      const repo = scenario({
+        'src/shop.js': FIXED,
+        'src/shop.test.js': test('mine', 'expect(1).toBe(1)')
+      })
+      const card = await sameAsUnsharded(repo)
+      expect(card.verdict).toBe('policy')
+      expect(card.reasons.map(r => r.rule)).toContain('ungoverned-test')
+    })
+  }
+)
