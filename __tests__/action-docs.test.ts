@@ -40,7 +40,8 @@ describe('example workflows', () => {
       'oracle-gate-merge-queue.yml',
       'oracle-gate-primed.yml',
       'oracle-gate-required.yml',
-      'oracle-gate-same-repo.yml'
+      'oracle-gate-same-repo.yml',
+      'oracle-gate-sharded.yml'
     ])
     const doc = readFileSync(join(root, 'docs/github.md'), 'utf8')
     for (const f of files) expect(doc).toContain(`workflows/${f}`)
@@ -62,10 +63,14 @@ describe('example workflows', () => {
       expect(job.permissions?.contents).toBe('read')
       // pull-requests: write only where the gate posts the sticky comment.
       const comments = job.steps.some(s => isGate(s) && (s.with?.comment ?? 'never') !== 'never')
-      for (const [scope, level] of Object.entries(job.permissions ?? {})) {
-        if (level === 'write')
-          expect(scope).toBe(scope === 'pull-requests' && comments ? 'pull-requests' : 'checks')
-      }
+      // id-token and attestations: write only where actions/attest signs the verdict.
+      const attests = job.steps.some(s => (s.uses ?? '').startsWith('actions/attest@'))
+      const writable = (scope: string): boolean =>
+        scope === 'checks' ||
+        (scope === 'pull-requests' && comments) ||
+        ((scope === 'id-token' || scope === 'attestations') && attests)
+      for (const [scope, level] of Object.entries(job.permissions ?? {}))
+        if (level === 'write') expect(writable(scope), `${scope}: write`).toBe(true)
     }
   })
 
@@ -121,6 +126,40 @@ describe('example workflows', () => {
       (parse(readFileSync(join(root, 'action.yml'), 'utf8')) as { outputs: object }).outputs
     )
     expect(outputs).toEqual(expect.arrayContaining(['primed', 'primed-artifact']))
+  })
+
+  it('the sharded example: a matrix of shard jobs without API access, one merge job that reads this run and signs', () => {
+    const { wf } = load('oracle-gate-sharded.yml')
+    expect(Object.keys(wf.on)).toEqual(['pull_request'])
+    const shard = wf.jobs.shard as Job & { strategy: { matrix: { shard: number[] } } }
+    const merge = wf.jobs.merge as Job & { needs: string; if: string }
+    expect(shard.permissions).toEqual({ contents: 'read' })
+    const n = shard.strategy.matrix.shard.length
+    expect(shard.steps.find(isGate)?.with).toMatchObject({
+      mode: 'shard',
+      shard: `\${{ matrix.shard }}/${n}`
+    })
+    const upload = shard.steps.find(s => (s.uses ?? '').startsWith('actions/upload-artifact@'))
+    expect(upload?.with).toMatchObject({
+      name: '${{ steps.shard.outputs.shard-artifact }}',
+      path: '${{ steps.shard.outputs.shard }}'
+    })
+    expect(merge.needs).toBe('shard')
+    expect(merge.steps.find(isGate)?.with).toMatchObject({ mode: 'merge' })
+    expect(merge.permissions).toMatchObject({
+      actions: 'read',
+      'id-token': 'write',
+      attestations: 'write'
+    })
+    const attest = merge.steps.find(s => (s.uses ?? '').startsWith('actions/attest@'))
+    expect(attest?.with).toMatchObject({
+      'subject-path': '${{ steps.gate.outputs.scorecard }}',
+      'predicate-type': 'https://in-toto.io/attestation/test-result/v0.1'
+    })
+    const outputs = Object.keys(
+      (parse(readFileSync(join(root, 'action.yml'), 'utf8')) as { outputs: object }).outputs
+    )
+    expect(outputs).toEqual(expect.arrayContaining(['attestation', 'shard', 'shard-artifact']))
   })
 
   it('the merge-queue example judges PRs, re-judges on reviews and judges queue groups; the required workflow runs on PRs and groups', () => {

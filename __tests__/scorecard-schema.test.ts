@@ -20,7 +20,8 @@ const OPTIONAL = [
   'pull_requests',
   'event',
   'campaign',
-  'unmeasured'
+  'unmeasured',
+  'shard'
 ] as const
 const optionalMatch: Same<OptionalKeys<Scorecard>, (typeof OPTIONAL)[number]> = true
 
@@ -94,6 +95,43 @@ function fullCard(): Required<Scorecard> {
     ],
     diagnostics: { non_discriminating: ['tests/t.py::w'], drafts: { 'drafts/t.py::x': 'passed' } },
     campaign: { seed: 1, max_examples: 10, wall_clock: 5 },
+    shard: {
+      index: 2,
+      total: 3,
+      files: ['oracle/t.py'],
+      observed: {
+        selection: 'runner',
+        canary: { plan: null, why: 'w' },
+        added: [],
+        base: {
+          run: { side: 'base', exit_code: 1, timed_out: false, duration_ms: 5, tests: 1 },
+          results: [
+            { id: 'oracle/t.py::t', file: 'oracle/t.py', outcomes: ['passed'], runnerFlaky: false }
+          ],
+          records: [{ attempt: 0, exitCode: 1, signal: null, cases: 1, failing: 1, passed: 0 }],
+          duplicates: [],
+          seeds: [['s1', true]]
+        },
+        head: {
+          run: { side: 'head', exit_code: null, timed_out: true, duration_ms: 5, tests: 0 },
+          results: null,
+          failure: { rule: 'suite-timeout', message: 'm', level: 'failure' },
+          records: [],
+          duplicates: []
+        }
+      },
+      fingerprint: {
+        base: sha,
+        base_ref: sha,
+        head: 'b'.repeat(40),
+        policy_path: '.github/oracle-gate.yml',
+        policy_digest: `sha256:${'c'.repeat(64)}`,
+        instrument_digest: 'x',
+        today: '2026-03-10',
+        gate_version: '0.1.0'
+      },
+      digest: `sha256:${'d'.repeat(64)}`
+    },
     timings_ms: { replay: 12 }
   }
 }

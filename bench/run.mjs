@@ -15,6 +15,7 @@ import { memoryBounds } from './memory.mjs'
 import { primed } from './primed.mjs'
 import { cost } from './cost.mjs'
 import { fixedCost } from './fixed.mjs'
+import { shard } from './shard.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const only = process.argv.slice(2)
@@ -28,7 +29,8 @@ const figures = [
   ['memory', memoryBounds],
   ['primed', primed],
   ['cost', cost],
-  ['fixed', fixedCost]
+  ['fixed', fixedCost],
+  ['shard', shard]
 ]
 
 const rows = []

@@ -23,6 +23,7 @@ import { readJudgingPolicy } from './policy/union.js'
 import { requireGitVersion } from './git/version.js'
 import { replay, type BaseSide } from './replay/index.js'
 import type { BaseSource } from './prime/source.js'
+import type { ShardSpec } from './shard/split.js'
 import type { LedgerState } from './ledger/types.js'
 import type { Change, Logger, Reason, Scorecard } from './types.js'
 import { approvedInstrument } from './verdict/approval-stage.js'
@@ -67,6 +68,8 @@ export interface CheckOptions {
    * policy names instrument_approvers (src/verdict/approval.ts). The CLI has none.
    */
   approval?: ApprovalSource
+  /** One shard of a sharded replay (`check --shard I/N`, src/shard/): its voting files only. */
+  shard?: ShardSpec
 }
 
 export async function check(options: CheckOptions): Promise<Scorecard> {
@@ -358,7 +361,10 @@ async function replayStage(
   card: Scorecard,
   baseSide: BaseSide | undefined = options.baseSource?.side
 ): Promise<void> {
-  const mode = { baseOnly: options.baseOnly ?? false }
+  const mode = {
+    baseOnly: options.baseOnly ?? false,
+    ...(options.shard ? { shard: options.shard } : {})
+  }
   const result = await (options.replay ?? replay)(ctx, ledger, baseSide, mode)
   card.reasons.push(...(options.baseSource?.reasons ?? []))
   card.reasons.push(...result.reasons)
@@ -369,6 +375,7 @@ async function replayStage(
   card.runs = result.runs
   card.diagnostics = result.diagnostics
   if (result.unmeasured !== undefined) card.unmeasured = result.unmeasured
+  if (result.shard) card.shard = result.shard
 }
 
 async function readPolicy(git: Git, mergeBase: string, path: string, log: Logger): Promise<Policy> {

@@ -1,5 +1,6 @@
 // Shared vocabulary of the pipeline: policy → write set → instrument → ledger → lints →
 // replay → verdict → report. Only types live here; no behaviour, no imports with effects.
+import type { ShardBlock } from './shard/types.js'
 
 /** Rule ids of the contract, plus the project's extensions (marked). */
 export type RuleId =
@@ -167,6 +168,8 @@ export interface Scorecard {
   campaign?: { seed: number; max_examples: number; wall_clock: number }
   /** What the head changed that the vote did not use (planes.production; the patch's tests). */
   unmeasured?: string[]
+  /** Extension: a shard's scorecard (`check --shard I/N`), src/shard/types.ts. */
+  shard?: ShardBlock
   timings_ms: Record<string, number>
 }
 

@@ -41,6 +41,8 @@ export interface GitHubAccess {
   serverUrl?: string
   /** This run's workflow file, `.github/workflows/gate.yml` (from GITHUB_WORKFLOW_REF). */
   workflowPath?: string
+  /** GITHUB_RUN_ID: the run whose artifacts mode: merge reads (src/github/shards.ts). */
+  runId?: number
   timing: ClientTiming
 }
 
@@ -117,6 +119,7 @@ export function readEnvironment(
       detailsUrl: detailsUrl(env),
       ...(env.GITHUB_SERVER_URL ? { serverUrl: env.GITHUB_SERVER_URL } : {}),
       ...workflowPathOf(env),
+      ...(/^\d+$/.test(env.GITHUB_RUN_ID ?? '') ? { runId: Number(env.GITHUB_RUN_ID) } : {}),
       timing: {}
     },
     toolkit: safeToolkit(toolkit),

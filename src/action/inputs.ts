@@ -8,6 +8,7 @@ import { GateError } from '../errors.js'
 import { utcToday } from '../clock.js'
 import type { CheckOptions } from '../gate.js'
 import { DEFAULT_POLICY_PATH } from '../policy/load.js'
+import { parseShard, type ShardSpec } from '../shard/split.js'
 import type { Logger } from '../types.js'
 
 export interface Inputs {
@@ -16,7 +17,9 @@ export interface Inputs {
   checkName: string
   today: string
   workdir: string
-  mode: 'judge' | 'report' | 'prime'
+  mode: 'judge' | 'report' | 'prime' | 'shard' | 'merge'
+  /** Shard mode: which shard of how many (input shard, `I/N`). */
+  shard?: ShardSpec
   /** Judge mode: take the base side from a trusted push run's artifact (auto) or never (off). */
   primedBase: 'off' | 'auto'
   /** Report mode: the downloaded artifact (scorecard.json, or the folder holding it). */
@@ -56,13 +59,16 @@ export interface Session {
   check?: { target: CheckRunTarget; posting: Posting }
 }
 
+const MODES: readonly Inputs['mode'][] = ['judge', 'report', 'prime', 'shard', 'merge']
+
 /** The inputs from their raw values (`input(name)` as core.getInput gives them). */
 export function readInputs(input: (name: string) => string, workspace: string): Inputs {
   const mode = input('mode') || 'judge'
-  if (mode !== 'judge' && mode !== 'report' && mode !== 'prime') {
-    throw new GateError(`input mode must be "judge", "report" or "prime", got "${mode}"`, {
-      rule: 'config-invalid'
-    })
+  if (!MODES.includes(mode as Inputs['mode'])) {
+    throw new GateError(
+      `input mode must be "judge", "report", "prime", "shard" or "merge", got "${mode}"`,
+      { rule: 'config-invalid' }
+    )
   }
   const primedBase = input('primed-base') || 'off'
   if (primedBase !== 'off' && primedBase !== 'auto') {
@@ -70,13 +76,17 @@ export function readInputs(input: (name: string) => string, workspace: string): 
       rule: 'config-invalid'
     })
   }
+  const shard = mode === 'shard' ? parseShard(input('shard')) : undefined
+  if (typeof shard === 'string')
+    throw new GateError(`input shard (mode: shard): ${shard}`, { rule: 'config-invalid' })
   return {
+    ...(shard ? { shard } : {}),
     token: input('token'),
     policyPath: input('policy') || DEFAULT_POLICY_PATH,
     checkName: input('check-name') || 'oracle-gate',
     today: input('today') || utcToday(),
     workdir: resolve(workspace, input('working-directory') || '.'),
-    mode,
+    mode: mode as Inputs['mode'],
     primedBase,
     scorecard: input('scorecard') ? resolve(workspace, input('scorecard')) : '',
     comment: commentMode(input('comment'))

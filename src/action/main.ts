@@ -24,6 +24,9 @@ import { judgeGroup } from './queue.js'
 import { primeStep } from './prime.js'
 import { githubPrimedBase } from './primed-base.js'
 import { report } from './report.js'
+import { mergeJudge } from './merge.js'
+import { shardStep } from './shard.js'
+import { writeAttestation } from './attestation.js'
 import { shortSha } from '../json.js'
 
 /** The runner environment is read once by the caller (src/index.ts: readEnvironment()). */
@@ -32,6 +35,8 @@ export async function run(environment: RunnerEnvironment): Promise<void> {
   const { inputs } = environment
   if (!(inputs instanceof GateError) && inputs.mode === 'prime')
     return primeStep(environment, inputs, () => readPayload(environment.event.path))
+  if (!(inputs instanceof GateError) && inputs.mode === 'shard')
+    return shardStep(environment, inputs, () => readPayload(environment.event.path))
   const session: Session = {}
   let card: Scorecard
   const fileCommands = await copyFileCommands(environment.env)
@@ -58,6 +63,12 @@ async function decide(
   const { name, path } = environment.event
   const event = parseEvent(name, name ? await readPayload(path) : undefined)
   if (inputs.mode === 'report') return report(environment, event, inputs, session)
+  if (inputs.mode === 'merge' && event.kind === 'pull_request')
+    return mergeJudge(environment, event, inputs, session)
+  if (inputs.mode === 'merge')
+    throw new GateError(`mode: merge judges a pull request, not a ${event.kind} event`, {
+      rule: 'config-invalid'
+    })
   switch (event.kind) {
     case 'nothing':
       return nothingToJudge(environment, event, inputs)
@@ -172,6 +183,7 @@ async function finish(
       : `The check run could not be posted (${problem}); branch protection bound to it stays pending.`
     : null
   setOutputs(toolkit, card, scorecardPath)
+  toolkit.setOutput('attestation', await writeAttestation(environment, card, scorecardPath))
   await commentOnPull(environment, card, session, problem === null)
   try {
     await writeJobSummary(environment, card, note, scorecardPath)

@@ -3,15 +3,14 @@
 import { writeFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { utcToday } from '../clock.js'
-import { check } from '../gate.js'
+import { check, type CheckOptions } from '../gate.js'
 import { GateError, reasonFromError } from '../errors.js'
 import { DEFAULT_POLICY_PATH } from '../policy/load.js'
 import { primedBase } from '../prime/source.js'
 import { readPrimed } from '../prime/store.js'
-import { renderMarkdown } from '../report/markdown.js'
 import { logText } from '../report/sanitize.js'
-import type { Scorecard } from '../types.js'
-import { exitCode } from '../verdict/verdict.js'
+import { checkShard } from '../shard/run.js'
+import { parseShard } from '../shard/split.js'
 import { emptyScorecard, finalize } from '../verdict/scorecard.js'
 import { VERSION } from '../version.js'
 import { EXIT, parseFlags, type Io } from './io.js'
@@ -19,6 +18,8 @@ import { stderrLogger } from './logger.js'
 import { runDoctor } from './doctor.js'
 import { runInit } from './init.js'
 import { runLedgerCommand } from './ledger.js'
+import { emitCard } from './card-out.js'
+import { runMerge } from './merge.js'
 import { runPrime } from './prime.js'
 import { humanSummary } from './summary.js'
 
@@ -27,7 +28,10 @@ export const USAGE = `oracle-gate ${VERSION}: may an agent's pull request merge?
 Usage:
   oracle-gate check --base REF [--head REF] [--repo DIR] [--policy PATH]
                     [--today YYYY-MM-DD] [--json FILE] [--markdown FILE] [--quiet]
-                    [--base-results FILE]
+                    [--base-results FILE] [--attestation FILE]
+                    [--shard I/N --out FILE]
+  oracle-gate merge FILE... [--repo DIR] [--json FILE] [--markdown FILE]
+                    [--attestation FILE]
   oracle-gate prime --out FILE [--commit REF] [--repo DIR] [--policy PATH]
   oracle-gate init [--repo DIR] [--policy PATH] [--force]
   oracle-gate doctor [--ref REF] [--runs N] [--json FILE] [--markdown FILE]   (doctor --help)
@@ -41,6 +45,11 @@ check   judges HEAD (or --head) against the merge base with --base. The policy, 
 prime   measures the base side of --commit (default HEAD) and stores it with its
         fingerprint; check --base-results FILE reuses it when the merge base and the
         fingerprint match, and runs the base as usual otherwise (the reason is logged).
+--shard I/N --out FILE  runs only shard I of N of the voting test files on both sides
+        and writes a shard scorecard (exit 0 unless the shard ended in error);
+merge   merges the N shard scorecards into one verdict (an error when a shard is
+        missing, duplicated, foreign or altered); --repo is the checkout of the commits.
+--attestation FILE  an in-toto Statement (test-result predicate) over the --json file.
 init    writes a commented starter policy (default ${DEFAULT_POLICY_PATH}).
 
 Exit codes: 0 merge, 1 product, 2 policy, 3 no-vote, 4 error.
@@ -75,6 +84,8 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
       return runLedgerCommand(rest, io)
     case 'prime':
       return runPrime(rest, io)
+    case 'merge':
+      return runMerge(rest, io)
     case 'doctor':
       return runDoctor(rest, io)
     default:
@@ -94,6 +105,9 @@ async function runCheck(argv: string[], io: Io): Promise<number> {
     markdown: { type: 'string' },
     quiet: { type: 'boolean', short: 'q' },
     'base-results': { type: 'string' },
+    attestation: { type: 'string' },
+    shard: { type: 'string' },
+    out: { type: 'string' },
     help: { type: 'boolean', short: 'h' }
   })
   if ('error' in parsed) return usageFailure(io, parsed.error, {})
@@ -103,8 +117,10 @@ async function runCheck(argv: string[], io: Io): Promise<number> {
     return EXIT.ok
   }
   if (!v.base) return usageFailure(io, '--base REF is required', v)
+  if (v.attestation !== undefined && v.json === undefined)
+    return usageFailure(io, '--attestation needs --json FILE (its subject)', v)
   const repoDir = resolve(io.cwd, v.repo ?? '.')
-  const card = await check({
+  const options = {
     repoDir,
     base: v.base,
     ...(v.head !== undefined ? { head: v.head } : {}),
@@ -117,25 +133,25 @@ async function runCheck(argv: string[], io: Io): Promise<number> {
           baseSource: primedBase(() => readPrimed(resolve(io.cwd, v['base-results'] ?? '')), io.env)
         }
       : {})
-  })
-  return emit(card, v, io)
+  }
+  if (v.shard !== undefined || v.out !== undefined) return runShardCheck(options, v, io)
+  return emitCard(await check(options), v, io, repoDir)
 }
 
-async function emit(
-  card: Scorecard,
-  v: { json?: string; markdown?: string },
+/** `check --shard I/N --out FILE`: the shard scorecard into FILE (src/shard/run.ts). */
+async function runShardCheck(
+  options: CheckOptions,
+  v: { shard?: string; out?: string; today?: string; policy?: string; json?: string },
   io: Io
 ): Promise<number> {
-  const json = JSON.stringify(card, null, 2) + '\n'
-  if (v.json) await writeFile(resolve(io.cwd, v.json), json)
-  else io.stdout.write(json)
-  if (v.markdown)
-    await writeFile(
-      resolve(io.cwd, v.markdown),
-      renderMarkdown(card, { fullCardHint: v.json ?? 'on stdout' })
-    )
+  const shard = v.shard === undefined ? '--out FILE needs --shard I/N' : parseShard(v.shard)
+  if (typeof shard === 'string') return usageFailure(io, shard, v)
+  if (v.out === undefined) return usageFailure(io, '--shard I/N needs --out FILE', v)
+  const card = await checkShard({ ...options, shard })
+  await writeFile(resolve(io.cwd, v.out), JSON.stringify(card, null, 2) + '\n')
   io.stderr.write(humanSummary(card))
-  return exitCode(card.verdict)
+  io.stderr.write(`oracle-gate: shard ${shard.index}/${shard.total} written to ${logText(v.out)}\n`)
+  return card.verdict === 'error' ? EXIT.error : EXIT.ok
 }
 
 async function usageFailure(
@@ -152,5 +168,5 @@ async function usageFailure(
     }),
     [reasonFromError(new GateError(`usage: ${message}`, { rule: 'config-invalid' }))]
   )
-  return emit(card, v, io)
+  return emitCard(card, v, io)
 }

@@ -147,7 +147,7 @@ async function primedOfRun(
 }
 
 /** The artifact's sha256 digest (GitHub records one for v4 artifacts), when it has one. */
-function digestProblem(zip: Buffer, digest: string | null | undefined): string | null {
+export function digestProblem(zip: Buffer, digest: string | null | undefined): string | null {
   if (zip.length > MAX_ZIP_BYTES) return `the download is ${zip.length} bytes, more than allowed`
   if (!digest) return null
   const actual = `sha256:${createHash('sha256').update(zip).digest('hex')}`

@@ -36,6 +36,10 @@ import { score, type Observation } from './transitions.js'
 import { judgeTripwires, unexplainedHit } from './tripwires.js'
 import { unmeasuredReasons } from './unmeasured.js'
 import { applyOverlay, withWorktrees } from './worktree.js'
+import { shardBlock } from '../shard/record.js'
+import { planSlice } from '../shard/slice.js'
+import type { ShardSpec } from '../shard/split.js'
+import type { ShardBlock } from '../shard/types.js'
 
 export interface ReplayOutcome {
   reasons: Reason[]
@@ -47,6 +51,8 @@ export interface ReplayOutcome {
   diagnostics: Scorecard['diagnostics']
   /** What the head changed that the vote did not use (the card's `unmeasured`). */
   unmeasured?: string[]
+  /** A shard's slice and observations, for the merge (src/shard/). */
+  shard?: ShardBlock
 }
 
 /**
@@ -62,6 +68,11 @@ export interface ReplayMode {
    * tests; the outcome holds the base's run and any reason it could not be measured.
    */
   baseOnly?: boolean
+  /**
+   * One shard of a sharded replay (src/shard/slice.ts): only its voting files run on both
+   * sides; shard 1 also runs the seeds and the patch's own tests.
+   */
+  shard?: ShardSpec
 }
 
 export async function replay(
@@ -101,6 +112,9 @@ export async function replay(
     ctx.policy.suite.command
   )
 
+  const slice = mode.shard ? planSlice(mode.shard, baseFiles, planes, ctx.policy.suite) : null
+  const lead = slice?.lead ?? true
+
   const rerunnable = (o: Observation): boolean =>
     o.file !== null &&
     planeOf(o.file) === 'voting' &&
@@ -115,7 +129,7 @@ export async function replay(
         worktree,
         rerunnable,
         planeOf,
-        seeds: corpus,
+        seeds: lead ? corpus : null,
         prepared: side === 'base' ? 'checkout' : 'overlay',
         fidelity: async moment => [
           ...(moment === 'overlay' ? collisions : []),
@@ -123,7 +137,8 @@ export async function replay(
         ],
         track: links => wt.track(worktree, links),
         canary: canary.plan,
-        baseFiles
+        baseFiles,
+        ...(slice ? { first: slice.first(canary.plan), keep: slice.keep } : {})
       }
     }
     if (mode.baseOnly) return { base: await measureBase(ctx, options, baseSide) }
@@ -133,13 +148,13 @@ export async function replay(
     if (base.results === null || head.results === null) return { base, head }
     const patchTests = { what: "the patch's own tests", patchCode: true }
     const patchRun =
-      tests.headTests.length > 0
+      tests.headTests.length > 0 && lead
         ? await guardGitState(ctx.git, patchTests, () =>
             runPatchTests(ctx, wt, tests, overlay, planes)
           )
         : null
     const probed =
-      tests.probeTests.length > 0
+      tests.probeTests.length > 0 && lead
         ? await guardGitState(ctx.git, patchTests, () => probeInDiff(ctx, wt, tests, planes))
         : null
     return { base, head, patchRun, probed }
@@ -149,9 +164,11 @@ export async function replay(
   const added = addedTests(measured.patchRun, head.results, new Set(tests.appended))
   if (head.results !== null && measured.patchRun) addDiagnostics(head.results, measured.patchRun)
   if (measured.probed) base.inDiffOnBase = measured.probed
-  const outcome = combine(ctx, ledger, base, head, corpus, { planeOf, classOf, canary, added })
+  const fns = { planeOf, classOf, canary, added }
+  const outcome = combine(ctx, ledger, base, head, lead ? corpus : null, fns)
   outcome.unmeasured = unmeasured
   outcome.reasons.push(...unmeasuredReasons(ctx, unmeasured, outcome.reasons))
+  if (slice) outcome.shard = shardBlock(slice, base, head, canary, added)
   return outcome
 }
 
@@ -361,7 +378,8 @@ function baseOnlyOutcome(
   }
 }
 
-function combine(
+/** Scores two measured sides (exported for the merge of shards, src/shard/merge.ts). */
+export function combine(
   ctx: GateContext,
   ledger: LedgerState,
   base: SideOutcome,

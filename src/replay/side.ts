@@ -58,6 +58,10 @@ export interface SideOptions {
   canary?: CanaryPlan | null
   /** Files of the merge base: node:test titles found elsewhere map provisionally (ids.ts). */
   baseFiles?: readonly string[]
+  /** A shard (src/shard/slice.ts): the first run's selecting command and its `{tests}`. */
+  first?: { command: string; testArgs: string[] } | null
+  /** A shard: the observations it keeps (those of its own files); default all. */
+  keep?: (o: Observation) => boolean
 }
 
 /** Sets up, runs and reruns one side; see the sections below. */
@@ -148,10 +152,20 @@ async function restOfSide(
   if ('failure' in first) return finish(withSeeds({ results: null, failure: first.failure }))
 
   const ids = lazyIds(ctx, opts)
-  const results = observe(first.report, await ids(), state.duplicates)
+  const results = kept(observe(first.report, await ids(), state.duplicates), opts.keep)
   const rerunTampered = await rerunSide(ctx, opts, results, ids, state.logFile, state.watch)
   if (rerunTampered.length > 0) return finish({ results: null, tampered: rerunTampered })
-  return finish(withSeeds({ results }))
+  return finish(withSeeds({ results: kept(results, opts.keep) }))
+}
+
+/** A shard's own observations (SideOptions.keep), before and after its reruns. */
+function kept(
+  results: Map<string, Observation>,
+  keep: ((o: Observation) => boolean) | undefined
+): Map<string, Observation> {
+  if (!keep) return results
+  for (const [id, o] of results) if (!keep(o)) results.delete(id)
+  return results
 }
 
 /**
@@ -198,9 +212,11 @@ async function firstRun(
   const suite = ctx.policy.suite
   ctx.log.info(`${side}: running the suite`)
   // The first run carries the canary (tripwires.ts); its cases come back already removed.
+  const command = opts.first?.command ?? suite.command
+  const testArgs = opts.first ? { testArgs: opts.first.testArgs } : {}
   const first = await watch.run(
     ctx,
-    { side, worktree, attempt: 0, command: suite.command, logFile },
+    { side, worktree, attempt: 0, command, logFile, ...testArgs },
     true
   )
   run.exit_code = first.result.exitCode
