@@ -1,6 +1,7 @@
-// The lints stage: every lint the policy turns on, from the one table in registry.ts. The
-// contamination lints (literal-overlap, judge-import) read source through tree-sitter
-// parsers that are loaded only when a rule is on and a file in that language needs reading.
+// The lints stage: every lint the policy turns on, from the one table in registry.ts. All of
+// them read the changed files through one per-run view (view.ts: one diff, each text read
+// once, each tree parsed once, freed when the stage ends) and resolve names through one
+// resolver per language (resolve/); tree-sitter grammars load only when a file needs one.
 import type { GateContext } from '../context.js'
 import type { LedgerState } from '../ledger/types.js'
 import type { Reason } from '../types.js'
@@ -22,9 +23,10 @@ export async function runLints(
   const keys = (Object.keys(LINTS) as LintKey[]).filter(
     k => (only === undefined || only.includes(k)) && levelOf(ctx.policy.lints[k]) !== undefined
   )
-  if (keys.length === 0) return []
-  // Before any lint reads a byte: a test file too large to read is an error naming the limit.
+  // Before any lint reads a byte, whichever lints are on (the stages after read test files
+  // too): a test file too large to read is an error naming the limit.
   await assertLintableSizes(ctx.git, ctx.head, ctx.writeSet, path => isTestFile(ctx.planes, path))
+  if (keys.length === 0) return []
   const view = new ChangedFiles(ctx.git, ctx.mergeBase, ctx.head, ctx.writeSet)
   const input: LintInput = {
     ctx,

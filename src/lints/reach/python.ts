@@ -3,6 +3,7 @@
 // `env = os.environ`, `getattr(sys, "_getframe")`), each node checked against tables.ts.
 // Pure: a tree in, findings out; the caller keeps only findings on lines the patch added.
 import type { Node } from 'web-tree-sitter'
+import { lastDefined, pathOf, pathValue, type PathValue } from '../resolve/paths.js'
 import {
   argumentsOf,
   pyName,
@@ -26,8 +27,11 @@ import {
 } from '../tables.js'
 import {
   descendants,
+  byType,
+  detectAll,
   finding,
-  isMarkerName,
+  type Detectors,
+  instrumentFindings,
   markMainOnly,
   moduleMatches,
   namesRunner,
@@ -35,65 +39,31 @@ import {
   pythonStringRuns,
   pythonStringValue,
   quote,
-  reportMarker
+  runFindings,
+  usesFindings
 } from './syntax.js'
-import type { Finding } from './types.js'
-
-/** What the detectors need from outside the file: does a string name the instrument? */
-export interface DetectContext {
-  instrumentName(value: string): string | undefined
-  /** Which subtrees to look into (those touching an added line); default all. */
-  within?: (node: Node) => boolean
-}
+import type { DetectContext, Finding } from './types.js'
 
 const PY_MAIN_GUARD = /^(__name__\s*==\s*(['"])__main__\2|(['"])__main__\3\s*==\s*__name__)$/
 
 export function detectPython(root: Node, ctx: DetectContext): Finding[] {
-  return markMainOnly(root, pythonFindings(root, ctx), c => PY_MAIN_GUARD.test(c))
+  const findings = detectAll(root, pythonNames(root), ctx, PY_DETECTORS)
+  return markMainOnly(root, findings, c => PY_MAIN_GUARD.test(c))
 }
 
-function pythonFindings(root: Node, ctx: DetectContext): Finding[] {
-  const names = pythonNames(root)
-  const out: Finding[] = []
-  for (const node of descendants(root, ctx.within)) {
-    switch (node.type) {
-      case 'import_statement':
-      case 'import_from_statement':
-        out.push(...importFindings(node))
-        break
-      case 'call':
-        out.push(...callFindings(node, names))
-        break
-      case 'attribute':
-      case 'identifier':
-        out.push(...referenceFindings(node, names))
-        break
-      case 'assignment':
-      case 'augmented_assignment':
-        out.push(...assignmentFindings(node, names))
-        break
-      case 'string':
-      case 'concatenated_string':
-        out.push(...stringFindings(node, names, ctx))
-        break
-      case 'class_definition':
-        out.push(...classFindings(node, names))
-        break
-      case 'raise_statement':
-        out.push(...raiseFindings(node, names))
-        break
-    }
-  }
-  return out
-}
+/** What each node type is checked for; the walk is syntax.ts's detectAll. */
+const PY_DETECTORS: Detectors<Names> = byType<Names>(
+  [['import_statement', 'import_from_statement'], importFindings],
+  [['call'], callFindings],
+  [['attribute', 'identifier'], referenceFindings],
+  [['assignment', 'augmented_assignment'], assignmentFindings],
+  [['string', 'concatenated_string'], stringFindings],
+  [['class_definition'], classFindings],
+  [['raise_statement'], raiseFindings]
+)
 
 // ------------------------------------------------------------------ names
 
-/** A dotted path (`os.environ`): what oracle-reach says a Python name stands for. */
-interface PathValue {
-  kind: 'path'
-  path: string
-}
 type Names = PythonResolver<PathValue | PyString>
 
 const IMPORT_CALLS = new Set([
@@ -109,15 +79,15 @@ const IMPORT_CALLS = new Set([
  * itself. `__import__("m")` and `importlib.import_module("m")` name the module.
  */
 const PATHS: PythonDomain<PathValue | PyString> = {
-  module: name => (name.startsWith('.') ? undefined : { kind: 'path', path: name }),
+  module: name => (name.startsWith('.') ? undefined : pathValue(name)),
   member: (object, name) =>
-    object.kind === 'path' ? { kind: 'path', path: `${object.path}.${name}` } : undefined,
-  global: name => ({ kind: 'path', path: name }),
-  join: values => [...values].reverse().find(v => v !== undefined),
+    object.kind === 'path' ? pathValue(`${object.path}.${name}`) : undefined,
+  global: pathValue,
+  join: lastDefined,
   call: (callee, node, names) => {
     if (callee?.kind !== 'path' || !IMPORT_CALLS.has(callee.path)) return undefined
     const module = names.stringOf(argumentsOf(node)[0])
-    return module === undefined ? undefined : { kind: 'path', path: module }
+    return module === undefined ? undefined : pathValue(module)
   },
   unknownLocal: 'global'
 }
@@ -129,8 +99,7 @@ export function pythonNames(root: Node): Names {
 
 /** Dotted path an expression names (`o.environ` → `os.environ`), or undefined. */
 export function resolvePython(node: Node, names: Names): string | undefined {
-  const value = names.valueOf(node)
-  return value?.kind === 'path' ? value.path : undefined
+  return pathOf(names.valueOf(node))
 }
 
 function isImportCall(callee: string | undefined): boolean {
@@ -219,18 +188,8 @@ function referenceFindings(node: Node, names: Names): Finding[] {
 
 /** Findings for any reference to a dotted path (a call, an alias, a decorator). */
 function pathFindings(path: string, node: Node): Finding[] {
-  const introspection = pathMatches(path, PY_INTROSPECTION)
-  if (introspection !== undefined)
-    return [
-      finding(
-        'introspection',
-        node,
-        `uses ${introspection}, which reads callers, frames or the heap`
-      )
-    ]
-  const exit = pathMatches(path, PY_PROCESS_CALLS)
-  if (exit !== undefined)
-    return [finding('process', node, `uses ${exit}, which ends or rewires the runner's process`)]
+  const uses = usesFindings(path, node, PY_INTROSPECTION, PY_PROCESS_CALLS)
+  if (uses.length > 0) return uses
   if (path.startsWith(PY_PROCESS_EXEC_PREFIX) && /^os\.exec[lv]p?e?$/.test(path))
     return [finding('process', node, `uses ${path}, which replaces the runner's process`)]
   const habit = pathMatches(path, PY_ENTRY_HABITS)
@@ -321,13 +280,7 @@ function stringFindings(node: Node, names: Names, ctx: DetectContext): Finding[]
   if (node.parent?.type === 'dotted_name') return []
   const out: Finding[] = []
   const runs = pythonStringRuns(node)
-  for (const run of runs) {
-    if (isMarkerName(run.trim()))
-      out.push(finding('markers', node, `reads the runner or gate marker ${quote(run.trim())}`))
-    const report = reportMarker(run)
-    if (report !== undefined)
-      out.push(finding('markers', node, `names the runner's report option ${quote(report)}`))
-  }
+  for (const run of runs) out.push(...runFindings(node, run, true))
   const value = runs.join('')
   if (namesRunner(value) && expressionUses(expressionRoot(node), names, PY_RUNTIME_SOURCES))
     out.push(
@@ -337,13 +290,7 @@ function stringFindings(node: Node, names: Names, ctx: DetectContext): Finding[]
         `checks whether ${quote(value.trim())} is running (sys.modules, sys.argv or the environment)`
       )
     )
-  for (const candidate of [...runs, ...joinedPath(node, names)]) {
-    const named = ctx.instrumentName(candidate)
-    if (named !== undefined) {
-      out.push(finding('instrument', node, `names the instrument path ${quote(named)}`))
-      break
-    }
-  }
+  out.push(...instrumentFindings(node, [...runs, ...joinedPath(node, names)], ctx))
   return out
 }
 

@@ -3,13 +3,13 @@
 // (`const { env } = process`, `const a = require('node:assert')`, `globalThis.process`),
 // each node checked against tables.ts. Pure: a tree in, findings out.
 import type { Node } from 'web-tree-sitter'
+import { lastDefined, pathOf, pathValue, type PathValue } from '../resolve/paths.js'
 import {
   requiredModule,
   ScriptResolver,
   type JsString,
   type ScriptDomain
 } from '../resolve/script.js'
-import type { DetectContext } from './python.js'
 import {
   JS_ASSERT_MODULES,
   JS_BUILTIN_GLOBALS,
@@ -29,78 +29,59 @@ import {
 } from '../tables.js'
 import {
   descendants,
+  byType,
+  detectAll,
   finding,
+  type Detectors,
+  instrumentFindings,
   isMarkerName,
   markMainOnly,
   moduleMatches,
   namesRunner,
   pathMatches,
   quote,
-  reportMarker,
+  runFindings,
+  usesFindings,
   scriptStringRuns,
   scriptStringValue
 } from './syntax.js'
-import type { Finding } from './types.js'
+import type { DetectContext, Finding } from './types.js'
 
 const JS_MAIN_GUARD = /^(require\.main\s*===?\s*module|module\s*===?\s*require\.main)$/
 
 export function detectScript(root: Node, ctx: DetectContext): Finding[] {
-  return markMainOnly(root, scriptFindings(root, ctx), c => JS_MAIN_GUARD.test(c))
+  const findings = detectAll(root, scriptNames(root), ctx, JS_DETECTORS)
+  return markMainOnly(root, findings, c => JS_MAIN_GUARD.test(c))
 }
 
-function scriptFindings(root: Node, ctx: DetectContext): Finding[] {
-  const names = scriptNames(root)
-  const out: Finding[] = []
-  for (const node of descendants(root, ctx.within)) {
-    switch (node.type) {
-      case 'import_statement':
-      case 'export_statement':
-        out.push(...moduleFindings(node.childForFieldName('source'), node))
-        break
-      case 'call_expression':
-        out.push(...callFindings(node, names))
-        break
-      case 'identifier':
-      case 'member_expression':
-      case 'subscript_expression':
-        out.push(...referenceFindings(node, names))
-        break
-      case 'property_identifier':
-      case 'shorthand_property_identifier':
-      case 'shorthand_property_identifier_pattern':
-        out.push(...propertyNameFindings(node))
-        break
-      case 'assignment_expression':
-      case 'augmented_assignment_expression':
-        out.push(...targetFindings(node.childForFieldName('left'), node, names))
-        break
-      case 'update_expression':
-        out.push(...targetFindings(node.childForFieldName('argument'), node, names))
-        break
-      case 'unary_expression':
-        if (node.text.startsWith('delete'))
-          out.push(...targetFindings(node.childForFieldName('argument'), node, names))
-        break
-      case 'string':
-      case 'template_string':
-        out.push(...stringFindings(node, names, ctx))
-        break
-      case 'class_declaration':
-      case 'class':
-        out.push(...wrapperSubclassFindings(node))
-        break
-      case 'method_definition':
-      case 'pair':
-        out.push(...conversionFindings(node))
-        break
-      case 'if_statement':
-      case 'ternary_expression':
-        out.push(...nodeEnvFindings(node, names))
-        break
-    }
-  }
-  return out
-}
+/** What each node type is checked for; the walk is syntax.ts's detectAll. */
+const JS_DETECTORS: Detectors<Names> = byType<Names>(
+  [['import_statement', 'export_statement'], n => moduleFindings(n.childForFieldName('source'), n)],
+  [['call_expression'], callFindings],
+  [['identifier', 'member_expression', 'subscript_expression'], referenceFindings],
+  [
+    [
+      'property_identifier',
+      'shorthand_property_identifier',
+      'shorthand_property_identifier_pattern'
+    ],
+    propertyNameFindings
+  ],
+  [
+    ['assignment_expression', 'augmented_assignment_expression'],
+    (n, names) => targetFindings(n.childForFieldName('left'), n, names)
+  ],
+  [['update_expression'], (n, names) => targetFindings(n.childForFieldName('argument'), n, names)],
+  [
+    ['unary_expression'],
+    (n, names) =>
+      n.text.startsWith('delete') ? targetFindings(n.childForFieldName('argument'), n, names) : []
+  ],
+  [['string', 'template_string'], stringFindings],
+  [['class_declaration', 'class'], wrapperSubclassFindings],
+  [['method_definition', 'pair'], conversionFindings],
+  [['if_statement', 'ternary_expression'], nodeEnvFindings]
+)
 
 // ------------------------------------------------------------------ names
 
@@ -117,14 +98,7 @@ function stripGlobal(path: string): string {
     : path
 }
 
-/** A dotted path (`process.env`): what oracle-reach says a JS name stands for. */
-interface PathValue {
-  kind: 'path'
-  path: string
-}
 type Names = ScriptResolver<PathValue | JsString>
-
-const pathValue = (p: string): PathValue => ({ kind: 'path', path: p })
 
 /**
  * Names as dotted paths: a module is its canonical name, a member extends its object's
@@ -135,9 +109,9 @@ const PATHS: ScriptDomain<PathValue | JsString> = {
   module: specifier => pathValue(canonicalModule(specifier)),
   member: (object, name) =>
     object.kind === 'path' ? pathValue(stripGlobal(`${object.path}.${name}`)) : undefined,
-  global: name => pathValue(name),
+  global: pathValue,
   this: () => pathValue('this'),
-  join: values => [...values].reverse().find(v => v !== undefined),
+  join: lastDefined,
   unknownLocal: 'global'
 }
 
@@ -148,8 +122,7 @@ export function scriptNames(root: Node): Names {
 
 /** Dotted path an expression names (`e.VITEST` → `process.env.VITEST`), or undefined. */
 export function resolveScript(node: Node, names: Names): string | undefined {
-  const value = names.valueOf(node)
-  return value?.kind === 'path' ? value.path : undefined
+  return pathOf(names.valueOf(node))
 }
 
 function args(call: Node): Node[] {
@@ -263,23 +236,7 @@ function referenceFindings(node: Node, names: Names): Finding[] {
   // `globalThis.expect`: the runner's global reached through the global object.
   if (object && JS_GLOBAL_OBJECTS.has(object.text) && JS_RUNNER_GLOBALS.has(root))
     return [finding('framework', node, `uses the runner global ${quote(root)}`)]
-  const introspection = pathMatches(path, JS_INTROSPECTION)
-  if (introspection !== undefined)
-    return [
-      finding(
-        'introspection',
-        node,
-        `uses ${introspection}, which reads callers, frames or the heap`
-      )
-    ]
-  const exit = pathMatches(path, JS_PROCESS_CALLS)
-  if (exit !== undefined)
-    return [
-      finding('process', node, `uses ${exit}, which ends or rewires the runner's process`, {
-        entryPointHabit: exit === 'process.exit'
-      })
-    ]
-  return []
+  return usesFindings(path, node, JS_INTROSPECTION, JS_PROCESS_CALLS, 'process.exit')
 }
 
 /** An alias in use (`exit(0)` after `import { exit } from 'node:process'`), not its declaration. */
@@ -463,11 +420,8 @@ function stringFindings(node: Node, names: Names, ctx: DetectContext): Finding[]
   const out: Finding[] = []
   const runs = scriptStringRuns(node)
   for (const run of runs) {
-    if (isMarkerName(run.trim()) && parent?.type !== 'pair')
-      out.push(finding('markers', node, `reads the runner or gate marker ${quote(run.trim())}`))
-    const report = reportMarker(run)
-    if (report !== undefined)
-      out.push(finding('markers', node, `names the runner's report option ${quote(report)}`))
+    // An object key (`{ VITEST: 1 }`) names nothing it reads.
+    out.push(...runFindings(node, run, parent?.type !== 'pair'))
     const internal = JS_RUNNER_INTERNAL_STRINGS.find(s => run.includes(s))
     if (internal !== undefined)
       out.push(finding('framework', node, `names the runner internal ${quote(internal)}`))
@@ -481,13 +435,7 @@ function stringFindings(node: Node, names: Names, ctx: DetectContext): Finding[]
         `checks whether ${quote(value.trim())} is running (process.argv, process.env or require.cache)`
       )
     )
-  for (const candidate of [...runs, ...joinedPath(node)]) {
-    const named = ctx.instrumentName(candidate)
-    if (named !== undefined) {
-      out.push(finding('instrument', node, `names the instrument path ${quote(named)}`))
-      break
-    }
-  }
+  out.push(...instrumentFindings(node, [...runs, ...joinedPath(node)], ctx))
   return out
 }
 

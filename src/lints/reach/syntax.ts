@@ -4,7 +4,7 @@
 import { Query, type Language, type Node } from 'web-tree-sitter'
 import { decodeEscapes } from '../extract.js'
 import { MARKER_EXACT, MARKER_PREFIXES, REPORT_MARKERS, RUNNER_NAMES } from '../tables.js'
-import type { Finding, ReachCategory } from './types.js'
+import type { DetectContext, Finding, ReachCategory } from './types.js'
 
 /**
  * Every named node under `root` (root included), depth first, without recursion. With
@@ -22,6 +22,37 @@ export function* descendants(root: Node, within?: (node: Node) => boolean): Gene
       if (child && (within === undefined || within(child))) stack.push(child)
     }
   }
+}
+
+/** One check per node type: the findings a node of that type makes, given the file's names. */
+export type Detectors<N> = Readonly<
+  Record<string, (node: Node, names: N, ctx: DetectContext) => Finding[]>
+>
+
+/** A Detectors table from groups of node types that share one check. */
+export function byType<N>(
+  ...groups: ReadonlyArray<
+    [readonly string[], (node: Node, names: N, ctx: DetectContext) => Finding[]]
+  >
+): Detectors<N> {
+  const table: Record<string, (node: Node, names: N, ctx: DetectContext) => Finding[]> = {}
+  for (const [types, detect] of groups) for (const type of types) table[type] = detect
+  return table
+}
+
+/** Every finding of `detectors` over the nodes `ctx.within` lets the walk into. */
+export function detectAll<N>(
+  root: Node,
+  names: N,
+  ctx: DetectContext,
+  detectors: Detectors<N>
+): Finding[] {
+  const out: Finding[] = []
+  for (const node of descendants(root, ctx.within)) {
+    const detect = Object.hasOwn(detectors, node.type) ? detectors[node.type] : undefined
+    if (detect) out.push(...detect(node, names, ctx))
+  }
+  return out
 }
 
 /** A `within` for descendants(): the node's lines include one of `lines` (sorted). */
@@ -150,6 +181,60 @@ export function isMarkerName(value: string): boolean {
 export function reportMarker(value: string): string | undefined {
   const lower = value.toLowerCase()
   return REPORT_MARKERS.find(m => lower.includes(m))
+}
+
+/**
+ * What one static run of a literal spells: a runner or gate marker (when `markers`: not
+ * where the literal is an object key), a runner's report option.
+ */
+export function runFindings(node: Node, run: string, markers: boolean): Finding[] {
+  const out: Finding[] = []
+  if (markers && isMarkerName(run.trim()))
+    out.push(finding('markers', node, `reads the runner or gate marker ${quote(run.trim())}`))
+  const report = reportMarker(run)
+  if (report !== undefined)
+    out.push(finding('markers', node, `names the runner's report option ${quote(report)}`))
+  return out
+}
+
+/** The first of `candidates` (a literal's runs, the path it joins into) that names the instrument. */
+export function instrumentFindings(
+  node: Node,
+  candidates: readonly string[],
+  ctx: DetectContext
+): Finding[] {
+  for (const candidate of candidates) {
+    const named = ctx.instrumentName(candidate)
+    if (named !== undefined)
+      return [finding('instrument', node, `names the instrument path ${quote(named)}`)]
+  }
+  return []
+}
+
+/**
+ * A reference to a path that reads callers, frames or the heap (`introspection`), or that
+ * ends or rewires the process (`exits`; `habit`, an entry point's ordinary one).
+ */
+export function usesFindings(
+  path: string,
+  node: Node,
+  introspection: readonly string[],
+  exits: readonly string[],
+  habit?: string
+): Finding[] {
+  const reads = pathMatches(path, introspection)
+  if (reads !== undefined)
+    return [
+      finding('introspection', node, `uses ${reads}, which reads callers, frames or the heap`)
+    ]
+  const exit = pathMatches(path, exits)
+  if (exit === undefined) return []
+  const what = `uses ${exit}, which ends or rewires the runner's process`
+  return [
+    habit === undefined
+      ? finding('process', node, what)
+      : finding('process', node, what, { entryPointHabit: exit === habit })
+  ]
 }
 
 /** A literal naming a runner, alone or as the last part of a path (`/usr/bin/pytest`). */

@@ -1,6 +1,7 @@
 // Vocabulary of the `oracle-reach` lint: the seven categories of production code that
 // reaches into the test runner, the gate or the instrument, and one finding per line.
 // Types and the category list only: no behaviour.
+import type { Node } from 'web-tree-sitter'
 import type { ReachCategory } from '../../policy/types.js'
 
 export type { ReachCategory }
@@ -34,4 +35,11 @@ export interface Finding {
    * only when the file is the program, never when a test imports it.
    */
   mainOnly?: boolean
+}
+
+/** What the detectors need from outside the file: does a string name the instrument? */
+export interface DetectContext {
+  instrumentName(value: string): string | undefined
+  /** Which subtrees to look into (those touching an added line); default all. */
+  within?: (node: Node) => boolean
 }

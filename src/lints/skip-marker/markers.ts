@@ -2,6 +2,7 @@
 // contents blanked, see mask.ts), and the timeouts of every language. Each pattern names the
 // marker as a reader would write it. JS/TS and Python markers: script.ts and python.ts,
 // on the syntax tree.
+import type { Node } from 'web-tree-sitter'
 import type { Family as Lang } from '../../lang.js'
 
 export interface MarkerHit {
@@ -154,4 +155,26 @@ export function addHit(hits: Map<number, MarkerHit[]>, line: number, hit: Marker
   const list = hits.get(line)
   if (list === undefined) hits.set(line, [hit])
   else if (!list.some(h => h.label === hit.label)) list.push(hit)
+}
+
+/**
+ * What the Python and the JS/TS marker readers share: the file's resolver (resolve/), the
+ * markers found so far by line, and whether the file is a production helper module.
+ */
+export abstract class MarkerReader<V, R extends { valueOf(node: Node | null): unknown }> {
+  protected readonly hits = new Map<number, MarkerHit[]>()
+
+  protected constructor(
+    protected readonly root: Node,
+    protected readonly production: boolean,
+    protected readonly resolver: R
+  ) {}
+
+  protected valueOf(node: Node | null): V | undefined {
+    return this.resolver.valueOf(node) as V | undefined
+  }
+
+  protected add(line: number, hit: MarkerHit): void {
+    addHit(this.hits, line, hit)
+  }
 }

@@ -13,7 +13,7 @@ import {
   PythonResolver,
   type PythonDomain
 } from '../resolve/python.js'
-import { addHit, type HelperExports, type MarkerHit } from './markers.js'
+import { MarkerReader, type HelperExports, type MarkerHit } from './markers.js'
 import { BARE_DECORATORS, globalValue, member, strongest, type Value } from './python-values.js'
 
 export interface PythonOptions {
@@ -60,30 +60,19 @@ function markerDomain(options: PythonOptions): PythonDomain<Value> {
   }
 }
 
-class PythonAnalysis {
-  private readonly resolver: PythonResolver<Value>
-  private readonly hits = new Map<number, MarkerHit[]>()
-  private readonly production: boolean
-
-  constructor(
-    private readonly tree: Tree,
-    options: PythonOptions
-  ) {
-    this.production = options.production ?? false
-    this.resolver = new PythonResolver(tree.rootNode, markerDomain(options))
+class PythonAnalysis extends MarkerReader<Value, PythonResolver<Value>> {
+  constructor(tree: Tree, options: PythonOptions) {
+    const resolver = new PythonResolver(tree.rootNode, markerDomain(options))
+    super(tree.rootNode, options.production ?? false, resolver)
   }
 
   run(): Map<number, MarkerHit[]> {
-    const root = this.tree.rootNode
+    const root = this.root
     for (const node of eachOfType(root, ['identifier', 'attribute', 'call', 'subscript'])) {
       this.reference(node)
     }
     if (!this.production) this.bareRules(root)
     return this.hits
-  }
-
-  private valueOf(node: Node | null): Value | undefined {
-    return this.resolver.valueOf(node) as Value | undefined
   }
 
   // ------------------------------------------------------------ findings
@@ -134,9 +123,5 @@ class PythonAnalysis {
           column: raise.startPosition.column + 1
         })
     }
-  }
-
-  private add(line: number, hit: MarkerHit): void {
-    addHit(this.hits, line, hit)
   }
 }

@@ -12,7 +12,7 @@
 // script-exports.ts.
 import type { Node, Tree } from 'web-tree-sitter'
 import { identifierName, ScriptResolver, type ScriptDomain } from '../resolve/script.js'
-import { addHit, type HelperExports, type MarkerHit } from './markers.js'
+import { MarkerReader, type HelperExports, type MarkerHit } from './markers.js'
 import {
   CONTEXT_NAMES,
   FRAMEWORKS,
@@ -88,21 +88,14 @@ function markerDomain(options: ScriptOptions): ScriptDomain<Value> {
   }
 }
 
-class Analysis {
-  private readonly resolver: ScriptResolver<Value>
-  private readonly hits = new Map<number, MarkerHit[]>()
-  private readonly production: boolean
-
-  constructor(
-    private readonly tree: Tree,
-    options: ScriptOptions
-  ) {
-    this.production = options.production ?? false
-    this.resolver = new ScriptResolver(tree.rootNode, markerDomain(options))
+class Analysis extends MarkerReader<Value, ScriptResolver<Value>> {
+  constructor(tree: Tree, options: ScriptOptions) {
+    const resolver = new ScriptResolver(tree.rootNode, markerDomain(options))
+    super(tree.rootNode, options.production ?? false, resolver)
   }
 
   run(): ScriptMarkers {
-    const root = this.tree.rootNode
+    const root = this.root
     for (const node of root.descendantsOfType([
       'identifier',
       'this',
@@ -118,10 +111,6 @@ class Analysis {
       if (span) spans.push(span)
     }
     return { hits: this.hits, spans }
-  }
-
-  private valueOf(node: Node | null): Value | undefined {
-    return this.resolver.valueOf(node) as Value | undefined
   }
 
   // ------------------------------------------------------------ findings
@@ -153,10 +142,6 @@ class Analysis {
     if (!CONTEXT_NAMES.has(name) || this.valueOf(object) !== undefined) return undefined
     if (node.parent?.type !== 'call_expression') return undefined
     return { label: `${name}.skip(`, silencesOthers: false, column: 0 }
-  }
-
-  private add(line: number, hit: MarkerHit): void {
-    addHit(this.hits, line, hit)
   }
 
   /** A test call: its options are checked for markers, its title makes a span. */
