@@ -14,7 +14,7 @@ import { RULE_VERDICT } from '../src/verdict/verdict.js'
 type OptionalKeys<T> = { [K in keyof T]-?: object extends Pick<T, K> ? K : never }[keyof T]
 /** Compiles only when A and B are the same union. */
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
-const OPTIONAL = ['base_ref', 'head_ref', 'pull_requests', 'event', 'campaign'] as const
+const OPTIONAL = ['base_ref', 'head_ref', 'pull_requests', 'event', 'campaign', 'sandbox'] as const
 const optionalMatch: Same<OptionalKeys<Scorecard>, (typeof OPTIONAL)[number]> = true
 
 /** Every field of the type, optional ones included: tsc fails when the type gains one. */
@@ -85,6 +85,7 @@ function fullCard(): Required<Scorecard> {
       { side: 'head', exit_code: null, timed_out: true, duration_ms: 10, tests: 0 }
     ],
     diagnostics: { non_discriminating: ['tests/t.py::w'], drafts: { 'drafts/t.py::x': 'passed' } },
+    sandbox: { kind: 'none', contained: false, why: 'sandbox: off' },
     campaign: { seed: 1, max_examples: 10, wall_clock: 5 },
     timings_ms: { replay: 12 }
   }

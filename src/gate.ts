@@ -72,7 +72,7 @@ export interface CheckOptions {
 export async function check(options: CheckOptions): Promise<Scorecard> {
   const policyPath = normalisePolicyPath(options.policyPath ?? DEFAULT_POLICY_PATH)
   const card = emptyScorecard({ version: VERSION, today: options.today ?? utcToday(), policyPath })
-  const tempDir = await mkdtemp(join(tmpdir(), 'oracle-gate-'))
+  const tempDir = await mkdtemp(join(tmpdir(), 'tmp.'))
   try {
     await pipeline(options, card, tempDir)
   } catch (error) {
@@ -254,6 +254,7 @@ async function replayStage(
   card.flakes = result.flakes
   card.runs = result.runs
   card.diagnostics = result.diagnostics
+  if (result.sandbox) card.sandbox = result.sandbox
 }
 
 async function readPolicy(git: Git, mergeBase: string, path: string, log: Logger): Promise<Policy> {

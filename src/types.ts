@@ -162,6 +162,8 @@ export interface Scorecard {
     in_diff?: Record<string, string>
   }
   campaign?: { seed: number; max_examples: number; wall_clock: number }
+  /** How the runs of the patch's code were contained (src/exec/sandbox.ts). */
+  sandbox?: { kind: 'bwrap' | 'none'; contained: boolean; why?: string }
   timings_ms: Record<string, number>
 }
 

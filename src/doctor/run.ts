@@ -6,7 +6,7 @@
 import { execFile } from 'node:child_process'
 import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { promisify } from 'node:util'
 import { runFacts, type GateContext } from '../context.js'
 import { childEnv } from '../exec/env.js'
@@ -46,7 +46,7 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
   const text = await git.showText(sha, options.policyPath)
   if (text === null) throw new Error(`no policy at ${options.policyPath} in ${options.ref}`)
   const policy = parsePolicy(text, options.policyPath)
-  const tempDir = await mkdtemp(join(tmpdir(), 'oracle-gate-doctor-'))
+  const tempDir = await mkdtemp(join(tmpdir(), 'tmp.'))
   const ctx: GateContext = {
     ...runFacts(git, policy),
     repoDir: options.repoDir,
@@ -60,7 +60,7 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
     childEnv: childEnv(options.env, {}, []),
     tempDir
   }
-  const worktree = join(tempDir, 'wt')
+  const worktree = join(tempDir, basename(options.repoDir) || 'project')
   let links: string[] = []
   try {
     await git.addWorktree(worktree, sha)
@@ -196,7 +196,7 @@ async function probeImports(
       ['-c', PROBE, ...packages],
       {
         cwd: worktree,
-        env: await sideEnv(ctx, 'base'),
+        env: await sideEnv(ctx),
         timeout: 60_000
       }
     )

@@ -15,6 +15,8 @@ export interface ShellRun {
   input?: string
   /** Keep stdout in memory (for protocols like the seeds batch), log only stderr. */
   captureStdout?: boolean
+  /** An argv the shell runs under (the sandbox, src/exec/sandbox.ts); absent: run directly. */
+  wrap?: readonly string[]
 }
 
 export interface ShellResult {
@@ -57,7 +59,8 @@ export function runShell(run: ShellRun): Promise<ShellResult> {
       if (head.length < HEAD_BYTES) head = (head + text).slice(0, HEAD_BYTES)
       tail = (tail + text).slice(-TAIL_BYTES)
     }
-    const child = spawn(shell(), ['-c', run.command], {
+    const [bin = shell(), ...args] = [...(run.wrap ?? []), shell(), '-c', run.command]
+    const child = spawn(bin, args, {
       cwd: run.cwd,
       env: run.env,
       detached: true, // own process group: kill(-pid) reaches grandchildren
