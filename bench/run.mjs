@@ -14,6 +14,7 @@ import { apiCalls } from './api-calls.mjs'
 import { memoryBounds } from './memory.mjs'
 import { primed } from './primed.mjs'
 import { cost } from './cost.mjs'
+import { sandboxCost } from './sandbox.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const only = process.argv.slice(2)
@@ -26,7 +27,8 @@ const figures = [
   ['api-calls', apiCalls],
   ['memory', memoryBounds],
   ['primed', primed],
-  ['cost', cost]
+  ['cost', cost],
+  ['sandbox', sandboxCost]
 ]
 
 const rows = []

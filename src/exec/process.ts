@@ -3,6 +3,7 @@
 // file with a tail kept in memory for the card, optional stdin and captured stdout.
 import { spawn } from 'node:child_process'
 import { createWriteStream, existsSync } from 'node:fs'
+import { constants } from 'node:os'
 
 export interface ShellRun {
   command: string
@@ -84,7 +85,9 @@ export function runShell(run: ShellRun): Promise<ShellResult> {
       log.end()
       reject(error)
     })
-    child.on('close', (code, signal) => {
+    child.on('close', (closeCode, closeSignal) => {
+      // A wrapper (the sandbox) exits 128+n for a command killed by signal n: say so.
+      const [code, signal] = run.wrap ? unwrapped(closeCode, closeSignal) : [closeCode, closeSignal]
       clearTimeout(timer)
       if (killTimer) clearTimeout(killTimer)
       // Anything the suite left running in its group (servers, watchers) goes too.
@@ -105,6 +108,16 @@ export function runShell(run: ShellRun): Promise<ShellResult> {
       )
     })
   })
+}
+
+/** The exit of a command run under a wrapper that reports signal n as status 128+n. */
+function unwrapped(
+  code: number | null,
+  signal: NodeJS.Signals | null
+): [number | null, NodeJS.Signals | null] {
+  if (code === null || code <= 128) return [code, signal]
+  const name = Object.entries(constants.signals).find(([, n]) => n === code - 128)?.[0]
+  return name ? [null, name as NodeJS.Signals] : [code, signal]
 }
 
 function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
