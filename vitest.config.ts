@@ -38,6 +38,7 @@ const UNIT = [
   'markers-scan',
   'markers-tree',
   'paths-hostile',
+  'sandbox-unit',
   'policy',
   'policy-union',
   'reach-lint',
