@@ -446,6 +446,7 @@ describe('sandbox: required', () => {
     )
 
     const auto = await judge(pytestRepo('og-box-req-', WRAPPED, { 'app/calc.py': FIXED_PY }), env)
+    if (!auto.sandbox) console.log('AUTO', JSON.stringify(auto.reasons))
     expect(auto.sandbox).toEqual({
       kind: 'none',
       contained: false,

@@ -9,7 +9,7 @@ process.stdout.write(`oracle-gate ${VERSION}
 `);
 try {
   const [{ run }, { readEnvironment }] = await Promise.all([
-    import("./chunks/main-NTTNFDBH.js"),
+    import("./chunks/main-ANQGBGGF.js"),
     import("./chunks/environment-STNZBPN5.js")
   ]);
   await run(readEnvironment());

@@ -104,6 +104,8 @@ const SYSTEM_ROOTS = [
   '/nix'
 ]
 
+const RESOLVED = '/run/systemd/resolve'
+
 /** Toolchains people keep in their home folder (read-only when present). */
 const HOME_TOOLCHAINS = [
   '.pyenv',
@@ -153,8 +155,19 @@ const inside = (path: string, dir: string): boolean => path === dir || path.star
 
 /** Finds the layout's paths on disk: system roots, toolchains on PATH and in HOME, links. */
 export function planLayout(req: LayoutRequest): Layout {
-  const home = req.env.HOME && isAbsolute(req.env.HOME) ? req.env.HOME : '/root'
-  const mounts: Mount[] = [{ kind: 'tmpfs', to: '/tmp' }]
+  // A HOME the tmpfs may hide (never / or a system folder), else root's.
+  const given = req.env.HOME
+  const home =
+    given && isAbsolute(given) && depth(given) >= 1 && !SYSTEM_ROOTS.some(r => inside(given, r))
+      ? resolve(given)
+      : '/root'
+  const mounts: Mount[] = [
+    { kind: 'tmpfs', to: '/tmp' },
+    { kind: 'tmpfs', to: '/var/tmp' }
+  ]
+  // systemd-resolved's stub (/etc/resolv.conf links there on Ubuntu): names resolve when the
+  // run has the network (setup, suite.network).
+  if (existsSync(RESOLVED)) mounts.push({ kind: 'ro', from: RESOLVED, to: RESOLVED })
   for (const root of SYSTEM_ROOTS) {
     const info = lstatSync(root, { throwIfNoEntry: false })
     if (!info) continue
@@ -165,12 +178,15 @@ export function planLayout(req: LayoutRequest): Layout {
   mounts.push({ kind: 'tmpfs', to: home })
   const hidden = req.hidden.map(h => resolve(h))
   const ro = (path: string): void => {
+    // Never over a top folder or the private HOME (that would bring the machine's back).
+    if (depth(path) < 2 || resolve(path) === home) return
     if (existsSync(path) && !hidden.some(h => inside(resolve(path), h)))
       mounts.push({ kind: 'ro', from: path, to: path })
   }
   for (const name of HOME_TOOLCHAINS) ro(join(home, name))
   for (const entry of (req.env.PATH ?? '').split(delimiter)) {
-    if (!isAbsolute(entry) || SYSTEM_ROOTS.some(r => inside(entry, r))) continue
+    // Never a top folder (/, /tmp, /home): only toolchain folders below them.
+    if (!isAbsolute(entry) || depth(entry) < 2 || SYSTEM_ROOTS.some(r => inside(entry, r))) continue
     if (inside(entry, home) && entry !== home) {
       ro(join(home, entry.slice(home.length + 1).split('/')[0] ?? ''))
     } else if (!inside(home, entry)) ro(entry.endsWith('/bin') ? dirname(entry) : entry)
@@ -181,8 +197,7 @@ export function planLayout(req: LayoutRequest): Layout {
       if (existsSync(path)) mounts.push({ kind: 'rw', from: path, to: path })
     }
   }
-  for (const path of req.readOnly)
-    if (existsSync(path)) mounts.push({ kind: 'ro', from: path, to: path })
+  for (const path of req.readOnly) ro(path)
   for (const link of dependencyLinks(req.worktree, hidden)) mounts.push(link)
   for (const w of req.writable) mounts.push({ kind: 'rw', from: w.from, to: w.to })
   return {
