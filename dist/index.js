@@ -9,8 +9,8 @@ process.stdout.write(`oracle-gate ${VERSION}
 `);
 try {
   const [{ run }, { readEnvironment }] = await Promise.all([
-    import("./chunks/main-ANQGBGGF.js"),
-    import("./chunks/environment-STNZBPN5.js")
+    import("./chunks/main-QNK5Q72J.js"),
+    import("./chunks/environment-E43WO3OA.js")
   ]);
   await run(readEnvironment());
 } catch (error) {
