@@ -43,6 +43,7 @@ const UNIT = [
   'markers-tree',
   'notices',
   'paths-hostile',
+  'sandbox-unit',
   'policy',
   'policy-union',
   'process',

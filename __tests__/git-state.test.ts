@@ -58,10 +58,10 @@ function project(
   const repo = new TestRepo('og-gitstate-')
   repos.push(repo)
   repo.write({
-    '.github/oracle-gate.yml': policyYaml(extraPolicy).replace(
-      /command: .*\n/,
-      `command: ${SUITE}\n`
-    ),
+    // Without the sandbox (its read-only .git stops these writes first): the guard behind it.
+    '.github/oracle-gate.yml': policyYaml(extraPolicy)
+      .replace(/command: .*\n/, `command: ${SUITE}\n`)
+      .replace('suite:\n', 'sandbox: off\nsuite:\n'),
     // Children run with PYTHONSAFEPATH=1: the project says where its code is.
     'pytest.ini': '[pytest]\npythonpath = .\n',
     'app/__init__.py': '',
@@ -168,15 +168,16 @@ describe("the checkout's git state", () => {
     expect(gitState(repo)).toEqual(before)
   })
 
-  it('suite.jobs: 2: a change while the base reruns overlap the head is runner-tampered; the base alone is still a gate error', async () => {
-    // The base's test fails, so its rerun overlaps the head's first run.
+  it('suite.jobs: 2 without a sandbox runs the sides in turn: a change by the head is runner-tampered; the base alone is still a gate error', async () => {
+    // Sides overlap only in separate sandboxes (whose .git is read-only, so no change can
+    // happen there); without one they run in turn and each change is its side's.
     const { repo, base } = project('  jobs: 2\n')
     patch(repo, { 'app/calc.py': TAMPERING + FIXED })
     const before = gitState(repo)
     const card = await judge(repo, base)
     expect(card.verdict).toBe('policy')
     const reason = card.reasons.find(r => r.rule === 'runner-tampered')
-    expect(reason?.message).toMatch(/while the base and head sides \(overlapping\) ran/)
+    expect(reason?.message).toMatch(/while the head side ran/)
     expect(gitState(repo)).toEqual(before)
 
     const husky = project('  jobs: 2\n  setup: git config core.hooksPath .husky/_\n')

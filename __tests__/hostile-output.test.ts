@@ -536,7 +536,11 @@ describe('hostile text through the bundled action', () => {
       files[name] = join(folder, `${name.toLowerCase()}_0123`)
       writeFileSync(files[name], '')
     }
-    const s = scenario({ 'app/calc.py': CALC_LISTS_FOLDER })
+    // Without the sandbox, which hides the folder from the suite: the check behind it.
+    const s = scenario(
+      { 'app/calc.py': CALC_LISTS_FOLDER },
+      { '.github/oracle-gate.yml': POLICY.replace('suite:\n', 'sandbox: off\nsuite:\n') }
+    )
     // The attack works on a naive run, with no GITHUB_* variable at all:
     s.repo.checkout('agent')
     spawnSync('bash', ['-c', `${PY} -m pytest oracle/properties -q -p no:cacheprovider`], {

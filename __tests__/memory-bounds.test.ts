@@ -84,6 +84,8 @@ protected: [oracle/**]
 planes:
   voting: [oracle/properties/**]
   in_diff: [tests/**]
+# The suite copies a generated report from outside the worktree, which a sandbox hides.
+sandbox: off
 suite:
   command: ${command}
   timeout: 600

@@ -194,6 +194,11 @@ const CASES: Record<string, [Json, Json, Json][]> = {
     [true, false, true],
     [false, false, false]
   ],
+  sandbox: [
+    ['off', 'auto', 'auto'],
+    ['auto', 'required', 'required'],
+    ['required', 'off', 'required']
+  ],
   dependencies: [
     ['head', 'base', 'base'],
     ['base', 'head', 'base'],
@@ -231,11 +236,7 @@ const CASES: Record<string, [Json, Json, Json][]> = {
       { default: 20, env: 90 },
       { default: 20, order: 20, time: 20, net: 20, rng: 20, shared: 20, env: 90 }
     ],
-    [
-      14,
-      { env: 180 },
-      { default: 14, order: 14, time: 14, net: 14, rng: 14, shared: 14, env: 14 }
-    ]
+    [14, { env: 180 }, { default: 14, order: 14, time: 14, net: 14, rng: 14, shared: 14, env: 14 }]
   ],
   'lints.literal-overlap': LINT_ROWS,
   'lints.judge-import': LINT_ROWS,
@@ -277,6 +278,8 @@ const AGREE: [string, Json, Json][] = [
   ['suite.timeout', 120, 99],
   ['suite.command', 'pytest -q', 'pytest -x'],
   ['suite.env', {}, { PYTHONHASHSEED: '1' }],
+  ['suite.network', false, true],
+  ['suite.expose_env', false, true],
   ['ledger', 'a.yml', 'b.yml'],
   ['fixtures', 'fixtures/a.json', 'fixtures/b.json'],
   ['seeds', { corpus: 'c.json', command: 'run' }, { corpus: 'c.json', command: 'run2' }],

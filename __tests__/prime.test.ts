@@ -26,6 +26,8 @@ protected:
 planes:
   voting: [oracle/props/**]
   in_diff: [test/**]
+# The product reports to a file outside its worktree, which a sandbox would not allow.
+sandbox: off
 suite:
   command: ${process.execPath} --test --test-reporter=junit --test-reporter-destination={junit} oracle/props/
   timeout: 120
@@ -39,11 +41,13 @@ const slug = (
 ): string => `import { appendFileSync } from 'node:fs'
 import { execFileSync } from 'node:child_process'
 appendFileSync(${JSON.stringify(marker)}, '${side}\\n')
-// The gate's worktrees while this suite runs (one line each, to a file beside the marker).
+// The gate's worktrees while this suite runs (one line each, to a file beside the marker):
+// the commit each is at (their names are random), every one but the checkout (listed first).
 const listed = execFileSync('git', ['worktree', 'list', '--porcelain'], { encoding: 'utf8' })
-for (const line of listed.split('\\n'))
-  if (line.startsWith('worktree ') && line.includes('oracle-gate-'))
-    appendFileSync(${JSON.stringify(marker)} + '.worktrees', '${side} ' + line.replace(/.*[/]/, '') + '\\n')
+for (const block of listed.split('\\n\\n').filter(Boolean).slice(1)) {
+  const sha = /^HEAD (\\w+)/m.exec(block)?.[1]
+  if (sha) appendFileSync(${JSON.stringify(marker)} + '.worktrees', '${side} ' + sha + '\\n')
+}
 export function slugify(text) {
   return text.trim().split(/\\s+/).join('-')${fixed ? '.toLowerCase()' : ''}
 }
@@ -102,7 +106,18 @@ function setup(): Setup {
   const lines = (path: string): string[] =>
     existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter(Boolean) : []
   const sides = (): string[] => lines(marker)
-  const worktrees = (): string[] => lines(`${marker}.worktrees`)
+  // Each worktree by the commit it is at: the merge base's (wt-base) or the head's (wt-head).
+  const label = (sha: string): string =>
+    sha === repo.git('rev-parse', 'main').trim()
+      ? 'wt-base'
+      : sha === repo.git('rev-parse', 'agent').trim()
+        ? 'wt-head'
+        : sha
+  const worktrees = (): string[] =>
+    lines(`${marker}.worktrees`).map(l => {
+      const [side = '', sha = ''] = l.split(' ')
+      return `${side} ${label(sha)}`
+    })
   return { repo, marker, primed: join(scratch, 'primed.json'), sides, worktrees }
 }
 

@@ -73,6 +73,9 @@ const PYTEST = SUITE_COMMANDS.pytest(PY, 'oracle/properties')
 
 function pytestPolicy(extra = ''): string {
   return `version: 1
+# The instrument's write is stopped by the sandbox's read-only mount first; these tests
+# show the fidelity check behind it, so they run without one (docs/replay.md, Containment).
+sandbox: off
 protected: [oracle/**]
 planes:
   voting: [oracle/properties/**]
@@ -175,6 +178,9 @@ const vitestBase = (): Record<string, string> => ({
   '.gitignore': 'node_modules/\nbuild/\n',
   'package.json': '{"name": "tax", "private": true, "type": "module"}\n',
   '.github/oracle-gate.yml': `version: 1
+# The instrument's write is stopped by the sandbox's read-only mount first; these tests
+# show the fidelity check behind it, so they run without one (docs/replay.md, Containment).
+sandbox: off
 protected: [oracle/**]
 planes:
   voting: [oracle/properties/**]
@@ -262,6 +268,9 @@ describe('PYTHONSAFEPATH', () => {
     repoWith(
       {
         '.github/oracle-gate.yml': `version: 1
+# The instrument's write is stopped by the sandbox's read-only mount first; these tests
+# show the fidelity check behind it, so they run without one (docs/replay.md, Containment).
+sandbox: off
 protected: [oracle/**]
 planes:
   voting: [oracle/properties/**]

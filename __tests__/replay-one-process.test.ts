@@ -4,7 +4,7 @@
 // a plain CI job would run, green with the bug in), then judged by check().
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { check } from '../src/gate.js'
 import { parsePolicy } from '../src/policy/load.js'
@@ -95,7 +95,7 @@ planes:
   voting: [oracle/properties/**]
   drafts: [drafts/**]
   in_diff: [tests/**]
-suite:
+${record ? '# The recorder writes outside the worktree, which a sandbox would not allow.\nsandbox: off\n' : ''}suite:
   command: ${command}
   timeout: 120
   reruns: 0
@@ -212,7 +212,15 @@ def test_zero():
           id => !id.includes('og_canary_')
         )
       }))
-    expect(runs.map(r => r.where)).toEqual(['wt-base', 'wt-head', 'wt-patch-tests', 'wt-probe'])
+    // Base and head at the one run path (named like the checkout); the patch tests and the
+    // probe in worktrees of their own, under random names.
+    const [baseAt, headAt, patchAt, probeAt] = runs.map(r => r.where)
+    expect(runs).toHaveLength(4)
+    expect(baseAt).toBe(basename(repo.dir))
+    expect(headAt).toBe(baseAt)
+    expect(patchAt).toMatch(/^tmp\.\w{10}$/)
+    expect(probeAt).toMatch(/^tmp\.\w{10}$/)
+    expect(probeAt).not.toBe(patchAt)
     const [base, head, patch, probe] = runs.map(r => r.ids.sort())
     // The votes collected the voting tests only.
     const voting = [

@@ -1,13 +1,18 @@
 // suite.jobs, end to end on a real node:test suite whose base has a failing voting test
-// (the head fixes it), so the base reruns it. The product code of each commit writes what
-// it sees to a marker file outside the repository at import: the side, whether the run is a
-// rerun (ORACLE_GATE_TESTS is set), and, in the base's rerun, whether the head's first run
-// started while the rerun was still going (it waits for that up to OG_WAIT_MS). So the
-// order of the runs is observed in the order of the lines, not inferred from wall times.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+// (the head fixes it), so the base reruns it. The product code of each commit reports what
+// it sees at import to a small HTTP server of this test (the sides overlap only in separate
+// sandboxes, which share no folder; suite.network lets them reach it): the side, whether
+// the run is a rerun (ORACLE_GATE_TESTS is set: suite.expose_env), and, in the base's
+// rerun, whether the head's first run started while the rerun was still going (it waits
+// for that up to OG_WAIT_MS). So the order of the runs is observed in the order of the
+// lines, not inferred from wall times.
+import { randomUUID } from 'node:crypto'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { check } from '../src/gate.js'
 import type { Scorecard } from '../src/types.js'
 import { memoryLogger } from './helpers/logger.js'
@@ -23,27 +28,58 @@ suite:
   timeout: 120
   reruns: 1
   jobs: ${jobs}
+  network: true
+  expose_env: true
   env: {OG_WAIT_MS: "${waitMs}"}
 `
 
+// The lines each channel (a path of the server) received, in order.
+const channels = new Map<string, string[]>()
+let server: Server
+let base = ''
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const got = channels.get(req.url ?? '') ?? []
+    channels.set(req.url ?? '', got)
+    let body = ''
+    req.on('data', (d: Buffer) => (body += d.toString('utf8')))
+    req.on('end', () => {
+      if (req.method === 'POST') got.push(body)
+      res.end(got.join('\n'))
+    })
+  })
+  await new Promise<void>(r => server.listen(0, '127.0.0.1', r))
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+})
+afterAll(() => new Promise<void>(r => server.close(() => r())))
+
+/** A fresh channel: its URL, and the lines it received so far. */
+function channel(): { url: string; lines: () => string[]; reset: () => void } {
+  const path = `/${randomUUID()}`
+  return {
+    url: base + path,
+    lines: () => [...(channels.get(path) ?? [])],
+    reset: () => channels.delete(path)
+  }
+}
+
 /** The product: slugify (lowercasing only when fixed), plus the marker lines above. */
 const slug = (
-  marker: string,
+  url: string,
   side: string,
   fixed: boolean
-): string => `import { appendFileSync, readFileSync } from 'node:fs'
-const marker = ${JSON.stringify(marker)}
+): string => `const url = ${JSON.stringify(url)}
+const say = line => fetch(url, { method: 'POST', body: line }).then(r => r.text())
 const rerun = (process.env.ORACLE_GATE_TESTS ?? '') !== ''
-appendFileSync(marker, '${side} ' + (rerun ? 'rerun' : 'first') + '\\n')
+await say('${side} ' + (rerun ? 'rerun' : 'first'))
 if ('${side}' === 'base' && rerun) {
   const deadline = Date.now() + Number(process.env.OG_WAIT_MS)
-  const sleep = new Int32Array(new SharedArrayBuffer(4))
   let saw = false
   while (!saw && Date.now() < deadline) {
-    saw = readFileSync(marker, 'utf8').includes('head first')
-    if (!saw) Atomics.wait(sleep, 0, 0, 50)
+    saw = (await (await fetch(url)).text()).includes('head first')
+    if (!saw) await new Promise(r => setTimeout(r, 50))
   }
-  appendFileSync(marker, saw ? 'base rerun saw the head running\\n' : 'base rerun done alone\\n')
+  await say(saw ? 'base rerun saw the head running' : 'base rerun done alone')
 }
 export function slugify(text) {
   return text.trim().split(/\\s+/).join('-')${fixed ? '.toLowerCase()' : ''}
@@ -63,12 +99,8 @@ afterEach(() => {
 
 function setup(): { repo: TestRepo; lines: () => string[]; reset: () => void } {
   const repo = new TestRepo()
-  const scratch = mkdtempSync(join(tmpdir(), 'og-overlap-'))
-  cleanups.push(
-    () => repo.cleanup(),
-    () => rmSync(scratch, { recursive: true, force: true })
-  )
-  const marker = join(scratch, 'marker')
+  cleanups.push(() => repo.cleanup())
+  const { url: marker, lines, reset } = channel()
   repo.write({
     // Serial waits briefly (nothing can show up); overlapping waits long (it shows up).
     '.github/oracle-gate.yml': policy(1, 1500),
@@ -83,9 +115,7 @@ function setup(): { repo: TestRepo; lines: () => string[]; reset: () => void } {
     .write({ 'lib/slug.mjs': slug(marker, 'head', true) })
     .commit('fix')
   repo.checkout('main')
-  const lines = (): string[] =>
-    existsSync(marker) ? readFileSync(marker, 'utf8').split('\n').filter(Boolean) : []
-  return { repo, lines, reset: () => rmSync(marker, { force: true }) }
+  return { repo, lines, reset }
 }
 
 async function judge(repo: TestRepo, policyPath?: string): Promise<Scorecard> {
@@ -151,7 +181,10 @@ describe('suite.parallel: the base is checked out before the patch runs', () => 
   // Running at once, the head's code could rewrite objects in the repository the base
   // worktree is checked out from; so the base checkout is complete before any head child
   // starts. The head's setup looks at the base worktree (5,000 files, so a checkout made
-  // concurrently would still be under way) and writes what it found.
+  // concurrently would still be under way) and writes what it found. In separate sandboxes
+  // the head cannot see the base's worktree at all (sandbox.test.ts); without a sandbox the
+  // sides run in turn, and the base's worktree (found by its commit: names are random) is
+  // whole when the head's setup looks.
   it('the head side finds the whole base checkout in place when its first child starts', async () => {
     const repo = new TestRepo()
     const scratch = mkdtempSync(join(tmpdir(), 'og-parallel-'))
@@ -164,33 +197,38 @@ describe('suite.parallel: the base is checked out before the patch runs', () => 
       Array.from({ length: 5000 }, (_, i) => [`data/f${i}.txt`, `${i}\n`])
     )
     repo.write({
-      '.github/oracle-gate.yml': policy(1, 0).replace(
-        '  jobs: 1\n',
-        `  parallel: true\n  setup: ${process.execPath} tools/seen.mjs\n`
-      ),
+      '.github/oracle-gate.yml': policy(1, 0)
+        .replace('  jobs: 1\n', `  parallel: true\n  setup: ${process.execPath} tools/seen.mjs\n`)
+        .replace('suite:\n', 'sandbox: off\nsuite:\n'),
       'package.json': '{"type": "module"}\n',
       'tools/seen.mjs': `import { execFileSync } from 'node:child_process'
 import { appendFileSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
 if (process.env.ORACLE_GATE_SIDE === 'head') {
   const list = execFileSync('git', ['worktree', 'list', '--porcelain'], { encoding: 'utf8' })
-  const base = list.split('\\n').filter(l => l.startsWith('worktree ')).map(l => l.slice(9)).find(p => p.endsWith('wt-base'))
+  // The gate's other worktree: not the checkout (listed first), not at the head's commit.
+  const own = execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8' }).trim()
+  const block = list.split('\\n\\n').slice(1).find(b => b.includes('HEAD ') && !b.includes('HEAD ' + own))
+  const base = block?.split('\\n')[0]?.slice(9)
   const whole = base !== undefined && existsSync(join(base, 'data', 'f4999.txt'))
   appendFileSync(${JSON.stringify(marker)}, whole ? 'base checked out\\n' : 'base not checked out yet\\n')
 }
 `,
-      'lib/slug.mjs': slug(join(scratch, 'sides'), 'base', false),
+      'lib/slug.mjs': slug(channel().url, 'base', false),
       'oracle/props/slug.test.mjs': PROPS,
       ...data
     })
     repo.commit('base')
     repo
       .branch('agent')
-      .write({ 'lib/slug.mjs': slug(join(scratch, 'sides'), 'head', true) })
+      .write({ 'lib/slug.mjs': slug(channel().url, 'head', true) })
       .commit('fix')
     repo.checkout('main')
     const card = await judge(repo)
     expect(card.verdict).toBe('merge')
     expect(readFileSync(marker, 'utf8')).toBe('base checked out\n')
+    expect(card.reasons.map(r => r.message).join('\n')).toMatch(
+      /suite\.parallel asks the sides to overlap, but without a sandbox/
+    )
   })
 })

@@ -50,6 +50,8 @@ protected: [oracle/**]
 planes:
   voting: [oracle/props/**]
   in_diff: [tests/**]
+# The runs log to a file outside the worktree (RUNLOG), which a sandbox would not allow.
+sandbox: off
 suite:
   command: ${JSON.stringify(command)}
   timeout: 120
@@ -72,8 +74,12 @@ async function judge(repo: TestRepo): Promise<{ card: Scorecard; log: string[] }
 const CALC_BUGGY = 'function absval(x) {\n  return x\n}\n'
 const CALC_FIXED = 'function absval(x) {\n  return x < 0 ? -x : x\n}\n'
 
-/** JS test files that log each execution as "<side>:<title>" (the side from the worktree name). */
-const logLine = "(process.cwd().endsWith('wt-base') ? 'base:' : 'head:')"
+/**
+ * JS test files that log each execution as "<side>:<title>": the side from the product's
+ * source (the head's is the fix), since both sides run at one path under neutral names.
+ */
+const logLine =
+  "(process.getBuiltinModule('node:fs').readdirSync('lib').some(f => process.getBuiltinModule('node:fs').readFileSync('lib/' + f, 'utf8').includes('x < 0')) ? 'head:' : 'base:')"
 
 describe('targeted reruns', () => {
   it('vitest: the failing base test is rerun alone (file and -t pattern built from its id)', async () => {
@@ -229,8 +235,9 @@ def test_abs_non_negative():
 
 
 def test_unrelated_flips_on_second_run():
-    # Passes the first time in a side's temp dir, fails every time after.
-    marker = os.path.join(tempfile.gettempdir(), "ran-once")
+    # Passes the first time in a side's worktree, fails every time after (every run
+    # gets a fresh temp folder).
+    marker = os.path.join(os.getcwd(), ".ran-once")
     first = not os.path.exists(marker)
     open(marker, "w").close()
     assert first
@@ -356,12 +363,14 @@ describe('absval', () => {
   })
 })
 
-// A coin: the voting test fails in the base's worktree and passes in the head's.
-const COIN = `import os
+// A coin: the voting test fails in the base's worktree and passes in the head's (it asks
+// git which commit it runs at; both sides run at one path, so the path cannot tell).
+const COIN = `import subprocess
 
 
 def test_depends_on_where_it_runs():
-    assert not os.getcwd().endswith("wt-base")
+    subject = subprocess.run(["git", "log", "-1", "--format=%s"], capture_output=True, text=True).stdout
+    assert subject.strip() == "agent patch"
 `
 
 function coinRepo(head: Record<string, string>): TestRepo {

@@ -21,7 +21,8 @@ const OPTIONAL = [
   'event',
   'campaign',
   'unmeasured',
-  'shard'
+  'shard',
+  'sandbox'
 ] as const
 const optionalMatch: Same<OptionalKeys<Scorecard>, (typeof OPTIONAL)[number]> = true
 
@@ -94,6 +95,7 @@ function fullCard(): Required<Scorecard> {
       { side: 'head', exit_code: null, timed_out: true, duration_ms: 10, tests: 0 }
     ],
     diagnostics: { non_discriminating: ['tests/t.py::w'], drafts: { 'drafts/t.py::x': 'passed' } },
+    sandbox: { kind: 'none', contained: false, why: 'sandbox: off' },
     campaign: { seed: 1, max_examples: 10, wall_clock: 5 },
     shard: {
       index: 2,

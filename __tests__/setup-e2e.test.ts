@@ -67,6 +67,9 @@ function policyFor(marker: string): string {
 protected: [oracle/**]
 planes:
   voting: [oracle/properties/**]
+# Setup records its side in a marker outside the worktree, which a sandbox would not allow
+# (sandbox.test.ts runs a linking setup inside one).
+sandbox: off
 suite:
   command: node node_modules/vitest/vitest.mjs run oracle/properties --reporter=junit --outputFile.junit={junit}
   timeout: 120

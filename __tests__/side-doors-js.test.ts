@@ -245,6 +245,8 @@ suite:
   command: ${NPM}
   timeout: 120
   reruns: 0
+  # The package's own script reads $ORACLE_GATE_JUNIT, so the variable must be exported.
+  expose_env: true
   env: {npm_config_update_notifier: "false", npm_config_fund: "false"}
 `,
     'package.json': `${JSON.stringify({

@@ -34,6 +34,8 @@ async function judge(repo: TestRepo): Promise<Scorecard> {
 
 // The static oracle-reach rule would see these forgeries in the diff; it is off here, standing
 // in for code it cannot parse (docs/lints.md), so that the tripwire alone must catch each one.
+// The forgers find the report through ORACLE_GATE_JUNIT, which suite.expose_env hands them
+// (the default hides it: sandbox.test.ts shows a product finding nothing to tell the runs apart).
 function policy(command: string, extra = ''): string {
   return `version: 1
 protected: [oracle/**]
@@ -46,6 +48,7 @@ suite:
   command: ${JSON.stringify(command)}
   timeout: 120
   reruns: 0
+  expose_env: true
 ${extra}`
 }
 

@@ -16,6 +16,7 @@ import { primed } from './primed.mjs'
 import { cost } from './cost.mjs'
 import { fixedCost } from './fixed.mjs'
 import { shard } from './shard.mjs'
+import { sandboxCost } from './sandbox.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const only = process.argv.slice(2)
@@ -30,7 +31,8 @@ const figures = [
   ['primed', primed],
   ['cost', cost],
   ['fixed', fixedCost],
-  ['shard', shard]
+  ['shard', shard],
+  ['sandbox', sandboxCost]
 ]
 
 const rows = []

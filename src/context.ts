@@ -1,3 +1,4 @@
+import type { Containment } from './exec/sandbox.js'
 import type { Git } from './git/git.js'
 import type { InstrumentView } from './instrument/view.js'
 import type { Policy } from './policy/types.js'
@@ -48,4 +49,6 @@ export interface GateContext extends RunFacts {
    * lints (oracle-reach's instrument paths) and the replay's overlay.
    */
   instrument?: InstrumentView
+  /** How the replay's runs are contained, set by the replay once it has probed (sandbox.ts). */
+  containment?: Containment
 }

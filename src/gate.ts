@@ -76,7 +76,7 @@ export async function check(options: CheckOptions): Promise<Scorecard> {
   const policyPath = normalisePolicyPath(options.policyPath ?? DEFAULT_POLICY_PATH)
   const card = emptyScorecard({ version: VERSION, today: options.today ?? utcToday(), policyPath })
   const env = options.env ?? process.env
-  const tempDir = await mkdtemp(join(tmpdir(), 'oracle-gate-'))
+  const tempDir = await mkdtemp(join(tmpdir(), 'tmp.'))
   // The run's git: its long-lived readers (git/batch.ts) end with the run, in every outcome.
   const git = new Git(options.repoDir, env)
   try {
@@ -376,6 +376,7 @@ async function replayStage(
   card.diagnostics = result.diagnostics
   if (result.unmeasured !== undefined) card.unmeasured = result.unmeasured
   if (result.shard) card.shard = result.shard
+  if (result.sandbox) card.sandbox = result.sandbox
 }
 
 async function readPolicy(git: Git, mergeBase: string, path: string, log: Logger): Promise<Policy> {

@@ -170,6 +170,8 @@ export interface Scorecard {
   unmeasured?: string[]
   /** Extension: a shard's scorecard (`check --shard I/N`), src/shard/types.ts. */
   shard?: ShardBlock
+  /** How the runs of the patch's code were contained (src/exec/sandbox.ts). */
+  sandbox?: { kind: 'bwrap' | 'none'; contained: boolean; why?: string }
   timings_ms: Record<string, number>
 }
 

@@ -18,7 +18,9 @@ export async function writeAttestation(
     const bytes = await readFile(scorecardPath)
     const inputs = environment.inputs
     const digest =
-      inputs instanceof GateError ? undefined : await policyDigest(inputs.workdir, card, environment.env)
+      inputs instanceof GateError
+        ? undefined
+        : await policyDigest(inputs.workdir, card, environment.env)
     const url = runUrl(environment.env)
     const statement = statementOf({
       card,

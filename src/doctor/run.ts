@@ -5,7 +5,7 @@
 // tests, and hands everything to the pure diagnose().
 import { mkdtemp, open, readFile, realpath, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { runFacts, type GateContext } from '../context.js'
 import { childEnv } from '../exec/env.js'
 import { runShell } from '../exec/process.js'
@@ -46,7 +46,7 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
   const text = await git.showText(sha, options.policyPath)
   if (text === null) throw new Error(`no policy at ${options.policyPath} in ${options.ref}`)
   const policy = parsePolicy(text, options.policyPath)
-  const tempDir = await mkdtemp(join(tmpdir(), 'oracle-gate-doctor-'))
+  const tempDir = await mkdtemp(join(tmpdir(), 'tmp.'))
   const ctx: GateContext = {
     ...runFacts(git, policy),
     repoDir: options.repoDir,
@@ -60,7 +60,7 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
     childEnv: childEnv(options.env, {}, []),
     tempDir
   }
-  const worktree = join(tempDir, 'wt')
+  const worktree = join(tempDir, basename(options.repoDir) || 'project')
   let links: string[] = []
   try {
     await git.addWorktree(worktree, sha)
@@ -224,7 +224,7 @@ async function probeImports(
         .map(shellQuote)
         .join(' '),
       cwd: worktree,
-      env: await sideEnv(ctx, 'base'),
+      env: await sideEnv(ctx),
       timeoutSec: 60,
       logFile: join(ctx.tempDir, 'import-probe.log'),
       captureStdout: true
@@ -264,7 +264,6 @@ async function productionImports(
     unmeasuredImports: unmeasuredImports({ voting, files, pythonRoots, measured })
   }
 }
-
 
 function runnerConfig(ctx: GateContext, files: readonly string[]): string[] {
   const voting = files.filter(f => ctx.planes.planeOf(f) === 'voting')

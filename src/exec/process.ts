@@ -7,6 +7,7 @@
 import { spawn } from 'node:child_process'
 import { createWriteStream, existsSync } from 'node:fs'
 import { StringDecoder } from 'node:string_decoder'
+import { constants } from 'node:os'
 
 export interface ShellRun {
   command: string
@@ -19,6 +20,8 @@ export interface ShellRun {
   input?: string
   /** Keep stdout in memory (for protocols like the seeds batch), log only stderr. */
   captureStdout?: boolean
+  /** An argv the shell runs under (the sandbox, src/exec/sandbox.ts); absent: run directly. */
+  wrap?: readonly string[]
 }
 
 export interface ShellResult {
@@ -67,7 +70,8 @@ export function runShell(run: ShellRun): Promise<ShellResult> {
     const log = createWriteStream(run.logFile, { flags: 'a' })
     const out = new OutputTail()
     const captured = new Capture()
-    const child = spawn(shell(), ['-c', run.command], {
+    const [bin = shell(), ...args] = [...(run.wrap ?? []), shell(), '-c', run.command]
+    const child = spawn(bin, args, {
       cwd: run.cwd,
       env: run.env,
       detached: true, // own process group: kill(-pid) reaches grandchildren
@@ -96,7 +100,9 @@ export function runShell(run: ShellRun): Promise<ShellResult> {
       log.end()
       reject(error)
     })
-    child.on('close', (code, signal) => {
+    child.on('close', (closeCode, closeSignal) => {
+      // A wrapper (the sandbox) exits 128+n for a command killed by signal n: say so.
+      const [code, signal] = run.wrap ? unwrapped(closeCode, closeSignal) : [closeCode, closeSignal]
       clearTimeout(timer)
       if (killTimer) clearTimeout(killTimer)
       // Anything the suite left running in its group (servers, watchers) goes too.
@@ -177,6 +183,16 @@ class Capture {
   text(): string {
     return Buffer.concat(this.chunks).toString('utf8')
   }
+}
+
+/** The exit of a command run under a wrapper that reports signal n as status 128+n. */
+function unwrapped(
+  code: number | null,
+  signal: NodeJS.Signals | null
+): [number | null, NodeJS.Signals | null] {
+  if (code === null || code <= 128) return [code, signal]
+  const name = Object.entries(constants.signals).find(([, n]) => n === code - 128)?.[0]
+  return name ? [null, name as NodeJS.Signals] : [code, signal]
 }
 
 function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {

@@ -39,7 +39,6 @@ export function judgedRunnerChanges<T extends { path: string }>(
   )
 }
 
-
 export async function checkInstrument(ctx: GateContext): Promise<InstrumentResult> {
   const view = await instrumentView(ctx)
   const reasons: Reason[] = protectedPathReasons(ctx.writeSet)

@@ -157,7 +157,10 @@ export function inspect(input: InspectInput): Inspection {
     fallback: fallback?.note ?? null,
     propertyLibrary: propertyLibrary(project, input),
     protectedFiles: [...rootNames.filter(n => RUNNER_CONFIGS.test(n)), ...dataFiles].sort(),
-    production: layoutProduction(input.files, f => isTestFile(f, project.kind === 'python' ? 'pytest' : 'js') || isTestFile(f, 'js')),
+    production: layoutProduction(
+      input.files,
+      f => isTestFile(f, project.kind === 'python' ? 'pytest' : 'js') || isTestFile(f, 'js')
+    ),
     pytest,
     jsConfig: selected.source,
     dataFiles,

@@ -29,6 +29,10 @@ export interface SuiteSettings {
   parallel: boolean
   /** Suite processes that may run at once: ≥ 2 overlaps the base's reruns with the head. */
   jobs: number
+  /** Network inside the sandbox (docs/replay.md, Containment). */
+  network: boolean
+  /** ORACLE_GATE_* variables in the suite's and seeds' children (off: no fingerprints). */
+  expose_env: boolean
   /** PYTHONSAFEPATH=1 for every child (docs/replay.md). */
   python_safe_path: boolean
   setup?: string
@@ -54,6 +58,8 @@ export interface Policy {
   protected: readonly string[]
   /** Logins and org/team slugs whose approval of the head sha lets an instrument change merge. */
   instrument_approvers: readonly string[]
+  /** Containment of the runs (src/exec/sandbox.ts). */
+  sandbox: 'auto' | 'required' | 'off'
   case_insensitive: boolean
   voting_edits: 'none' | 'append'
   planes: {

@@ -11,7 +11,8 @@ import {
   type InstrumentOverlay
 } from '../instrument/overlay.js'
 import { runnerChanges } from '../instrument/tampering.js'
-import { instrumentView } from '../instrument/view.js'
+import { instrumentView, type InstrumentView } from '../instrument/view.js'
+import type { SandboxReport } from '../exec/sandbox.js'
 import type { LedgerState } from '../ledger/types.js'
 import type {
   FlakeRow,
@@ -27,7 +28,8 @@ import { GateError } from '../errors.js'
 import { guardGitState } from '../git/state.js'
 import { canaryToken, planCanary, type CanaryPlanning } from './canary.js'
 import { compileClasses, type ClassOf } from './classes.js'
-import { checkFidelity, fidelitySpec, foldCollisions } from './fidelity.js'
+import { containmentNotices, containRuns } from './contain.js'
+import { checkFidelity, fidelitySpec, foldCollisions, type FidelitySpec } from './fidelity.js'
 import { patchTestPlan, probeInDiff, runPatchTests, type PatchTestPlan } from './patch-tests.js'
 import { detectRunner } from './runners.js'
 import { loadCorpus, scoreSeeds, type Seed } from './seeds.js'
@@ -53,6 +55,13 @@ export interface ReplayOutcome {
   unmeasured?: string[]
   /** A shard's slice and observations, for the merge (src/shard/). */
   shard?: ShardBlock
+  /** How the runs were contained (scorecard `sandbox`). */
+  sandbox?: SandboxReport
+}
+
+/** `path` under `from` as the same path under `to`. */
+function atPath(path: string, from: string, to: string): string {
+  return path === from || path.startsWith(`${from}/`) ? to + path.slice(from.length) : path
 }
 
 /**
@@ -81,13 +90,30 @@ export async function replay(
   baseSide?: BaseSide,
   mode: ReplayMode = {}
 ): Promise<ReplayOutcome> {
+  const view = ctx.instrument ?? (await instrumentView(ctx))
+  const spec = await fidelitySpec(ctx.git, view, ctx.policy, voteUsesHead(view, ctx.policy))
+  // Decided once, before anything of the patch runs (contain.ts).
+  const containment = await containRuns(ctx, spec)
+  const contained = { ...ctx, instrument: view, containment }
+  const outcome = await measureAndScore(contained, ledger, spec, baseSide, mode)
+  outcome.reasons.push(...containmentNotices(ctx, containment))
+  return { ...outcome, sandbox: containment.report }
+}
+
+async function measureAndScore(
+  ctx: GateContext & { instrument: InstrumentView },
+  ledger: LedgerState,
+  spec: FidelitySpec,
+  baseSide: BaseSide | undefined,
+  mode: ReplayMode
+): Promise<ReplayOutcome> {
   const { planes } = ctx
   const planeOf = (p: string): Plane => planes.planeOf(p)
   const classOf = compileClasses(ctx.policy.classes)
   // Read before anything runs, so a broken corpus fails fast and nothing the head did can
   // change it.
   const corpus: Seed[] | null = ctx.policy.seeds ? await loadCorpus(ctx, ctx.policy.seeds) : null
-  const view = ctx.instrument ?? (await instrumentView(ctx))
+  const view = ctx.instrument
   const headCounts = voteUsesHead(view, ctx.policy)
   const overlay = computeOverlay(view, await runnerChanges(ctx.git, view), headCounts)
   const appended = ctx.writeSet
@@ -99,7 +125,6 @@ export async function replay(
     remove: [...overlay.remove, ...tests.strip.remove]
   })
   const unmeasured = unmeasuredPaths(view, [overlay, tests.strip, reset])
-  const spec = await fidelitySpec(ctx.git, view, ctx.policy, headCounts)
   const collisions = foldCollisions(spec, view.base, view.head)
   // The merge base's files: where the canary goes (the same on both sides, tripwires.ts)
   // and the only files node:test titles map to for certain (ids.ts).
@@ -123,7 +148,9 @@ export async function replay(
 
   const measured = await withWorktrees(ctx, async wt => {
     const options = async (side: 'base' | 'head'): Promise<SideOptions> => {
-      const worktree = side === 'base' ? await wt.base() : await wt.head()
+      const real = side === 'base' ? await wt.base() : await wt.head()
+      // The one path both sides run at (worktree.ts stage; the sandbox mounts it there).
+      const worktree = await wt.stage(real)
       return {
         side,
         worktree,
@@ -135,7 +162,11 @@ export async function replay(
           ...(moment === 'overlay' ? collisions : []),
           ...(await checkFidelity(spec, worktree, { side, moment }))
         ],
-        track: links => wt.track(worktree, links),
+        track: links =>
+          wt.track(
+            real,
+            links.map(l => atPath(l, worktree, real))
+          ),
         canary: canary.plan,
         baseFiles,
         ...(slice ? { first: slice.first(canary.plan), keep: slice.keep } : {})
@@ -246,8 +277,10 @@ async function measureSides(
   baseSide?: BaseSide
 ): Promise<readonly [SideOutcome, SideOutcome]> {
   const { parallel, jobs } = ctx.policy.suite
-  if (parallel) return parallelSides(ctx, options, baseSide)
-  if (jobs >= 2) return overlappingSides(ctx, options, baseSide)
+  // Overlap only in separate sandboxes: without, both would need the one run path.
+  const apart = ctx.containment?.bin != null
+  if (parallel && apart) return parallelSides(ctx, options, baseSide)
+  if (jobs >= 2 && apart) return overlappingSides(ctx, options, baseSide)
   // No side's children may change the checkout's git configuration or hooks (git/state.ts).
   const base = await measureBase(ctx, options, baseSide)
   const head = await guardGitState(ctx.git, { what: 'the head side', patchCode: true }, () =>

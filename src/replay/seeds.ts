@@ -101,12 +101,15 @@ export async function runSeeds(
   worktree: string,
   seeds: readonly Seed[],
   env: NodeJS.ProcessEnv,
-  logFile: string
+  logFile: string,
+  /** The sandbox's argv prefix, when runs are contained (src/exec/sandbox.ts). */
+  wrap?: readonly string[]
 ): Promise<SeedRun> {
   const result = await runShell({
     command: settings.command,
     cwd: worktree,
     env,
+    ...(wrap ? { wrap } : {}),
     timeoutSec: settings.timeout,
     logFile,
     input: seedLines(seeds),

@@ -14,6 +14,7 @@ import type { GateContext } from '../context.js'
 import { childEnv } from '../exec/env.js'
 import { runShell } from '../exec/process.js'
 import { decideReuse } from './reuse.js'
+import { placement } from './run.js'
 
 export interface SetupOutcome {
   /** reused: dependencies linked from the checkout; ran: setup ran; none: nothing configured. */
@@ -87,18 +88,21 @@ export async function prepareWorktree(
     }
 
   ctx.log.info(`${side}: running suite.setup (${why})`)
+  // Contained like every run of the patch's code, with the network to install (run.ts).
+  const place = placement(ctx, worktree, { setup: true })
   const env = childEnv(ctx.childEnv, {
     // See docs/replay.md (python_safe_path): no implicit cwd on sys.path for setup either.
     ...(ctx.policy.suite.python_safe_path ? { PYTHONSAFEPATH: '1' } : {}),
     ...ctx.policy.suite.env,
     ORACLE_GATE_SIDE: side,
-    ORACLE_GATE_WORKTREE: worktree,
+    ORACLE_GATE_WORKTREE: place.at,
     ORACLE_GATE_CHECKOUT: ctx.repoDir
   })
   const run = await runShell({
     command: setup,
-    cwd: worktree,
+    cwd: place.cwd,
     env,
+    ...(place.wrap ? { wrap: place.wrap } : {}),
     timeoutSec: ctx.policy.suite.setup_timeout,
     logFile
   })

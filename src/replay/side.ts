@@ -11,7 +11,7 @@ import { worktreeIdContext, type IdContext } from './ids.js'
 import type { Report } from './junit.js'
 import type { CanaryPlan } from './canary.js'
 import { observe, rerunArgs, rerunFailures, rerunPlan } from './rerun.js'
-import { logHead, sideEnv, type Side } from './run.js'
+import { logHead, placement, sideEnv, type Side } from './run.js'
 import { detectRunner } from './runners.js'
 import { RunWatch, type RunRecord } from './tripwires.js'
 import { runSeeds, type Seed } from './seeds.js'
@@ -315,13 +315,15 @@ async function seedAnswers(
   const settings = ctx.policy.seeds
   if (!settings) return new Map()
   ctx.log.info(`${side}: replaying ${seeds.length} seed(s)`)
-  const env = await sideEnv(ctx, side)
+  const env = await sideEnv(ctx)
+  const place = placement(ctx, worktree)
   const { answers, result } = await runSeeds(
     settings,
-    worktree,
+    place.cwd,
     seeds,
     env,
-    join(ctx.tempDir, `${side}-seeds.log`)
+    join(ctx.tempDir, `${side}-seeds.log`),
+    place.wrap
   )
   if (side === 'base' && seeds.length > 0 && answers.size === 0) {
     const why = result.timedOut

@@ -1,11 +1,14 @@
 // Clean, detached worktrees of the merge base and the head, and the overlay that gives the
-// head the base's instrument. Worktrees live in the run's temp dir and are removed (and
-// pruned from the repository's bookkeeping) whatever happens.
+// head the base's instrument. Worktrees live in the run's temp dir under random, neutral
+// names (nothing says which side, or that a gate made them) and are removed (and pruned
+// from the repository's bookkeeping) whatever happens. Without a sandbox, a side's worktree
+// is moved to the one run path while it runs (`stage`), so both sides run at one path.
 import { existsSync } from 'node:fs'
-import { rm } from 'node:fs/promises'
+import { rename, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { GateContext } from '../context.js'
 import { GateError } from '../errors.js'
+import { neutralName } from '../exec/sandbox.js'
 import { normalisePath } from '../writeset/planes.js'
 import { cleanupWorktree } from './setup.js'
 
@@ -24,6 +27,12 @@ export interface Worktrees {
   add(name: string, rev: string): Promise<string>
   /** Records links setup made in a worktree, so removal unlinks them first. */
   track(dir: string, links: readonly string[]): void
+  /**
+   * The path a run in `dir` has: `dir` itself under a sandbox (it mounts the worktree at the
+   * run path), else the run path, `dir` moved there (and the worktree there before moved
+   * back). Sides run one after the other without a sandbox, so one is there at a time.
+   */
+  stage(dir: string): Promise<string>
 }
 
 /**
@@ -36,12 +45,31 @@ export async function withWorktrees<T>(
 ): Promise<T> {
   // Per run, never module-level: what each worktree holds, for its removal.
   const created = new Map<string, string[]>()
+  const names = new Set<string>()
   const add = async (name: string, rev: string): Promise<string> => {
-    const dir = join(ctx.tempDir, `wt-${name}`)
-    if (created.has(dir)) throw new GateError(`worktree ${name} exists already`)
+    if (names.has(name)) throw new GateError(`worktree ${name} exists already`)
+    names.add(name)
+    const dir = join(ctx.tempDir, neutralName())
     created.set(dir, [])
     await createWorktree(ctx, dir, rev)
     return dir
+  }
+  // Per run: the worktree now at the run path (no sandbox), and moving it back.
+  let staged: string | null = null
+  const unstage = async (): Promise<void> => {
+    const at = ctx.containment?.at
+    if (staged === null || at === undefined) return
+    await rename(at, staged)
+    staged = null
+  }
+  const stage = async (dir: string): Promise<string> => {
+    const c = ctx.containment
+    if (c === undefined || c.bin !== null) return dir
+    if (staged === dir) return c.at
+    await unstage()
+    await rename(dir, c.at)
+    staged = dir
+    return c.at
   }
   // Per run: each side's worktree, once asked for.
   let base: Promise<string> | undefined
@@ -51,10 +79,13 @@ export async function withWorktrees<T>(
       base: () => (base ??= add('base', ctx.mergeBase)),
       head: () => (head ??= add('head', ctx.head)),
       add,
-      track: (dir, links) => void created.get(dir)?.push(...links)
+      track: (dir, links) => void created.get(dir)?.push(...links),
+      stage
     }
     return await fn(wt)
   } finally {
+    // A side that removed or replaced the run path leaves nothing to move back.
+    await unstage().catch(() => undefined)
     await removeWorktrees(ctx, created)
   }
 }

@@ -1,0 +1,356 @@
+// Containment of the code under test. The patch's code runs in the suite, setup, seeds and
+// diagnostics children; unchecked, it can leave a process behind that rewrites the report
+// after the runner exited, read or write the other side's worktree and the gate's folders,
+// and tell from paths and variables that it is being measured. Each run therefore gets its
+// own bubblewrap sandbox: a PID namespace that ends with the runner (and with the gate),
+// the worktree writable at one neutral path (the same on both sides), the merge base's
+// instrument read-only over it, a private /tmp and HOME, the toolchains read-only and
+// nothing else of the machine, and no network unless the policy asks.
+//
+// The core is pure: a layout (what is mounted where) becomes bwrap's argv. Finding the
+// layout's paths on disk (toolchains, dependency links) is the edge, in `planLayout`.
+import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync } from 'node:fs'
+import { randomBytes } from 'node:crypto'
+import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path'
+import { GateError } from '../errors.js'
+import { runShell } from './process.js'
+
+export type SandboxPolicy = 'auto' | 'required' | 'off'
+
+/** What the scorecard says about containment (scorecard `sandbox`). */
+export interface SandboxReport {
+  kind: 'bwrap' | 'none'
+  contained: boolean
+  /** Why runs were not contained, when they were not. */
+  why?: string
+}
+
+/** One mount of a layout; `from` is the path outside, `to` the path the run sees. */
+export type Mount =
+  | { kind: 'ro' | 'rw'; from: string; to: string }
+  | { kind: 'tmpfs'; to: string }
+  | { kind: 'symlink'; target: string; to: string }
+
+export interface Layout {
+  mounts: readonly Mount[]
+  /** Repository-relative instrument paths, read-only over the worktree. */
+  instrument: readonly string[]
+  /** The worktree as the run sees it (its cwd). */
+  at: string
+  /** The worktree on disk. */
+  worktree: string
+  network: boolean
+}
+
+/** Depth of a path, so parents are mounted before what lies inside them. */
+function depth(path: string): number {
+  return path.split('/').filter(Boolean).length
+}
+
+/** A later mount at the same `to` replaces an earlier one. */
+function dedupe(mounts: readonly Mount[]): Mount[] {
+  const byTarget = new Map<string, Mount>()
+  for (const m of mounts) byTarget.set(m.to, m)
+  return [...byTarget.values()]
+}
+
+/** bwrap's argv for a layout, ending before the command (runShell appends the shell). */
+export function bwrapArgv(bin: string, layout: Layout): string[] {
+  const argv = [bin, '--die-with-parent', '--unshare-pid', '--unshare-ipc']
+  if (!layout.network) argv.push('--unshare-net')
+  argv.push('--proc', '/proc', '--dev', '/dev')
+  const mounts = dedupe([
+    ...layout.mounts,
+    { kind: 'rw', from: layout.worktree, to: layout.at },
+    ...layout.instrument.map((p): Mount => ({
+      kind: 'ro',
+      from: join(layout.worktree, p),
+      to: join(layout.at, p)
+    }))
+  ])
+  // Stable sort: parents first, and among equals the order given (the instrument last).
+  const ordered = mounts
+    .map((m, i) => ({ m, i }))
+    .sort((a, b) => depth(a.m.to) - depth(b.m.to) || a.i - b.i)
+  for (const { m } of ordered) argv.push(...mountArgs(m))
+  argv.push('--chdir', layout.at)
+  return argv
+}
+
+function mountArgs(m: Mount): string[] {
+  switch (m.kind) {
+    case 'tmpfs':
+      return ['--tmpfs', m.to]
+    case 'symlink':
+      return ['--symlink', m.target, m.to]
+    case 'ro':
+      return ['--ro-bind-try', m.from, m.to]
+    case 'rw':
+      return ['--bind', m.from, m.to]
+  }
+}
+
+/** The system folders every run sees read-only (or as the links they are). */
+const SYSTEM_ROOTS = [
+  '/usr',
+  '/bin',
+  '/sbin',
+  '/lib',
+  '/lib32',
+  '/lib64',
+  '/libx32',
+  '/etc',
+  '/opt',
+  '/nix'
+]
+
+const RESOLVED = '/run/systemd/resolve'
+
+/** Toolchains people keep in their home folder (read-only when present). */
+const HOME_TOOLCHAINS = [
+  '.pyenv',
+  '.nvm',
+  '.local',
+  '.volta',
+  '.cargo',
+  '.rustup',
+  '.bun',
+  '.deno',
+  '.asdf',
+  '.fnm',
+  '.sdkman',
+  'go',
+  '.gitconfig'
+]
+
+/** Package caches: writable for setup (it installs), absent from the suite's private HOME. */
+const HOME_CACHES = [
+  '.npm',
+  '.cache',
+  '.yarn',
+  '.pnpm-store',
+  '.m2',
+  '.gradle',
+  '.bun/install/cache'
+]
+
+export interface LayoutRequest {
+  /** The child's environment (PATH and HOME decide the toolchains). */
+  env: NodeJS.ProcessEnv
+  worktree: string
+  at: string
+  /** Folders nothing is taken from (the gate's temp folder: the other worktrees live there). */
+  hidden: readonly string[]
+  /** Further read-only paths, seen where they are (the checkout for setup, its .git). */
+  readOnly: readonly string[]
+  /** Writable folders, e.g. the report's. */
+  writable: readonly { from: string; to: string }[]
+  instrument: readonly string[]
+  network: boolean
+  /** Setup: the package caches writable (it installs), else a fresh HOME without them. */
+  caches: boolean
+}
+
+const inside = (path: string, dir: string): boolean => path === dir || path.startsWith(`${dir}/`)
+
+/** Finds the layout's paths on disk: system roots, toolchains on PATH and in HOME, links. */
+export function planLayout(req: LayoutRequest): Layout {
+  // A HOME the tmpfs may hide (never / or a system folder), else root's.
+  const given = req.env.HOME
+  const home =
+    given && isAbsolute(given) && depth(given) >= 1 && !SYSTEM_ROOTS.some(r => inside(given, r))
+      ? resolve(given)
+      : '/root'
+  const mounts: Mount[] = [
+    { kind: 'tmpfs', to: '/tmp' },
+    { kind: 'tmpfs', to: '/var/tmp' }
+  ]
+  // systemd-resolved's stub (/etc/resolv.conf links there on Ubuntu): names resolve when the
+  // run has the network (setup, suite.network).
+  if (existsSync(RESOLVED)) mounts.push({ kind: 'ro', from: RESOLVED, to: RESOLVED })
+  for (const root of SYSTEM_ROOTS) {
+    const info = lstatSync(root, { throwIfNoEntry: false })
+    if (!info) continue
+    if (info.isSymbolicLink())
+      mounts.push({ kind: 'symlink', target: readlinkSync(root), to: root })
+    else mounts.push({ kind: 'ro', from: root, to: root })
+  }
+  mounts.push({ kind: 'tmpfs', to: home })
+  const hidden = req.hidden.map(h => resolve(h))
+  const ro = (path: string): void => {
+    // Never over a top folder or the private HOME (that would bring the machine's back).
+    if (depth(path) < 2 || resolve(path) === home) return
+    if (existsSync(path) && !hidden.some(h => inside(resolve(path), h)))
+      mounts.push({ kind: 'ro', from: path, to: path })
+  }
+  for (const name of HOME_TOOLCHAINS) ro(join(home, name))
+  for (const entry of (req.env.PATH ?? '').split(delimiter)) {
+    // Never a top folder (/, /tmp, /home): only toolchain folders below them.
+    if (!isAbsolute(entry) || depth(entry) < 2 || SYSTEM_ROOTS.some(r => inside(entry, r))) continue
+    if (inside(entry, home) && entry !== home) {
+      ro(join(home, entry.slice(home.length + 1).split('/')[0] ?? ''))
+    } else if (!inside(home, entry)) ro(entry.endsWith('/bin') ? dirname(entry) : entry)
+  }
+  if (req.caches) {
+    for (const name of HOME_CACHES) {
+      const path = join(home, name)
+      if (existsSync(path)) mounts.push({ kind: 'rw', from: path, to: path })
+    }
+  }
+  for (const path of req.readOnly) ro(path)
+  for (const link of dependencyLinks(req.worktree, hidden)) mounts.push(link)
+  for (const w of req.writable) mounts.push({ kind: 'rw', from: w.from, to: w.to })
+  return {
+    mounts,
+    instrument: req.instrument.filter(p => existsSync(join(req.worktree, p))),
+    at: req.at,
+    worktree: req.worktree,
+    network: req.network
+  }
+}
+
+/**
+ * Dependency folders the worktree links to from outside (suite.reuse's links to the
+ * checkout, a setup that links an installed package): the node_modules folder each link
+ * lands in, read-only, at the link's target and at its real path (Node resolves modules
+ * by real path). Only node_modules folders, and nothing in a hidden folder.
+ */
+function dependencyLinks(worktree: string, hidden: readonly string[]): Mount[] {
+  const mounts: Mount[] = []
+  for (const link of linksIn(worktree)) {
+    let target: string
+    let real: string
+    try {
+      target = resolve(dirname(link), readlinkSync(link))
+      real = realpathSync(target)
+    } catch {
+      continue
+    }
+    if (inside(real, worktree)) continue
+    for (const path of new Set([target, real])) {
+      const cut = path.indexOf('/node_modules')
+      const dir = cut < 0 ? null : path.slice(0, cut + '/node_modules'.length)
+      if (dir === null || hidden.some(h => inside(dir, h)) || inside(dir, worktree)) continue
+      mounts.push({ kind: 'ro', from: realpathOr(dir), to: dir })
+    }
+  }
+  return mounts
+}
+
+function realpathOr(path: string): string {
+  try {
+    return realpathSync(path)
+  } catch {
+    return path
+  }
+}
+
+/** Symlinks at the worktree's top, in node_modules and in its @scope folders. */
+function linksIn(worktree: string): string[] {
+  const links: string[] = []
+  const scan = (dir: string, nested: boolean): void => {
+    let names: string[]
+    try {
+      names = readdirSync(dir)
+    } catch {
+      return
+    }
+    for (const name of names) {
+      const path = join(dir, name)
+      const info = lstatSync(path, { throwIfNoEntry: false })
+      if (info?.isSymbolicLink()) links.push(path)
+      else if (info?.isDirectory() && nested && name.startsWith('@')) scan(path, false)
+    }
+  }
+  scan(worktree, false)
+  scan(join(worktree, 'node_modules'), true)
+  return links
+}
+
+/** A random, neutral name (like mktemp's), for worktrees, temp and report folders. */
+export function neutralName(): string {
+  const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
+  return `tmp.${[...randomBytes(10)].map(b => letters[b % letters.length]).join('')}`
+}
+
+/** What a replay decided about containment, once per run (see decideContainment). */
+export interface Containment {
+  report: SandboxReport
+  /** The bwrap binary when runs are contained, else null. */
+  bin: string | null
+  /**
+   * Where every side's worktree is while it runs: mounted there by the sandbox, or moved
+   * there (one side after the other) without it, so ids holding the cwd agree.
+   */
+  at: string
+  /** Repository-relative instrument paths, read-only over the worktree in the sandbox. */
+  instrument: readonly string[]
+  /** Read-only in every run (the repository's .git, so git works in the worktree). */
+  readOnly: readonly string[]
+  /** suite.network. */
+  network: boolean
+}
+
+/** bwrap on PATH, or null. */
+export function findBwrap(path: string | undefined): string | null {
+  for (const dir of (path ?? '').split(delimiter)) {
+    if (!isAbsolute(dir)) continue
+    const bin = join(dir, 'bwrap')
+    if (existsSync(bin)) return bin
+  }
+  return null
+}
+
+/** The outcome of the probe: null when `bwrap … true` worked, else what it printed. */
+export type ProbeResult = { bin: null } | { bin: string; failure: string | null }
+
+/** sandbox: off|auto|required and the probe → contained or not, and why; throws for required. */
+export function decideContainment(
+  policy: SandboxPolicy,
+  probe: ProbeResult | null
+): { bin: string | null; report: SandboxReport } {
+  if (policy === 'off' || probe === null)
+    return { bin: null, report: { kind: 'none', contained: false, why: 'sandbox: off' } }
+  const why =
+    probe.bin === null
+      ? 'bubblewrap (bwrap) is not on PATH'
+      : probe.failure !== null
+        ? `bwrap cannot make a sandbox here (${probe.failure || 'no output'}); on Ubuntu 24.04 unprivileged user namespaces are restricted by AppArmor (docs/github.md)`
+        : null
+  if (why === null) return { bin: probe.bin, report: { kind: 'bwrap', contained: true } }
+  if (policy === 'required') throw new GateError(`sandbox: required, but ${why}`)
+  return { bin: null, report: { kind: 'none', contained: false, why } }
+}
+
+/** Runs `true` in a sandbox of the full layout: null when it worked, else the output. */
+export async function probeBwrap(
+  bin: string,
+  env: NodeJS.ProcessEnv,
+  dir: string,
+  logFile: string
+): Promise<string | null> {
+  const layout = planLayout({
+    env,
+    worktree: dir,
+    at: dir,
+    hidden: [],
+    readOnly: [],
+    writable: [],
+    instrument: [],
+    network: false,
+    caches: false
+  })
+  try {
+    const run = await runShell({
+      command: 'true',
+      cwd: dir,
+      env,
+      timeoutSec: 30,
+      logFile,
+      wrap: bwrapArgv(bin, layout)
+    })
+    return run.exitCode === 0 ? null : run.tail.split('\n').slice(-3).join(' ').slice(0, 300)
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error)
+  }
+}

@@ -1,0 +1,92 @@
+// The replay's containment, decided once per run before anything of the patch runs: probe
+// bubblewrap (when the policy's `sandbox` allows it), choose the one path every side's
+// worktree has while it runs, and list the instrument paths the sandbox keeps read-only.
+// What a run without a sandbox leaves open goes to the card (containmentNotices).
+import { existsSync, statSync } from 'node:fs'
+import { mkdir } from 'node:fs/promises'
+import { basename, join } from 'node:path'
+import type { GateContext } from '../context.js'
+import {
+  decideContainment,
+  findBwrap,
+  neutralName,
+  probeBwrap,
+  type Containment,
+  type ProbeResult
+} from '../exec/sandbox.js'
+import type { Reason } from '../types.js'
+import type { FidelitySpec } from './fidelity.js'
+
+/** Most single files mounted read-only over a worktree (the folders always are). */
+const MAX_INSTRUMENT_FILES = 200
+
+/** Probes (unless sandbox: off) and decides; throws for sandbox: required when unavailable. */
+export async function containRuns(ctx: GateContext, spec: FidelitySpec): Promise<Containment> {
+  const probe = ctx.policy.sandbox === 'off' ? null : await probeSandbox(ctx)
+  const decided = decideContainment(ctx.policy.sandbox, probe)
+  const project = projectName(ctx.repoDir)
+  const home = ctx.childEnv.HOME ?? '/root'
+  const gitDir = join(ctx.repoDir, '.git')
+  return {
+    ...decided,
+    // In the sandbox: a checkout in the home folder, as a developer has it. Without: a
+    // folder of the run's temp dir, each side moved there in turn.
+    at: decided.bin !== null ? join(home, project) : join(ctx.tempDir, project),
+    instrument: instrumentPaths(spec),
+    readOnly: existsSync(gitDir) && statSync(gitDir).isDirectory() ? [gitDir] : [],
+    network: ctx.policy.suite.network
+  }
+}
+
+async function probeSandbox(ctx: GateContext): Promise<ProbeResult> {
+  const bin = findBwrap(ctx.childEnv.PATH)
+  if (bin === null) return { bin: null }
+  const dir = join(ctx.tempDir, neutralName())
+  await mkdir(dir, { recursive: true })
+  const failure = await probeBwrap(bin, ctx.childEnv, dir, `${dir}.log`)
+  if (failure !== null) ctx.log.warning(`sandbox: bwrap failed its probe: ${failure}`)
+  return { bin, failure }
+}
+
+/** The repository's folder name, or a neutral one when it has none that is usable. */
+function projectName(repoDir: string): string {
+  const name = basename(repoDir)
+  return /^[\w.-]+$/.test(name) && name !== '.' && name !== '..' ? name : 'project'
+}
+
+/** The instrument's folders (never the whole worktree) and its files outside them. */
+function instrumentPaths(spec: FidelitySpec): string[] {
+  const dirs = spec.deep.filter(d => d !== '' && d !== '.')
+  if (dirs.length < spec.deep.length) return []
+  const files = [...spec.files.keys()].filter(f => !dirs.some(d => f.startsWith(`${d}/`)))
+  return [...dirs, ...(files.length <= MAX_INSTRUMENT_FILES ? files : [])]
+}
+
+/** The card's notices: runs not contained (and what that leaves open), sides made serial. */
+export function containmentNotices(ctx: GateContext, c: Containment): Reason[] {
+  if (c.report.contained) return []
+  const open = [
+    'a process the suite starts (in a new session, detached) can outlive the runner and rewrite its report',
+    "the suite can read and write outside its worktree (the other side's worktree, the gate's temp folder, the checkout)",
+    'the network is open',
+    'the paths and processes of the machine are visible to the product'
+  ]
+  const notices: Reason[] = [
+    {
+      rule: 'diagnostic',
+      level: 'notice',
+      message: `runs not contained (${c.report.why ?? 'no sandbox'}): ${open.join('; ')}. Install bubblewrap and allow user namespaces (docs/github.md), or set sandbox: required to refuse such runs`,
+      path: ctx.policy.path
+    }
+  ]
+  const { parallel, jobs } = ctx.policy.suite
+  if (parallel || jobs >= 2) {
+    notices.push({
+      rule: 'diagnostic',
+      level: 'notice',
+      message: `suite.${parallel ? 'parallel' : 'jobs'} asks the sides to overlap, but without a sandbox they would share the one path they run at and could reach each other: they ran one after the other`,
+      path: ctx.policy.path
+    })
+  }
+  return notices
+}
