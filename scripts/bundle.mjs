@@ -5,6 +5,7 @@ import { build } from 'esbuild'
 import {
   chmodSync,
   copyFileSync,
+  cpSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -55,4 +56,7 @@ for (const file of wasm) {
   const target = name === 'web-tree-sitter.wasm' ? join(dist, name) : join(dist, 'grammars', name)
   copyFileSync(join(root, file), target)
 }
+// The gate's own test reporters (src/replay/stream.ts), loaded by the runners from here.
+cpSync(join(root, 'src/reporters'), join(dist, 'reporters'), { recursive: true })
+
 console.log('bundled:', readdirSync(dist).join(', '))

@@ -15,6 +15,8 @@ export interface ShellRun {
   input?: string
   /** Keep stdout in memory (for protocols like the seeds batch), log only stderr. */
   captureStdout?: boolean
+  /** A pipe at the child's descriptor 3, read into this (the outcome stream, replay/stream.ts). */
+  onStream?: (chunk: Buffer) => void
 }
 
 export interface ShellResult {
@@ -61,8 +63,9 @@ export function runShell(run: ShellRun): Promise<ShellResult> {
       cwd: run.cwd,
       env: run.env,
       detached: true, // own process group: kill(-pid) reaches grandchildren
-      stdio: ['pipe', 'pipe', 'pipe']
+      stdio: run.onStream ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe']
     })
+    if (run.onStream) child.stdio[3]?.on('data', run.onStream)
     child.stdout.on('data', (d: Buffer) => (run.captureStdout ? chunks.push(d) : keep(d)))
     child.stderr.on('data', keep)
     child.stdin.on('error', () => undefined) // a child that exits without reading stdin

@@ -19,7 +19,7 @@ import type {
 } from '../types.js'
 import { GateError } from '../errors.js'
 import { guardGitState } from '../git/state.js'
-import { canaryToken, planCanary, type CanaryPlanning } from './canary.js'
+import { planCanary, type CanaryPlanning } from './canary.js'
 import { compileClasses, type ClassOf } from './classes.js'
 import { checkFidelity, fidelitySpec, foldCollisions } from './fidelity.js'
 import { patchTestPlan, probeInDiff, runPatchTests, type PatchTestPlan } from './patch-tests.js'
@@ -82,7 +82,6 @@ export async function replay(
     detectRunner(ctx.policy.suite),
     baseFiles,
     planeOf,
-    canaryToken(),
     ctx.policy.suite.command
   )
 

@@ -8,6 +8,7 @@ import { runShell, type ShellResult } from '../exec/process.js'
 import { JEST_JUNIT_ENV } from './ids.js'
 import { readReport, type Report } from './junit.js'
 import { detectRunner } from './runners.js'
+import { planStream, type StreamOutcome } from './stream.js'
 
 export type Side = 'base' | 'head'
 
@@ -16,6 +17,8 @@ export interface SuiteRun {
   report: Report | null
   /** Why the report could not be read, when it could not. */
   reportError?: string
+  /** What the gate's reporter streamed (stream.ts), or why nothing was streamed. */
+  stream?: StreamOutcome
 }
 
 export interface RunRequest {
@@ -100,13 +103,24 @@ export async function runSuite(ctx: GateContext, req: RunRequest): Promise<Suite
     ORACLE_GATE_JUNIT: junit,
     ORACLE_GATE_TESTS: tests.join('\n')
   })
+  const stream = planStream(command, detectRunner(ctx.policy.suite), env)
   const result = await runShell({
-    command,
+    command: stream.command,
     cwd: req.worktree,
-    env,
+    env: { ...env, ...stream.env },
     timeoutSec: ctx.policy.suite.timeout,
-    logFile: req.logFile
+    logFile: req.logFile,
+    ...stream.shell
   })
+  return { ...(await readRun(ctx, req, junit, result)), stream: stream.outcome() }
+}
+
+async function readRun(
+  ctx: GateContext,
+  req: RunRequest,
+  junit: string,
+  result: ShellResult
+): Promise<SuiteRun> {
   if (result.timedOut)
     return { result, report: null, reportError: `timed out after ${ctx.policy.suite.timeout}s` }
   try {
