@@ -47,6 +47,7 @@ const UNIT = [
   'runner-loading',
   'runners',
   'sanitize',
+  'stream',
   'scorecard-schema',
   'seeds',
   'simhash',

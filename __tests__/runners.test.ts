@@ -203,8 +203,8 @@ describe('the canary plan', () => {
     expect(siblingImports('vitest', js)).toEqual(["import { absval } from '../../lib/calc.mjs'"])
     expect(
       canaryContent('vitest', [{ ...canary, title: 'keeps zero', expect: 'failed' }], [])
-    ).toMatch(
-      /^import \{ expect, test \} from 'vitest'\n\ntest\("keeps zero", \(\) => \{\n  const \[left, right\] = \[3, 4\]\n  expect\(left \+ right\)\.toBe\(8\)/
+    ).toBe(
+      'import { expect, test } from \'vitest\'\n\ntest("keeps zero", () => {\n  const [left, right] = [3, 4]\n  expect(left + right).toBe(8)\n})\n'
     )
   })
 
@@ -385,7 +385,7 @@ describe('tripwire judges', () => {
       })
     ])
     expect(judge({ canaries: results('passed') }, {}).baseProblems).toHaveLength(1)
-    expect(judge({ canaries: results('failed', 'failed') }, {}).baseProblems).toHaveLength(1)
+    expect(judge({ canaries: results('skipped') }, {}).baseProblems).toHaveLength(1)
     expect(judge({ canaries: results('failed') }, { canaries: results('failed') }).reasons).toEqual(
       []
     )
@@ -394,16 +394,10 @@ describe('tripwire judges', () => {
         r => r.rule
       )
     ).toEqual(['runner-tampered'])
-    // A canary written to pass, reported failed: the results were changed as well.
+    // A canary written to pass that fails (the code it imports is broken) is no evidence.
     expect(
-      judge({ canaries: results('failed') }, { canaries: results('failed', 'failed') }).reasons.map(
-        r => r.message
-      )
-    ).toEqual([
-      expect.stringMatching(
-        /o\/test_k_zero\.py::test_keeps_order, a test the gate wrote to pass, was reported failed/
-      )
-    ])
+      judge({ canaries: results('failed', 'error') }, { canaries: results('failed', 'error') })
+    ).toEqual({ reasons: [], baseProblems: [] })
     expect(
       judge(
         { canaries: results('failed') },

@@ -251,7 +251,7 @@ describe('vitest: exit status vs report', () => {
     const card = await judge(repo)
     expect(failures(card)).toEqual(['report-mismatch'])
     expect(card.reasons.find(r => r.rule === 'report-mismatch')?.message).toMatch(
-      /was killed by SIGKILL in the first run on head while its report shows no failing voting test/
+      /was killed by SIGKILL in the first run on head while its report shows no failing test of the repository/
     )
   })
 

@@ -176,7 +176,8 @@ function freeTitle(runner: RunnerKind, titles: Set<string>, pick: Pick): string 
     const verb = VERBS[Math.floor(at / NOUNS.length)] ?? 'keeps'
     const noun = NOUNS[at % NOUNS.length] ?? 'values'
     const round = Math.floor(i / all)
-    const plain = runner === 'pytest' ? `test_${verb}_${noun.replace(/ /g, '_')}` : `${verb} ${noun}`
+    const plain =
+      runner === 'pytest' ? `test_${verb}_${noun.replace(/ /g, '_')}` : `${verb} ${noun}`
     const title = round === 0 ? plain : `${plain}${runner === 'pytest' ? '_' : ' '}${round + 1}`
     if (!titles.has(title)) {
       titles.add(title)
@@ -284,7 +285,11 @@ export function takeCanary(
   const fileOf = (c: Report['cases'][number]): string | null => {
     const where = c.file !== undefined ? toRepoPath(c.file, root) : c.classname
     for (const path of files.keys())
-      if (where === path || where === dotted(path) || (c.classname === '' && c.name === dotted(path)))
+      if (
+        where === path ||
+        where === dotted(path) ||
+        (c.classname === '' && c.name === dotted(path))
+      )
         return path
     return null
   }

@@ -273,7 +273,9 @@ export function withReporter(
     texts.filter((t, i) => i > at.index && (t === option || t.startsWith(`${option}=`))).length
   const reporters = options.reduce((n, o) => n + named(o), 0)
   if (reporters === 0)
-    return { why: `the suite command names no ${options[0] ?? ''}: the reporters come from the runner's configuration` }
+    return {
+      why: `the suite command names no ${options[0] ?? ''}: the reporters come from the runner's configuration`
+    }
   const added = [`${options[0] ?? ''}=${shellWord(reporter)}`]
   if (kind === 'node-test') {
     // node pairs reporters and destinations by position: both counts must agree.

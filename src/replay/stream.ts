@@ -127,7 +127,10 @@ export class StreamCollector {
 const OUTCOMES: ReadonlySet<string> = new Set(['passed', 'failed', 'error', 'skipped'])
 
 /** The records of a stream; anything not written by the reporter is a problem. */
-export function parseStream(text: string, nonce: string): Extract<StreamOutcome, { state: 'read' }> {
+export function parseStream(
+  text: string,
+  nonce: string
+): Extract<StreamOutcome, { state: 'read' }> {
   const out: Extract<StreamOutcome, { state: 'read' }> = {
     state: 'read',
     cases: [],
@@ -206,7 +209,11 @@ function outcomeClass(o: Outcome): string {
 export function caseName(c: RawCase, root: string, runner: RunnerKind | null = null): string {
   const where = c.file !== undefined ? toRepoPath(c.file, root) : c.classname
   const suites = runner === 'node-test' ? c.suites.filter(s => s !== '') : []
-  const chain = [...suites, ...(c.classname !== where && c.file !== undefined && c.classname !== '' ? [c.classname] : []), c.name]
+  const chain = [
+    ...suites,
+    ...(c.classname !== where && c.file !== undefined && c.classname !== '' ? [c.classname] : []),
+    c.name
+  ]
   const shown = where === '' ? chain.join(' > ') : `${where}::${chain.join(' > ')}`
   return shown.length > 300 ? `${shown.slice(0, 300)}…` : shown
 }
@@ -246,12 +253,18 @@ export function crossCheck(
   for (const [k, c] of file) {
     const s = stream.get(k)
     if (s === undefined)
-      problems.push(`${caseName(c, root, runner)} is in the report (${c.outcome}) but was never streamed`)
+      problems.push(
+        `${caseName(c, root, runner)} is in the report (${c.outcome}) but was never streamed`
+      )
     else if (outcomeClass(s.outcome) !== outcomeClass(c.outcome))
-      problems.push(`${caseName(c, root, runner)} was streamed ${s.outcome} but the report says ${c.outcome}`)
+      problems.push(
+        `${caseName(c, root, runner)} was streamed ${s.outcome} but the report says ${c.outcome}`
+      )
   }
   for (const [k, s] of stream)
     if (!file.has(k))
-      problems.push(`${caseName(s, root, runner)} was streamed ${s.outcome} but is missing from the report`)
+      problems.push(
+        `${caseName(s, root, runner)} was streamed ${s.outcome} but is missing from the report`
+      )
   return problems
 }

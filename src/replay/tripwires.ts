@@ -92,7 +92,9 @@ export class RunWatch {
       report = taken.report
     }
     record.cases = report.cases.length
-    record.failing = report.cases.filter(c => c.outcome === 'failed' || c.outcome === 'error').length
+    record.failing = report.cases.filter(
+      c => c.outcome === 'failed' || c.outcome === 'error'
+    ).length
     record.passed = report.cases.filter(c => c.outcome === 'passed').length
     this.records.push(record)
     return { ...run, report }
@@ -122,7 +124,8 @@ export function judgeStream(
     )
   }
   problems.push(...crossCheck(file.cases, stream.cases, root, runner))
-  const judged: StreamRecord = problems.length > 0 ? { state: 'tampered', problems } : { state: 'agrees' }
+  const judged: StreamRecord =
+    problems.length > 0 ? { state: 'tampered', problems } : { state: 'agrees' }
   return { report: { ...file, cases: stream.cases }, stream: judged }
 }
 
@@ -176,7 +179,7 @@ export function judgeTripwires(input: TripwireInput): TripwireVerdict {
     if (!why) continue
     reasons.push({
       rule: 'report-mismatch',
-      message: `the runner ${why} in ${at('head', r)} while its report shows no failing voting test: code in the voting process changed the report or the exit (a red vote)`,
+      message: `the runner ${why} in ${at('head', r)} while its report shows no failing test of the repository (a canary is no excuse): code in the voting process changed the report or the exit (a red vote)`,
       path: input.policyPath,
       level: 'failure'
     })
@@ -192,7 +195,8 @@ export function judgeTripwires(input: TripwireInput): TripwireVerdict {
 const SHOWN_PROBLEMS = 10
 
 function listed(problems: readonly string[]): string {
-  const more = problems.length > SHOWN_PROBLEMS ? `; and ${problems.length - SHOWN_PROBLEMS} more` : ''
+  const more =
+    problems.length > SHOWN_PROBLEMS ? `; and ${problems.length - SHOWN_PROBLEMS} more` : ''
   return problems.slice(0, SHOWN_PROBLEMS).join('; ') + more
 }
 
@@ -215,7 +219,9 @@ function judgeStreams(input: TripwireInput): TripwireVerdict {
   }
   if (first?.state === 'off') notice(first.why)
   else if (first?.state === 'silent')
-    notice("the runner did not load the gate's reporter on the base (does the command clear the environment?)")
+    notice(
+      "the runner did not load the gate's reporter on the base (does the command clear the environment?)"
+    )
   const armed = first?.state === 'agrees'
   for (const r of input.base)
     if (r.stream?.state === 'tampered')
@@ -263,13 +269,17 @@ function judgeCanary(input: TripwireInput): TripwireVerdict {
     const files = [...new Set(base.map(r => r.canary.path))].join(', ')
     return notice(`the voting command did not collect ${files} on the base`)
   }
-  const wrongOnBase = armed.filter(r => !asWritten(r))
+  // Only a canary written to fail and reported otherwise is evidence: one written to pass
+  // fails honestly when the code it imports is broken.
+  const forged = (r: CanaryResult): boolean =>
+    r.canary.expect === 'failed' && (r.outcome === 'passed' || r.outcome === 'skipped')
+  const wrongOnBase = armed.filter(forged)
   if (wrongOnBase.length > 0)
     return {
       reasons: [],
       baseProblems: wrongOnBase.map(
         r =>
-          `the canary ${nameOf(r)}, a test written to ${r.canary.expect === 'failed' ? 'fail' : 'pass'}, was reported ${r.outcome} on the base: the instrument's runner does not report what ran`
+          `the canary ${nameOf(r)}, a test written to fail, was reported ${r.outcome} on the base: the instrument's runner does not report what ran`
       )
     }
   const head = input.head.find(r => r.canaries !== undefined)
@@ -284,9 +294,9 @@ function judgeCanary(input: TripwireInput): TripwireVerdict {
         messages.push(
           `the canary ${nameOf(r)}, a test the gate wrote and the base's run reported, is missing from the head's report while ${head.passed} other test(s) passed: something in the voting process removed results`
         )
-    } else if (!asWritten(r))
+    } else if (forged(r))
       messages.push(
-        `the canary ${nameOf(r)}, a test the gate wrote to ${r.canary.expect === 'failed' ? 'fail' : 'pass'}, was reported ${r.outcome} on the head: something in the voting process rewrote the runner's results`
+        `the canary ${nameOf(r)}, a test the gate wrote to fail, was reported ${r.outcome} on the head: something in the voting process rewrote the runner's results`
       )
   }
   return {

@@ -4,6 +4,7 @@
 // descriptor when the file's results come in, and an end record when the run is over.
 import { realpathSync } from 'node:fs'
 import { relative } from 'node:path'
+import process from 'node:process'
 import { send } from './channel.mjs'
 
 function outcomeOf(status) {

@@ -66,7 +66,8 @@ export default class OutcomeStream {
     }
     collect(file.tasks)
     for (const suite of suites) if (suite.result?.errors) this.emit(suite, suite.name, 'failed')
-    if (file.tasks.length === 0 && file.result?.state === 'fail') this.emit(file, file.name, 'failed')
+    if (file.tasks.length === 0 && file.result?.state === 'fail')
+      this.emit(file, file.name, 'failed')
   }
 
   onTestRunEnd(testModules, errors, reason) {

@@ -145,5 +145,8 @@ _CHANNEL = _take_channel()
 
 
 def pytest_configure(config):
+    # Out of sys.modules once pytest holds the plugin: code that scans the loaded modules
+    # (Hypothesis draws constants from every local module's source) must not see this one.
+    sys.modules.pop(__name__, None)
     if _CHANNEL is not None and not hasattr(config, "workerinput"):
         config.pluginmanager.register(_Stream(_CHANNEL, config), _NAME + "-stream")
