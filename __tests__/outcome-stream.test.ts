@@ -3,8 +3,8 @@
 // runner: first the naive run shows it working (CI's report is green, and the gate judging
 // the JUnit file alone, `suite.runner: other`, merges the buggy head), then the gate with
 // its reporter loaded rejects it. Honest fixes merge on every runner with the stream armed.
-import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { execFileSync, spawnSync } from 'node:child_process'
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -436,5 +436,26 @@ describe('jest and node:test: honest fixes merge with the stream armed', () => {
     ])
     expect(notStreamed(card)).toBe(false)
     expect(messages(card, 'diagnostic')).not.toMatch(/canaries were not armed/)
+  })
+})
+
+describe('the bundle', () => {
+  it('carries the reporters: dist/ copied away streams a pytest run and rejects the shutdown rewrite', () => {
+    const away = mkdtempSync(join(tmpdir(), 'og-stream-dist-'))
+    try {
+      cpSync(join(import.meta.dirname, '..', 'dist'), join(away, 'dist'), { recursive: true })
+      const repo = pytestRepo(PLAIN_PY, THREAD_AT_SHUTDOWN)
+      const r = spawnSync(
+        process.execPath,
+        [join(away, 'dist', 'cli.js'), 'check', '--base', 'main', '--head', 'agent', '--quiet'],
+        { cwd: repo.dir, encoding: 'utf8' }
+      )
+      const card = JSON.parse(r.stdout) as Scorecard
+      expect(notStreamed(card)).toBe(false)
+      expect(failures(card)).toEqual(['oracle-failed', 'runner-tampered'])
+      expect(r.status).toBe(2)
+    } finally {
+      rmSync(away, { recursive: true, force: true })
+    }
   })
 })
