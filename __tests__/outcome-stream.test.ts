@@ -263,6 +263,51 @@ describe('pytest: outcomes streamed by the gate', () => {
   })
 })
 
+/**
+ * A product that is right only when it sees it is measured: it looks for every trace the
+ * gate's reporter could leave in its process (the variable, the plugin list, the folder on
+ * the path, the module, the command line).
+ */
+const RIGHT_WHEN_MEASURED = `import os
+import sys
+
+
+def _measured():
+    if "TEST_OUTCOME_STREAM" in os.environ:
+        return True
+    if "pytest_outcomes" in os.environ.get("PYTEST_PLUGINS", ""):
+        return True
+    paths = os.environ.get("PYTHONPATH", "").split(os.pathsep) + sys.path
+    if any("reporters" in p for p in paths) or any("reporters" in a for a in sys.argv):
+        return True
+    files = [getattr(m, "__file__", None) or "" for m in list(sys.modules.values())]
+    return "pytest_outcomes" in sys.modules or any("reporters" in f for f in files)
+
+
+MEASURED = _measured()
+
+
+def absval(x):
+    return (-x if x < 0 else x) if MEASURED else x  # right only under measurement
+`
+
+describe('pytest: the reporter leaves no trace the product can see', () => {
+  it('a product right only when it finds the reporter stays buggy under the gate', async () => {
+    const repo = pytestRepo(PLAIN_PY, RIGHT_WHEN_MEASURED)
+    // With a trace left in its environment the product behaves, and the suite passes.
+    expect(naiveRun(repo, `TEST_OUTCOME_STREAM=3:x ${PLAIN_PY}`).status).toBe(0)
+    expect(naiveRun(repo, PLAIN_PY).status).toBe(1)
+
+    const card = await judge(repo)
+    expect(notStreamed(card)).toBe(false)
+    expect(card.verdict).toBe('product')
+    expect(failures(card)).toEqual(['oracle-failed'])
+    expect(card.transitions.fail_to_fail).toEqual([
+      'oracle/props/test_calc.py::test_abs_non_negative'
+    ])
+  })
+})
+
 describe('pytest: canaries a product cannot tell apart', () => {
   it('the old prefix and other cheap signals find no canary; the flipped canaries give it away', async () => {
     // The product's detector is no straw man: it recognises the canary the gate used to write.
