@@ -180,6 +180,12 @@ describe('the stream against the file', () => {
     })
     const agrees = judgeStream(report, { ...streamed, cases: [c('t1', 'passed')] }, '/wt', 'pytest')
     expect(agrees.stream).toEqual({ state: 'agrees' })
+    // The stream carries outcomes only: the card's failure message comes from the file.
+    const failed = { files: [], cases: [c('t1', 'failed', { message: 'assert -3 >= 0' })] }
+    const streamedFail = { ...streamed, cases: [c('t1', 'error')] }
+    expect(judgeStream(failed, streamedFail, '/wt', 'pytest').report.cases).toEqual([
+      c('t1', 'error', { message: 'assert -3 >= 0' })
+    ])
     // Nothing at all on the stream: the reporter never loaded (judged against the base).
     expect(
       judgeStream(report, { ...streamed, cases: [], started: 0, ended: 0 }, '/wt', 'pytest')

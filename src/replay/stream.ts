@@ -218,6 +218,37 @@ export function caseName(c: RawCase, root: string, runner: RunnerKind | null = n
   return shown.length > 300 ? `${shown.slice(0, 300)}…` : shown
 }
 
+/** The fields the report writer and the reporter both write, as one key. */
+function caseKey(root: string, runner: RunnerKind | null): (c: RawCase) => string {
+  return c =>
+    [
+      c.file !== undefined ? toRepoPath(c.file, root) : '',
+      c.classname,
+      ...(runner === 'node-test' ? c.suites : []),
+      c.name
+    ].join('\u0000')
+}
+
+/**
+ * The streamed cases with the failure messages of the file (the stream carries outcomes
+ * only), taken from the file's case of the same test and outcome class.
+ */
+export function withMessages(
+  streamed: readonly RawCase[],
+  junit: readonly RawCase[],
+  root: string,
+  runner: RunnerKind | null
+): RawCase[] {
+  const key = caseKey(root, runner)
+  const messages = new Map<string, RawCase>()
+  for (const c of junit)
+    if (c.message !== undefined) messages.set(`${key(c)}\u0000${outcomeClass(c.outcome)}`, c)
+  return streamed.map(s => {
+    const found = messages.get(`${key(s)}\u0000${outcomeClass(s.outcome)}`)
+    return found?.message !== undefined ? { ...s, message: found.message } : s
+  })
+}
+
 /**
  * Where the JUnit file and the stream disagree, each naming the test: a case only one of
  * them has, or one whose outcome differs (failed and error count as one). Two records of
@@ -231,13 +262,7 @@ export function crossCheck(
   root: string,
   runner: RunnerKind | null
 ): string[] {
-  const key = (c: RawCase): string =>
-    [
-      c.file !== undefined ? toRepoPath(c.file, root) : '',
-      c.classname,
-      ...(runner === 'node-test' ? c.suites : []),
-      c.name
-    ].join('\u0000')
+  const key = caseKey(root, runner)
   const index = (cases: readonly RawCase[]): Map<string, RawCase> => {
     const map = new Map<string, RawCase>()
     for (const c of cases) {

@@ -27,7 +27,7 @@ import {
 import type { Report } from './junit.js'
 import { runSuite, type RunRequest, type Side, type SuiteRun } from './run.js'
 import { detectRunner, type RunnerKind } from './runners.js'
-import { crossCheck, type StreamOutcome } from './stream.js'
+import { crossCheck, withMessages, type StreamOutcome } from './stream.js'
 
 /** What the outcome stream of one run showed. */
 export type StreamRecord =
@@ -126,7 +126,8 @@ export function judgeStream(
   problems.push(...crossCheck(file.cases, stream.cases, root, runner))
   const judged: StreamRecord =
     problems.length > 0 ? { state: 'tampered', problems } : { state: 'agrees' }
-  return { report: { ...file, cases: stream.cases }, stream: judged }
+  const cases = withMessages(stream.cases, file.cases, root, runner)
+  return { report: { ...file, cases }, stream: judged }
 }
 
 /** The exit status contradicts the report: non-zero or a signal, and no failing voting case. */
