@@ -57,6 +57,9 @@ for (const file of wasm) {
   copyFileSync(join(root, file), target)
 }
 // The gate's own test reporters (src/replay/stream.ts), loaded by the runners from here.
-cpSync(join(root, 'src/reporters'), join(dist, 'reporters'), { recursive: true })
+cpSync(join(root, 'src/reporters'), join(dist, 'reporters'), {
+  recursive: true,
+  filter: path => !/__pycache__|\.gitignore$/.test(path)
+})
 
 console.log('bundled:', readdirSync(dist).join(', '))
