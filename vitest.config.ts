@@ -56,6 +56,7 @@ const UNIT = [
   'runner-loading',
   'runners',
   'sanitize',
+  'stream',
   'scorecard-schema',
   'seeds',
   'shard-split',

@@ -2,7 +2,7 @@
 // in-diff files, in a worktree of its own (issue 16). Real repositories, real runners
 // (pytest, vitest): each attack is first shown to work on a naive run (the suite command
 // a plain CI job would run, green with the bug in), then judged by check().
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -207,9 +207,10 @@ def test_zero():
       .sort()
       .map(f => ({
         where: f.replace(/^\d+-/, '').replace(/\.json$/, ''),
-        // The canary (tripwires.ts) rides along in each side's first run: not a test.
-        ids: (JSON.parse(readFileSync(join(record, f), 'utf8')) as string[]).filter(
-          id => !id.includes('og_canary_')
+        // The canaries (canary.ts) ride along in each side's first run, in files of their
+        // own that are gone after it: not tests of the repository.
+        ids: (JSON.parse(readFileSync(join(record, f), 'utf8')) as string[]).filter(id =>
+          existsSync(join(repo.dir, id.split('::')[0] ?? ''))
         )
       }))
     // Base and head at the one run path (named like the checkout); the patch tests and the

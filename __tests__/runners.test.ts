@@ -3,7 +3,15 @@
 // canary goes, and how run records turn into reasons. End-to-end cases with real runners are
 // in tripwires.test.ts and reruns-targeted.test.ts.
 import { describe, expect, it } from 'vitest'
-import { planCanary, takeCanary } from '../src/replay/canary.js'
+import {
+  asWritten,
+  canaryContent,
+  planCanary,
+  siblingImports,
+  takeCanary,
+  type Canary,
+  type CanaryResult
+} from '../src/replay/canary.js'
 import { canonicalId, type IdContext } from '../src/replay/ids.js'
 import type { RawCase } from '../src/replay/junit.js'
 import { detectRunner, selectingCommand, selectionArgs, splitWords } from '../src/replay/runners.js'
@@ -132,29 +140,82 @@ describe('selectionArgs: the {tests} forms', () => {
 })
 
 describe('the canary plan', () => {
-  it('goes beside the first voting test file, named after its pattern', () => {
+  /** A deterministic choice: always the first, for exact names in the assertions. */
+  const first = (): number => 0
+
+  it('goes beside voting test files, named like them, two written to fail and one to pass', () => {
     const files = ['oracle/b/test_z.py', 'oracle/a/check_test.py', 'src/test_not_voting.py']
-    const py = planCanary('pytest', files, votingUnder('oracle'), 'og_canary_abc')
-    expect(py.plan?.path).toBe('oracle/a/zz_og_canary_abc_test.py')
-    expect(py.plan?.content).toContain('def test_og_canary_abc():')
-    const vi = planCanary('vitest', ['web/x.spec.cts', 'README.md'], votingUnder('web'), 't1')
-    expect(vi.plan?.path).toBe('web/t1.spec.mts')
-    expect(vi.plan?.content).toMatch(/^import \{ test \} from 'vitest'/)
-    const jest = planCanary('jest', ['web/__tests__/cart.ts'], votingUnder('web'), 't2')
-    expect(jest.plan?.path).toBe('web/__tests__/t2.ts')
-    expect(jest.plan?.content).not.toMatch(/import/)
-    const node = planCanary('node-test', ['web/cart.test.mjs'], votingUnder('web'), 't3')
-    expect(node.plan?.path).toBe('web/t3.test.mjs')
+    const py = planCanary('pytest', files, votingUnder('oracle'), '', first).plan
+    expect(py?.canaries.map(c => [c.path, c.title, c.expect])).toEqual([
+      ['oracle/a/check_input_test.py', 'test_handles_empty_input', 'failed'],
+      ['oracle/a/check_input_test.py', 'test_handles_large_values', 'passed'],
+      ['oracle/b/test_z_input.py', 'test_handles_repeated_keys', 'failed']
+    ])
+    const vi = planCanary('vitest', ['web/x.spec.cts', 'README.md'], votingUnder('web'), '', first)
+    expect(vi.plan?.canaries.map(c => c.path)).toEqual([
+      'web/x-input.spec.mts',
+      'web/x-input.spec.mts',
+      'web/x-input.spec.mts'
+    ])
+    const jest = planCanary('jest', ['web/__tests__/cart.ts'], votingUnder('web'), '', first)
+    expect(jest.plan?.canaries[0]?.path).toBe('web/__tests__/cart-input.ts')
+    const node = planCanary('node-test', ['web/cart_x.test.mjs'], votingUnder('web'), '', first)
+    expect(node.plan?.canaries[0]?.path).toBe('web/cart_x_input.test.mjs')
+  })
+
+  it('carries no token: random plans use plain words only, never a name the base has', () => {
+    const files = ['oracle/test_calc.py', 'oracle/test_calc_input.py', 'oracle/test_io.py']
+    for (let i = 0; i < 50; i++) {
+      const plan = planCanary('pytest', files, votingUnder('oracle')).plan
+      for (const c of plan?.canaries ?? []) {
+        expect(c.path).toMatch(/^oracle\/test_(calc|io)[a-z_]*_[a-z]+\.py$/)
+        expect(files).not.toContain(c.path)
+        expect(c.title).toMatch(/^test_[a-z_]+$/)
+        expect(`${c.path} ${c.title}`).not.toMatch(/canary|og_|[0-9a-f]{6}/)
+      }
+      expect(new Set(plan?.canaries.map(c => c.title)).size).toBe(3)
+    }
+  })
+
+  it("repeats the sibling file's imports and fails through the framework's assertions", () => {
+    const sibling =
+      'import os\nfrom app import calc\nfrom app.util import (\n  x,\n)\n\ndef test_a():\n    pass\n'
+    expect(siblingImports('pytest', sibling)).toEqual(['import os', 'from app import calc'])
+    const canary = {
+      path: 'o/test_a_x.py',
+      title: 'test_keeps_zero',
+      beside: 'o/test_a.py',
+      a: 3,
+      b: 4
+    }
+    const fail = canaryContent(
+      'pytest',
+      [{ ...canary, expect: 'failed' }],
+      ['from app import calc']
+    )
+    expect(fail).toBe(
+      'from app import calc\n\n\ndef test_keeps_zero():\n    left, right = 3, 4\n    assert left + right == 8\n'
+    )
+    const pass = canaryContent('pytest', [{ ...canary, expect: 'passed' }], [])
+    expect(pass).toContain('assert left + right == 7')
+    const js =
+      "import { describe, expect, test } from 'vitest'\nimport { absval } from '../../lib/calc.mjs'\n"
+    expect(siblingImports('vitest', js)).toEqual(["import { absval } from '../../lib/calc.mjs'"])
+    expect(
+      canaryContent('vitest', [{ ...canary, title: 'keeps zero', expect: 'failed' }], [])
+    ).toBe(
+      'import { expect, test } from \'vitest\'\n\ntest("keeps zero", () => {\n  const [left, right] = [3, 4]\n  expect(left + right).toBe(8)\n})\n'
+    )
   })
 
   it('is not armed without a known runner or a voting test file that fits', () => {
-    expect(planCanary(null, ['oracle/test_a.py'], votingUnder('oracle'), 't')).toMatchObject({
+    expect(planCanary(null, ['oracle/test_a.py'], votingUnder('oracle'))).toMatchObject({
       plan: null,
       why: expect.stringMatching(/no runner the gate knows/)
     })
-    expect(planCanary('pytest', ['oracle/helpers.py'], votingUnder('oracle'), 't').plan).toBeNull()
-    expect(planCanary('go', ['oracle/x_test.go'], votingUnder('oracle'), 't').plan).toBeNull()
-    // A command that stops at its first failure would stop at the canary.
+    expect(planCanary('pytest', ['oracle/helpers.py'], votingUnder('oracle')).plan).toBeNull()
+    expect(planCanary('go', ['oracle/x_test.go'], votingUnder('oracle')).plan).toBeNull()
+    // A command that stops at its first failure would stop at a canary.
     for (const command of [
       'pytest -x oracle',
       'pytest -qx oracle',
@@ -163,7 +224,7 @@ describe('the canary plan', () => {
       'npx vitest run --bail=1'
     ])
       expect(
-        planCanary('pytest', ['oracle/test_a.py'], votingUnder('oracle'), 't', command)
+        planCanary('pytest', ['oracle/test_a.py'], votingUnder('oracle'), command)
       ).toMatchObject({
         plan: null,
         why: expect.stringMatching(/stops at the first failure/)
@@ -173,32 +234,68 @@ describe('the canary plan', () => {
         'pytest',
         ['oracle/test_a.py'],
         votingUnder('oracle'),
-        't',
         'pytest -p xdist -k x oracle'
       ).plan
     ).not.toBeNull()
   })
 
-  it('its cases are taken out of the report; one that did not fail is the evidence', () => {
-    const c = (name: string, outcome: RawCase['outcome']): RawCase => ({
-      classname: 'oracle.test_x',
+  it('their cases are taken out of the report, each with what the report said about it', () => {
+    const plan = {
+      runner: 'pytest' as const,
+      canaries: [
+        {
+          path: 'oracle/test_x_zero.py',
+          title: 'test_keeps_zero',
+          expect: 'failed' as const,
+          beside: 'oracle/test_x.py',
+          a: 1,
+          b: 2
+        },
+        {
+          path: 'oracle/test_x_zero.py',
+          title: 'test_keeps_order',
+          expect: 'passed' as const,
+          beside: 'oracle/test_x.py',
+          a: 1,
+          b: 2
+        }
+      ]
+    }
+    const c = (classname: string, name: string, outcome: RawCase['outcome']): RawCase => ({
+      classname,
       name,
       suites: [],
       outcome,
       flaky: false
     })
+    const real = c('oracle.test_x', 'test_keeps_zero', 'passed') // same name, other file
     const report = {
       files: [],
-      cases: [c('test_real', 'passed'), c('test_og_canary_k1', 'failed')]
+      cases: [
+        real,
+        c('oracle.test_x_zero', 'test_keeps_zero', 'failed'),
+        c('oracle.test_x_zero', 'test_keeps_order', 'passed')
+      ]
     }
-    expect(takeCanary(report, 'og_canary_k1')).toEqual({
-      report: { files: [], cases: [c('test_real', 'passed')] },
-      outcome: 'failed'
-    })
+    const taken = takeCanary(report, plan, '/wt')
+    expect(taken.report.cases).toEqual([real])
+    expect(taken.results.map(r => [r.canary.title, r.outcome, asWritten(r)])).toEqual([
+      ['test_keeps_zero', 'failed', true],
+      ['test_keeps_order', 'passed', true]
+    ])
+    // A collection error of the canary file stands for each of its canaries.
+    const broken = takeCanary(
+      { files: [], cases: [c('', 'oracle.test_x_zero', 'error')] },
+      plan,
+      '/wt'
+    )
+    expect(broken.results.map(r => [r.outcome, asWritten(r)])).toEqual([
+      ['error', true],
+      ['error', false]
+    ])
     expect(
-      takeCanary({ files: [], cases: [c('test_og_canary_k1', 'passed')] }, 'og_canary_k1').outcome
-    ).toBe('passed')
-    expect(takeCanary(report, 'og_canary_other').outcome).toBe('absent')
+      takeCanary({ files: [], cases: [real] }, plan, '/wt').results.map(r => r.outcome)
+    ).toEqual(['absent', 'absent'])
   })
 })
 
@@ -212,6 +309,22 @@ describe('tripwire judges', () => {
     passed: 3,
     ...r
   })
+  const failing: Canary = {
+    path: 'o/test_k_zero.py',
+    title: 'test_keeps_zero',
+    expect: 'failed',
+    beside: 'o/test_k.py',
+    a: 1,
+    b: 2
+  }
+  const passing: Canary = { ...failing, title: 'test_keeps_order', expect: 'passed' }
+  const results = (
+    f: CanaryResult['outcome'],
+    p: CanaryResult['outcome'] = 'passed'
+  ): CanaryResult[] => [
+    { canary: failing, outcome: f },
+    { canary: passing, outcome: p }
+  ]
 
   it('exit status vs report, with the runners\' "no tests" codes', () => {
     expect(exitMismatch(rec({ exitCode: 1, failing: 1 }))).toBeNull()
@@ -223,9 +336,15 @@ describe('tripwire judges', () => {
     expect(exitMismatch(rec({ exitCode: 1, cases: 0, passed: 0 }))).toBeNull()
     // A selection that matched nothing: every case skipped, vitest exits 1.
     expect(exitMismatch(rec({ exitCode: 1, cases: 4, passed: 0 }))).toBeNull()
-    // ...not with tests in the report, nor when the only case left is a passing canary.
+    // ...not with tests in the report, nor when the only cases left are passing canaries.
     expect(exitMismatch(rec({ exitCode: 5 }))).toBe('exited with status 5')
-    expect(exitMismatch(rec({ exitCode: 1, cases: 0, canary: 'passed' }))).toBe(
+    expect(
+      exitMismatch(rec({ exitCode: 1, cases: 0, passed: 0, canaries: results('passed') }))
+    ).toBe('exited with status 1')
+    // A canary written to fail and reported failed explains a non-zero exit; one written to
+    // pass, or one written to fail and reported otherwise, does not.
+    expect(exitMismatch(rec({ exitCode: 1, canaries: results('failed') }))).toBeNull()
+    expect(exitMismatch(rec({ exitCode: 1, canaries: results('passed', 'failed') }))).toBe(
       'exited with status 1'
     )
   })
@@ -248,8 +367,8 @@ describe('tripwire judges', () => {
     expect(verdict.reasons[0]?.message).toMatch(/in rerun 1 on head/)
   })
 
-  it('the canary: armed only when the base reported it failed; tampering only on the head', () => {
-    const plan = { runner: 'pytest' as const, path: 'o/test_k.py', token: 'k', content: '' }
+  it('the canaries: armed only when the base reported them as written; tampering only on the head', () => {
+    const plan = { runner: 'pytest' as const, canaries: [failing, passing] }
     const judge = (base: Partial<RunRecord>, head: Partial<RunRecord>) =>
       judgeTripwires({
         base: [rec({ failing: 1, ...base })],
@@ -257,26 +376,46 @@ describe('tripwire judges', () => {
         canary: { plan },
         policyPath: 'p'
       })
-    expect(judge({ canary: 'absent' }, { canary: 'passed' }).reasons).toEqual([
+    expect(
+      judge({ canaries: results('absent', 'absent') }, { canaries: results('passed') }).reasons
+    ).toEqual([
       expect.objectContaining({
         level: 'notice',
-        message: expect.stringMatching(/did not collect o\/test_k\.py on the base/)
+        message: expect.stringMatching(/did not collect o\/test_k_zero\.py on the base/)
       })
     ])
-    expect(judge({ canary: 'passed' }, {}).baseProblems).toHaveLength(1)
-    expect(judge({ canary: 'failed' }, { canary: 'failed' }).reasons).toEqual([])
-    expect(judge({ canary: 'failed' }, { canary: 'skipped' }).reasons.map(r => r.rule)).toEqual([
-      'runner-tampered'
-    ])
+    expect(judge({ canaries: results('passed') }, {}).baseProblems).toHaveLength(1)
+    expect(judge({ canaries: results('skipped') }, {}).baseProblems).toHaveLength(1)
+    expect(judge({ canaries: results('failed') }, { canaries: results('failed') }).reasons).toEqual(
+      []
+    )
     expect(
-      judge({ canary: 'failed' }, { canary: 'absent', failing: 0 }).reasons.map(r => r.rule)
+      judge({ canaries: results('failed') }, { canaries: results('skipped') }).reasons.map(
+        r => r.rule
+      )
     ).toEqual(['runner-tampered'])
+    // A canary written to pass that fails (the code it imports is broken) is no evidence.
+    expect(
+      judge({ canaries: results('failed', 'error') }, { canaries: results('failed', 'error') })
+    ).toEqual({ reasons: [], baseProblems: [] })
+    expect(
+      judge(
+        { canaries: results('failed') },
+        { canaries: results('absent', 'absent'), failing: 0 }
+      ).reasons.map(r => r.rule)
+    ).toEqual(['runner-tampered', 'runner-tampered'])
     // Gone while nothing else passed (a collection error), or beside a real failure (a
     // runner that stops early): no evidence of tampering.
     expect(
-      judge({ canary: 'failed' }, { canary: 'absent', passed: 0, failing: 0 }).reasons
+      judge(
+        { canaries: results('failed') },
+        { canaries: results('absent', 'absent'), passed: 0, failing: 0 }
+      ).reasons
     ).toEqual([])
-    expect(judge({ canary: 'failed' }, { canary: 'absent', failing: 1 }).reasons).toEqual([])
+    expect(
+      judge({ canaries: results('failed') }, { canaries: results('absent', 'absent'), failing: 1 })
+        .reasons
+    ).toEqual([])
   })
 
   it('unexplained hits: a source write (a rename out of source included) explains them', () => {

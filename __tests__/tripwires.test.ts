@@ -145,7 +145,7 @@ describe('pytest: exit status vs report', () => {
     expect(card.reasons).toContainEqual(
       expect.objectContaining({
         level: 'notice',
-        message: expect.stringMatching(/canary was not armed/)
+        message: expect.stringMatching(/canaries were not armed/)
       })
     )
   })
@@ -167,16 +167,21 @@ describe('pytest: the canary', () => {
     expect(naiveReportFails(repo, plain)).toEqual({ status: 0, failing: false })
 
     const card = await judge(repo)
-    // Exit 0 and a report with no failure agree, so only the canary can tell.
-    expect(failures(card)).toEqual(['runner-tampered'])
+    // Exit 0 and a report with no failure agree; the stream and the canaries tell, and the
+    // vote takes the streamed failure.
+    expect(failures(card).sort()).toEqual(['oracle-failed', 'runner-tampered'])
     expect(card.verdict).toBe('policy')
-    const reason = card.reasons.find(r => r.rule === 'runner-tampered')
-    expect(reason?.message).toMatch(
-      /canary oracle\/props\/test_zz_og_canary_[0-9a-f]{12}\.py::og_canary_[0-9a-f]{12}, a test the gate wrote to fail, was reported passed on the head/
+    const tampered = card.reasons.filter(r => r.rule === 'runner-tampered').map(r => r.message)
+    expect(tampered.join('\n')).toMatch(
+      /oracle\.props\.test_calc::test_abs_non_negative was streamed failed but the report says passed/
+    )
+    // The canaries written to fail were rewritten too: the file says they passed.
+    expect(tampered.join('\n')).toMatch(
+      /oracle\.props\.test_calc_\w+::test_\w+ was streamed failed but the report says passed/
     )
     // The canary never counts as a test, and left nothing in the repository.
     expect(card.runs.map(r => r.tests)).toEqual([2, 2])
-    expect(repo.git('status', '--porcelain', '--untracked-files=all')).not.toMatch(/canary/)
+    expect(repo.git('status', '--porcelain', '--untracked-files=all')).toBe('')
   })
 
   it('an honest fix merges with the canary armed on both sides', async () => {
@@ -249,7 +254,7 @@ describe('vitest: exit status vs report', () => {
     const card = await judge(repo)
     expect(failures(card)).toEqual(['report-mismatch'])
     expect(card.reasons.find(r => r.rule === 'report-mismatch')?.message).toMatch(
-      /was killed by SIGKILL in the first run on head while its report shows no failing test/
+      /was killed by SIGKILL in the first run on head while its report shows no failing test of the repository/
     )
   })
 
@@ -268,10 +273,11 @@ describe('vitest: the canary', () => {
     expect(naiveReportFails(repo, plain).failing).toBe(false)
 
     const card = await judge(repo)
-    expect(failures(card).sort()).toEqual(['report-mismatch', 'runner-tampered'])
+    expect(failures(card)).toContain('runner-tampered')
     expect(card.verdict).toBe('policy')
+    // The runner was killed before its end: the stream is cut short, whatever the file says.
     expect(card.reasons.find(r => r.rule === 'runner-tampered')?.message).toMatch(
-      /canary oracle\/props\/og_canary_[0-9a-f]{12}\.test\.ts::og_canary_[0-9a-f]{12}.*missing from the head's report while 2 other test\(s\) passed/
+      /the stream was cut short: .*the runner never reached its end.*oracle\/props\/calc\.test\.ts::absval > is non-negative is in the report \(passed\) but was never streamed/
     )
   })
 

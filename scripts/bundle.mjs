@@ -6,6 +6,7 @@ import { build } from 'esbuild'
 import {
   chmodSync,
   copyFileSync,
+  cpSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -77,6 +78,11 @@ async function main() {
     const target = name === 'web-tree-sitter.wasm' ? join(dist, name) : join(dist, 'grammars', name)
     copyFileSync(join(root, file), target)
   }
+  // The gate's own test reporters (src/replay/stream.ts), loaded by the runners from here.
+  cpSync(join(root, 'src/reporters'), join(dist, 'reporters'), {
+    recursive: true,
+    filter: path => !/__pycache__|\.gitignore$/.test(path)
+  })
   writeFileSync(join(dist, 'THIRD-PARTY-NOTICES.txt'), noticesFor(result.metafile))
   console.log('bundled:', readdirSync(dist).join(', '))
 }

@@ -22,6 +22,8 @@ export interface ShellRun {
   captureStdout?: boolean
   /** An argv the shell runs under (the sandbox, src/exec/sandbox.ts); absent: run directly. */
   wrap?: readonly string[]
+  /** A pipe at the child's descriptor 3, read into this (the outcome stream, replay/stream.ts). */
+  onStream?: (chunk: Buffer) => void
 }
 
 export interface ShellResult {
@@ -75,8 +77,9 @@ export function runShell(run: ShellRun): Promise<ShellResult> {
       cwd: run.cwd,
       env: run.env,
       detached: true, // own process group: kill(-pid) reaches grandchildren
-      stdio: ['pipe', 'pipe', 'pipe']
+      stdio: run.onStream ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe']
     })
+    if (run.onStream) child.stdio[3]?.on('data', run.onStream)
     const stdoutText = new StringDecoder('utf8')
     const stderrText = new StringDecoder('utf8')
     child.stdout.on('data', (d: Buffer) => {

@@ -2,6 +2,7 @@
 // bubblewrap (when the policy's `sandbox` allows it), choose the one path every side's
 // worktree has while it runs, and list the instrument paths the sandbox keeps read-only.
 // What a run without a sandbox leaves open goes to the card (containmentNotices).
+import { reportersDir } from './stream.js'
 import { existsSync, statSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import { basename, join } from 'node:path'
@@ -27,13 +28,19 @@ export async function containRuns(ctx: GateContext, spec: FidelitySpec): Promise
   const project = projectName(ctx.repoDir)
   const home = ctx.childEnv.HOME ?? '/root'
   const gitDir = join(ctx.repoDir, '.git')
+  const reporters = reportersDir()
   return {
     ...decided,
     // In the sandbox: a checkout in the home folder, as a developer has it. Without: a
     // folder of the run's temp dir, each side moved there in turn.
     at: decided.bin !== null ? join(home, project) : join(ctx.tempDir, project),
     instrument: instrumentPaths(spec),
-    readOnly: existsSync(gitDir) && statSync(gitDir).isDirectory() ? [gitDir] : [],
+    // The repository's git folder, and the gate's own reporters (stream.ts) where the
+    // runners load them from: read-only, at the same path.
+    readOnly: [
+      ...(existsSync(gitDir) && statSync(gitDir).isDirectory() ? [gitDir] : []),
+      ...(reporters === null ? [] : [reporters])
+    ],
     network: ctx.policy.suite.network
   }
 }

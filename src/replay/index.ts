@@ -26,7 +26,7 @@ import type {
 } from '../types.js'
 import { GateError } from '../errors.js'
 import { guardGitState } from '../git/state.js'
-import { canaryToken, planCanary, type CanaryPlanning } from './canary.js'
+import { planCanary, type CanaryPlanning } from './canary.js'
 import { compileClasses, type ClassOf } from './classes.js'
 import { containmentNotices, containRuns } from './contain.js'
 import { checkFidelity, fidelitySpec, foldCollisions, type FidelitySpec } from './fidelity.js'
@@ -133,7 +133,6 @@ async function measureAndScore(
     detectRunner(ctx.policy.suite),
     baseFiles,
     planeOf,
-    canaryToken(),
     ctx.policy.suite.command
   )
 

@@ -10,6 +10,7 @@ import { bwrapArgv, neutralName, planLayout } from '../exec/sandbox.js'
 import { JEST_JUNIT_ENV } from './ids.js'
 import { readReport, type Report } from './junit.js'
 import { detectRunner } from './runners.js'
+import { planStream, type StreamOutcome } from './stream.js'
 
 export type Side = 'base' | 'head'
 
@@ -18,6 +19,8 @@ export interface SuiteRun {
   report: Report | null
   /** Why the report could not be read, when it could not. */
   reportError?: string
+  /** What the gate's reporter streamed (stream.ts), or why nothing was streamed. */
+  stream?: StreamOutcome
 }
 
 export interface RunRequest {
@@ -198,14 +201,26 @@ export async function runSuite(ctx: GateContext, req: RunRequest): Promise<Suite
     { ORACLE_GATE_JUNIT: seen, ORACLE_GATE_TESTS: vars.ORACLE_GATE_TESTS },
     jest
   )
+  const stream = planStream(command, detectRunner(ctx.policy.suite), env)
   const result = await runShell({
-    command,
+    command: stream.command,
     cwd: place.cwd,
-    env,
+    env: { ...env, ...stream.env },
     timeoutSec: ctx.policy.suite.timeout,
     logFile: req.logFile,
-    ...(place.wrap ? { wrap: place.wrap } : {})
+    ...(place.wrap ? { wrap: place.wrap } : {}),
+    ...stream.shell
   })
+  return { ...(await readRun(ctx, req, { junit, place }, result)), stream: stream.outcome() }
+}
+
+async function readRun(
+  ctx: GateContext,
+  req: RunRequest,
+  { junit, place }: { junit: string; place: Placement },
+  result: ShellResult
+): Promise<SuiteRun> {
+  const configured = ctx.policy.suite.report !== undefined
   if (result.timedOut)
     return { result, report: null, reportError: `timed out after ${ctx.policy.suite.timeout}s` }
   try {

@@ -243,3 +243,53 @@ function unique(values: readonly string[]): string[] {
 export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
+
+/** The options that name a reporter on each JS runner's command line. */
+const REPORTER_OPTIONS: Partial<Record<RunnerKind, readonly string[]>> = {
+  vitest: ['--reporter', '-r'],
+  jest: ['--reporters'],
+  'node-test': ['--test-reporter']
+}
+
+/**
+ * A command with the gate's reporter added beside the user's (stream.ts), or why it cannot
+ * be. Only a simple command that already names its reporters on the command line can take
+ * one more: there a reporter given on the command line replaces those of the runner's
+ * configuration, so one added to a command that names none would silence the user's JUnit.
+ */
+export function withReporter(
+  command: string,
+  kind: RunnerKind,
+  reporter: string
+): { command: string } | { why: string } {
+  const options = REPORTER_OPTIONS[kind]
+  if (options === undefined) return { why: `${kind} takes no reporter from the gate` }
+  const words = splitWords(command)
+  if (words === null) return { why: 'the suite command is not a simple command' }
+  const texts = words.map(w => w.text)
+  const at = runnerAt(texts)
+  if (at === null || at.kind !== kind) return { why: `the suite command does not run ${kind}` }
+  const named = (option: string): number =>
+    texts.filter((t, i) => i > at.index && (t === option || t.startsWith(`${option}=`))).length
+  const reporters = options.reduce((n, o) => n + named(o), 0)
+  if (reporters === 0)
+    return {
+      why: `the suite command names no ${options[0] ?? ''}: the reporters come from the runner's configuration`
+    }
+  const added = [`${options[0] ?? ''}=${shellWord(reporter)}`]
+  if (kind === 'node-test') {
+    // node pairs reporters and destinations by position: both counts must agree.
+    if (named('--test-reporter-destination') !== reporters)
+      return { why: 'the suite command gives --test-reporter without a destination for each' }
+    added.push('--test-reporter-destination=stdout')
+  }
+  const raw = words.map(w => w.raw)
+  // jest's --reporters takes every following plain word as one more reporter: it goes last.
+  const cut = kind === 'jest' ? raw.length : at.index + 1
+  return { command: [...raw.slice(0, cut), ...added, ...raw.slice(cut)].join(' ') }
+}
+
+/** A word safe for bash and sh (single quotes unless plain). */
+function shellWord(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`
+}

@@ -70,7 +70,8 @@ function firstRun(
   })
   const runner = plan.runner ?? null
   if (!plan.selects || !selectsFiles(runner)) return null
-  const selected = canary ? [...files, canary.path] : [...files]
+  const canaryFiles = canary ? [...new Set(canary.canaries.map(c => c.path))] : []
+  const selected = [...files, ...canaryFiles]
   return { command: plan.command, testArgs: fileArgs(runner, selected) }
 }
 
