@@ -459,6 +459,7 @@ describe('hostile text through the bundled action', () => {
     expectInertCard(run.summary, 'product')
     expect(run.summary).not.toContain('PWNED')
     expect(Object.keys(run.outputs).sort()).toEqual([
+      'attestation',
       'merge',
       'oracle-hits',
       'scorecard',

@@ -140,7 +140,7 @@ async function pipeline(
   // 20,000-file patch would be parsed for reasons that cannot change the verdict).
   if (instrumentTouched(instrument.reasons)) {
     log.info('the instrument was touched: the lints and the suite are not run')
-    card.reasons.push(notRunReason(policy.path))
+    card.reasons.push(notRunReason())
     return
   }
   await lintsAndReplay(ctx, ledger, options, card, time)
@@ -162,6 +162,9 @@ async function lintsAndReplay(
   const linted = untimedStage(card, ctx.log, 'lints', async () => {
     card.reasons.push(...(await runLints(ctx, ledger)))
   })
+  // Observed at once: a lint that fails while the base still runs is not an unhandled
+  // rejection (which would end the process without a card); the seam below rethrows it.
+  linted.catch(() => undefined)
   try {
     const afterLints = lintsBeforeHead(linted, options.baseSource?.side)
     await time('replay', () => replayStage(ctx, ledger, options, card, afterLints))
@@ -210,13 +213,13 @@ function lintsBeforeHead(lints: Promise<void>, inner: BaseSide | undefined): Bas
   }
 }
 
-function notRunReason(policyPath: string): Reason {
+function notRunReason(): Reason {
+  // No path: a notice on the policy file would annotate a file the patch did not write.
   return {
     rule: 'diagnostic',
     level: 'notice',
     message:
-      'the lints and the suite were not run: the patch touched the instrument, so the verdict is policy whatever they would find; once the instrument change is gone (or approved), the next run lints and replays the patch',
-    path: policyPath
+      'the lints and the suite were not run: the patch touched the instrument, so the verdict is policy whatever they would find; once the instrument change is gone (or approved), the next run lints and replays the patch'
   }
 }
 

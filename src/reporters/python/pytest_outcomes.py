@@ -4,7 +4,8 @@
 # the report) cannot take back what was sent. Loaded through PYTEST_PLUGINS from outside the
 # repository; at import it takes its settings out of the environment, its folder out of
 # PYTHONPATH and sys.path, and moves the descriptor to a close-on-exec number, so nothing of
-# it is left for the code under test to find (docs/replay.md "Outcome stream").
+# it is left for the code under test to find (docs/replay.md "Outcome stream"). It also
+# makes the checkout's modules compile from their bytes on disk, never from a bytecode cache.
 import json
 import os
 import random
@@ -141,7 +142,45 @@ class _Stream:
         self.channel.send("end", count=self.sent, status=int(exitstatus))
 
 
+def _inside(path, root):
+    try:
+        return os.path.realpath(path).startswith(root + os.sep)
+    except (TypeError, ValueError, OSError):
+        return False
+
+
+def _fresh_code(root):
+    """The checkout's modules run from their bytes on disk, never from a bytecode cache.
+
+    A cache is trusted on the source's mtime and size alone, and where caches live can be
+    changed at run time (sys.pycache_prefix): product code could otherwise plant compiled
+    test code that does not match the merge base's test file the gate checked. Done here,
+    when pytest imports the plugin, before any conftest, test or product module. Modules
+    outside the checkout (the installed packages) keep their caches.
+    """
+    sys.dont_write_bytecode = True
+    try:
+        from _pytest.assertion import rewrite
+
+        rewrite._read_pyc = lambda *args, **kwargs: None
+    except (ImportError, AttributeError):
+        pass
+    from importlib import _bootstrap_external as external
+
+    cached = external.SourceLoader.get_code
+
+    def get_code(self, fullname):
+        path = self.get_filename(fullname)
+        if path.endswith(".py") and _inside(path, root):
+            return self.source_to_code(self.get_data(path), path)
+        return cached(self, fullname)
+
+    external.SourceLoader.get_code = get_code
+
+
 _CHANNEL = _take_channel()
+if _CHANNEL is not None:
+    _fresh_code(os.path.realpath(os.getcwd()))
 
 
 def pytest_configure(config):
