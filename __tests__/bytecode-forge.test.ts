@@ -108,7 +108,13 @@ function repoWith(head: Record<string, string>, extra = ''): TestRepo {
 }
 
 const judge = (repo: TestRepo): Promise<Scorecard> =>
-  check({ repoDir: repo.dir, base: 'main', head: 'agent', today: '2026-06-01', log: memoryLogger() })
+  check({
+    repoDir: repo.dir,
+    base: 'main',
+    head: 'agent',
+    today: '2026-06-01',
+    log: memoryLogger()
+  })
 
 describe('forged bytecode of the locked tests', () => {
   it('makes a naive run green and merges on the JUnit file alone', async () => {

@@ -382,12 +382,19 @@ planes:
   voting: [oracle/**]
   drafts: []
   in_diff: [tests/**]
-${o.production === false ? '' : `  production: [${JSON.stringify(PROJECTS[runner].production)}]\n`}${o.dependencies ? `dependencies: ${o.dependencies}\n` : ''}suite:
+${o.production === false ? '' : `  production: [${JSON.stringify(PROJECTS[runner].production)}]\n`}${o.dependencies ? `dependencies: ${o.dependencies}\n` : ''}${o.setup?.includes('tools/install.mjs') ? STANDIN_REGISTRY : ''}suite:
 ${setups.length > 0 ? `  setup: ${JSON.stringify(setups.join(' && '))}\n` : ''}  command: ${JSON.stringify(cmd)}
   timeout: 180
   reruns: 0
 `
 }
+
+/**
+ * The stand-in registry is a folder of the host's temp dir that setup links packages from;
+ * a sandboxed run sees a private /tmp and would find no package on either side (a real
+ * registry is reached over setup's network), so these scenarios run uncontained.
+ */
+const STANDIN_REGISTRY = 'sandbox: off\n'
 
 /** Base: the buggy product, the locked test, the entry points; head branch `agent`. */
 function scenario(runner: Runner, o: Options): TestRepo {
