@@ -9,8 +9,8 @@ process.stdout.write(`oracle-gate ${VERSION}
 `);
 try {
   const [{ run }, { readEnvironment }] = await Promise.all([
-    import("./chunks/main-OZBJ474N.js"),
-    import("./chunks/environment-RT3YYUNS.js")
+    import("./chunks/main-B2QECNPU.js"),
+    import("./chunks/environment-53D2OJCT.js")
   ]);
   await run(readEnvironment());
 } catch (error) {

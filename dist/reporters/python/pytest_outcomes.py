@@ -1,0 +1,191 @@
+# The gate's pytest reporter: streams each test's outcome, as pytest's own JUnit writer
+# would record it, to a descriptor the gate holds, the moment the test's teardown is over.
+# What the product does later (a thread at interpreter shutdown, an atexit hook rewriting
+# the report) cannot take back what was sent. Loaded through PYTEST_PLUGINS from outside the
+# repository; at import it takes its settings out of the environment, its folder out of
+# PYTHONPATH and sys.path, and moves the descriptor to a close-on-exec number, so nothing of
+# it is left for the code under test to find (docs/replay.md "Outcome stream"). It also
+# makes the checkout's modules compile from their bytes on disk, never from a bytecode cache.
+import json
+import os
+import random
+import sys
+
+_VAR = "TEST_OUTCOME_STREAM"
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_NAME = os.path.splitext(os.path.basename(__file__))[0]
+
+
+def _strip_list(var, item, sep):
+    value = os.environ.get(var)
+    if value is None:
+        return
+    kept = [part for part in value.split(sep) if part and part != item]
+    if kept:
+        os.environ[var] = sep.join(kept)
+    else:
+        del os.environ[var]
+
+
+def _take_channel():
+    spec = os.environ.pop(_VAR, None)
+    _strip_list("PYTEST_PLUGINS", _NAME, ",")
+    _strip_list("PYTHONPATH", _HERE, os.pathsep)
+    sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
+    if not spec:
+        return None
+    fd_text, _, nonce = spec.partition(":")
+    fd = int(fd_text)
+    try:
+        import fcntl
+
+        moved = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 100 + random.randrange(800))
+        os.close(fd)
+        fd = moved
+    except (ImportError, OSError):
+        pass
+    return _Channel(fd, nonce)
+
+
+class _Channel:
+    def __init__(self, fd, nonce):
+        self.fd = fd
+        self.nonce = nonce
+
+    def send(self, kind, **fields):
+        fields["k"] = self.nonce
+        fields["t"] = kind
+        data = (json.dumps(fields) + "\n").encode("utf-8", "surrogateescape")
+        while data:
+            try:
+                written = os.write(self.fd, data)
+            except OSError:
+                return
+            data = data[written:]
+
+
+_RANK = {"passed": 0, "skipped": 1, "failed": 2, "error": 3}
+
+
+class _Stream:
+    """Per test (nodeid): the worst outcome of its phases, sent when the teardown ends."""
+
+    def __init__(self, channel, config):
+        from _pytest.junitxml import bin_xml_escape, mangle_test_address
+
+        self.channel = channel
+        self.escape = bin_xml_escape
+        self.mangle = mangle_test_address
+        self.family = config.getini("junit_family")
+        self.prefix = getattr(config.option, "junitprefix", None)
+        self.suite = config.getini("junit_suite_name")
+        self.open = {}
+        self.sent = 0
+
+    def case(self, report, outcome):
+        names = self.mangle(report.nodeid)
+        classnames = names[:-1]
+        if self.prefix:
+            classnames.insert(0, self.prefix)
+        fields = {
+            "classname": ".".join(classnames),
+            "name": self.escape(names[-1]),
+            "suites": [self.suite],
+            "outcome": outcome,
+        }
+        location = getattr(report, "location", None)
+        if self.family == "xunit1" and location:
+            fields["file"] = location[0]
+            if location[1] is not None:
+                fields["line"] = location[1]
+        self.sent += 1
+        self.channel.send("case", **fields)
+
+    def pytest_sessionstart(self, session):
+        self.channel.send("start", runner="pytest")
+
+    def pytest_runtest_logreport(self, report):
+        outcome = None
+        if report.passed and report.when == "call":
+            outcome = "passed"
+        elif report.failed:
+            if report.when != "call":
+                outcome = "error"
+            else:
+                outcome = "skipped" if hasattr(report, "wasxfail") else "failed"
+        elif report.skipped:
+            outcome = "skipped"
+        key = report.nodeid
+        if outcome is not None:
+            held = self.open.get(key, (None, "passed"))[1]
+            if _RANK[outcome] >= _RANK[held]:
+                held = outcome
+            self.open[key] = (report, held)
+        if report.when == "teardown":
+            first, held = self.open.pop(key, (report, "passed"))
+            self.case(first, held)
+
+    def pytest_collectreport(self, report):
+        if not report.passed:
+            self.case(report, "error" if report.failed else "skipped")
+
+    def pytest_internalerror(self, excrepr):
+        self.sent += 1
+        self.channel.send(
+            "case", classname="pytest", name="internal", suites=[self.suite], outcome="error"
+        )
+
+    def pytest_sessionfinish(self, session, exitstatus):
+        for report, held in self.open.values():
+            self.case(report, held)
+        self.open.clear()
+        self.channel.send("end", count=self.sent, status=int(exitstatus))
+
+
+def _inside(path, root):
+    try:
+        return os.path.realpath(path).startswith(root + os.sep)
+    except (TypeError, ValueError, OSError):
+        return False
+
+
+def _fresh_code(root):
+    """The checkout's modules run from their bytes on disk, never from a bytecode cache.
+
+    A cache is trusted on the source's mtime and size alone, and where caches live can be
+    changed at run time (sys.pycache_prefix): product code could otherwise plant compiled
+    test code that does not match the merge base's test file the gate checked. Done here,
+    when pytest imports the plugin, before any conftest, test or product module. Modules
+    outside the checkout (the installed packages) keep their caches.
+    """
+    sys.dont_write_bytecode = True
+    try:
+        from _pytest.assertion import rewrite
+
+        rewrite._read_pyc = lambda *args, **kwargs: None
+    except (ImportError, AttributeError):
+        pass
+    from importlib import _bootstrap_external as external
+
+    cached = external.SourceLoader.get_code
+
+    def get_code(self, fullname):
+        path = self.get_filename(fullname)
+        if path.endswith(".py") and _inside(path, root):
+            return self.source_to_code(self.get_data(path), path)
+        return cached(self, fullname)
+
+    external.SourceLoader.get_code = get_code
+
+
+_CHANNEL = _take_channel()
+if _CHANNEL is not None:
+    _fresh_code(os.path.realpath(os.getcwd()))
+
+
+def pytest_configure(config):
+    # Out of sys.modules once pytest holds the plugin: code that scans the loaded modules
+    # (Hypothesis draws constants from every local module's source) must not see this one.
+    sys.modules.pop(__name__, None)
+    if _CHANNEL is not None and not hasattr(config, "workerinput"):
+        config.pluginmanager.register(_Stream(_CHANNEL, config), _NAME + "-stream")
