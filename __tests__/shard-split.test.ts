@@ -3,6 +3,10 @@
 // balanced by count or by weight.
 import { describe, expect, it } from 'vitest'
 import { byCodeUnit, parseShard, splitFiles, votingTestFiles } from '../src/shard/split.js'
+import { planSlice } from '../src/shard/slice.js'
+import { parsePolicy } from '../src/policy/load.js'
+import type { Observation } from '../src/replay/transitions.js'
+import type { Plane } from '../src/types.js'
 
 const files = (n: number): string[] =>
   Array.from({ length: n }, (_, i) => `oracle/properties/test_${String(i).padStart(3, '0')}.py`)
@@ -92,5 +96,31 @@ describe('parseShard', () => {
     expect(parseShard(' 1 / 1 ')).toEqual({ index: 1, total: 1 })
     for (const bad of ['0/3', '4/3', '1/0', '3', 'a/b', '1/300', '-1/2'])
       expect(typeof parseShard(bad)).toBe('string')
+  })
+})
+
+describe('planSlice: selection only where it cannot leave a test out', () => {
+  const planes = {
+    planeOf: (p: string): Plane => (p.startsWith('oracle/') ? 'voting' : 'source'),
+    isTestLike: (p: string): boolean => /(^|\/)test_[^/]*\.py$/.test(p)
+  }
+  const suite = parsePolicy(
+    'version: 1\nplanes:\n  voting: [oracle/**]\nsuite:\n  command: python -m pytest oracle --junitxml={junit}\n',
+    'p.yml'
+  ).suite
+  const base = ['app/fee.py', 'oracle/test_a.py', 'oracle/test_b.py', 'oracle/conftest.py']
+
+  it('selects the owned files through the runner when every voting source file is split', () => {
+    const slice = planSlice({ index: 1, total: 2 }, base, planes, suite)
+    expect(slice.files).toHaveLength(1)
+    expect(slice.first(null)?.testArgs).toEqual(slice.files)
+  })
+
+  it('runs the whole suite when a voting source file is outside the split (it may hold tests)', () => {
+    // pytest.ini could say python_files = check_*.py: the patterns do not know it.
+    const slice = planSlice({ index: 1, total: 2 }, [...base, 'oracle/check_fee.py'], planes, suite)
+    expect(slice.first(null)).toBeNull()
+    // Its tests are kept by every shard (no shard owns the file; the merge keeps the worst).
+    expect(slice.keep({ file: 'oracle/check_fee.py' } as Observation)).toBe(true)
   })
 })

@@ -9,6 +9,7 @@ import { escapeRegExp, type RunnerKind } from '../replay/runners.js'
 import type { Observation } from '../replay/transitions.js'
 import type { Policy } from '../policy/types.js'
 import type { Plane } from '../types.js'
+import { languageOf } from '../lang.js'
 import { splitFiles, votingTestFiles, type ShardSpec } from './split.js'
 
 export interface ShardSlice extends ShardSpec {
@@ -36,8 +37,14 @@ export function planSlice(
     p => planes.isTestLike(p)
   )
   const files = splitFiles(all, spec.total)[spec.index - 1] ?? []
-  const owned = new Set(files)
+  // A selection runs only the split's files: sound only when no voting source file outside
+  // them could hold tests (a pytest python_files the patterns do not know, say). Otherwise
+  // every shard runs the whole suite and keeps what it owns (plus what no shard owns).
   const splitSet = new Set(all)
+  const selectable = [...baseFiles].every(
+    p => planes.planeOf(p) !== 'voting' || !holdsCode(p) || splitSet.has(p) || isSupport(p)
+  )
+  const owned = new Set(files)
   const keep = (o: Observation): boolean =>
     o.file === null || !splitSet.has(o.file) || owned.has(o.file)
   return {
@@ -46,9 +53,15 @@ export function planSlice(
     files,
     lead: spec.index === 1,
     keep,
-    first: canary => firstRun(suite, files, canary)
+    first: canary => (selectable ? firstRun(suite, files, canary) : null)
   }
 }
+
+/** A source file a runner could collect tests from (any language the gate reads). */
+const holdsCode = (path: string): boolean => languageOf(path) !== undefined
+
+/** Files a runner loads as support, never as a test module of their own. */
+const isSupport = (path: string): boolean => /(^|\/)(conftest|__init__)\.py$/.test(path)
 
 /**
  * The suite command selecting `files` (plus the canary's file, so the tripwire stays armed):
