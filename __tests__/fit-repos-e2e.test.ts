@@ -204,7 +204,7 @@ describe('fit the repositories as they are (issue 25)', () => {
     const explicit = text.replace('test/*.test.*js', 'test/async.test.js test/index.test.js')
     adopt(repo, explicit)
     const unarmed = await clock.without(() => judge(repo, 'noop', { 'README.md': 'nanoid\n' }))
-    expect(unarmed.reasons.map(r => r.message).join('\n')).toMatch(/canary was not armed/)
+    expect(unarmed.reasons.map(r => r.message).join('\n')).toMatch(/canaries were not armed/)
     adopt(repo, text)
     const fix = '  return id\n}\n'
     const honest = await judge(repo, 'fix', {
@@ -216,7 +216,7 @@ describe('fit the repositories as they are (issue 25)', () => {
     clock.record('nanoid (node:test, test inside if)')
     expect(failures(honest)).toEqual([])
     expect(honest.verdict).toBe('merge')
-    expect(honest.reasons.map(r => r.message).join('\n')).not.toMatch(/canary was not armed/)
+    expect(honest.reasons.map(r => r.message).join('\n')).not.toMatch(/canaries were not armed/)
     const weakened = await judge(repo, 'weak', {
       'test/index.test.js': indexTest('').replace(
         'equal(nanoid().length, 21)',

@@ -40,13 +40,15 @@ const slug = (
   fixed: boolean
 ): string => `import { appendFileSync } from 'node:fs'
 import { execFileSync } from 'node:child_process'
-appendFileSync(${JSON.stringify(marker)}, '${side}\\n')
+// One line per run of the suite: every test file of a run (the canaries import the product
+// too) shares the runner's process as parent.
+appendFileSync(${JSON.stringify(marker)}, '${side} ' + process.ppid + '\\n')
 // The gate's worktrees while this suite runs (one line each, to a file beside the marker):
 // the commit each is at (their names are random), every one but the checkout (listed first).
 const listed = execFileSync('git', ['worktree', 'list', '--porcelain'], { encoding: 'utf8' })
 for (const block of listed.split('\\n\\n').filter(Boolean).slice(1)) {
   const sha = /^HEAD (\\w+)/m.exec(block)?.[1]
-  if (sha) appendFileSync(${JSON.stringify(marker)} + '.worktrees', '${side} ' + sha + '\\n')
+  if (sha) appendFileSync(${JSON.stringify(marker)} + '.worktrees', '${side} ' + sha + ' ' + process.ppid + '\\n')
 }
 export function slugify(text) {
   return text.trim().split(/\\s+/).join('-')${fixed ? '.toLowerCase()' : ''}
@@ -105,7 +107,7 @@ function setup(): Setup {
   repo.checkout('main')
   const lines = (path: string): string[] =>
     existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter(Boolean) : []
-  const sides = (): string[] => lines(marker)
+  const sides = (): string[] => [...new Set(lines(marker))].map(l => l.split(' ')[0] ?? '')
   // Each worktree by the commit it is at: the merge base's (wt-base) or the head's (wt-head).
   const label = (sha: string): string =>
     sha === repo.git('rev-parse', 'main').trim()
@@ -114,7 +116,7 @@ function setup(): Setup {
         ? 'wt-head'
         : sha
   const worktrees = (): string[] =>
-    lines(`${marker}.worktrees`).map(l => {
+    [...new Set(lines(`${marker}.worktrees`))].map(l => {
       const [side = '', sha = ''] = l.split(' ')
       return `${side} ${label(sha)}`
     })

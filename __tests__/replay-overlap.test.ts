@@ -58,7 +58,7 @@ function channel(): { url: string; lines: () => string[]; reset: () => void } {
   const path = `/${randomUUID()}`
   return {
     url: base + path,
-    lines: () => [...(channels.get(path) ?? [])],
+    lines: () => [...new Set(channels.get(path) ?? [])].map(l => l.replace(/ @\d+$/, '')),
     reset: () => channels.delete(path)
   }
 }
@@ -69,7 +69,10 @@ const slug = (
   side: string,
   fixed: boolean
 ): string => `const url = ${JSON.stringify(url)}
-const say = line => fetch(url, { method: 'POST', body: line }).then(r => r.text())
+// Each line carries the runner's process (the parent of every test file of a run, the
+// canaries' included): lines() keeps one per run.
+const say = line =>
+  fetch(url, { method: 'POST', body: line + ' @' + process.ppid }).then(r => r.text())
 const rerun = (process.env.ORACLE_GATE_TESTS ?? '') !== ''
 await say('${side} ' + (rerun ? 'rerun' : 'first'))
 if ('${side}' === 'base' && rerun) {
