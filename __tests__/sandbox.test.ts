@@ -18,6 +18,10 @@ import { TestRepo } from './helpers/repo.js'
 import { linkRunner, linkSetup, naiveRun, SUITE_COMMANDS } from './helpers/runners.js'
 
 const PY = pythonWithPytest()
+// The interpreter itself, not a launcher: a pyenv shim needs tools a narrowed PATH lacks.
+const REAL_PY = execFileSync(PY, ['-c', 'import sys; print(sys.executable)'], {
+  encoding: 'utf8'
+}).trim()
 const repos: TestRepo[] = []
 const dirs: string[] = []
 afterEach(() => {
@@ -80,7 +84,7 @@ function pytestRepo(
   repo.write({
     '.gitignore': '.naive-junit.xml\n__pycache__/\n',
     '.github/oracle-gate.yml': policy(command, opts.extra, opts.suite),
-    'oracle/run.sh': `exec ${PY} -m pytest oracle/props -q -s -p no:cacheprovider --junitxml="$1"\n`,
+    'oracle/run.sh': `exec ${REAL_PY} -m pytest oracle/props -q -s -p no:cacheprovider --junitxml="$1"\n`,
     'pytest.ini': '[pytest]\npythonpath = .\n',
     'app/__init__.py': '',
     'app/calc.py': CALC_PY,
@@ -422,8 +426,7 @@ describe('sandbox: required', () => {
       symlinkSync(at, join(bin, tool))
     }
     // The suite's python, by its real path (a pyenv shim would need pyenv on PATH).
-    const real = execFileSync(PY, ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' })
-    symlinkSync(real.trim(), join(bin, 'python3'))
+    symlinkSync(REAL_PY, join(bin, 'python3'))
     return bin
   }
 
@@ -446,8 +449,7 @@ describe('sandbox: required', () => {
     )
 
     const auto = await judge(pytestRepo('og-box-req-', WRAPPED, { 'app/calc.py': FIXED_PY }), env)
-    if (!auto.sandbox) console.log('AUTO', JSON.stringify(auto.reasons))
-    expect(auto.sandbox).toEqual({
+    expect(auto.sandbox, JSON.stringify(auto.reasons)).toEqual({
       kind: 'none',
       contained: false,
       why: 'bubblewrap (bwrap) is not on PATH'
