@@ -24,6 +24,14 @@ describe('childEnv', () => {
     RUNNER_TEMP: '/runner/_temp'
   }
 
+  it('drops inherited ORACLE_GATE_* variables (they say the gate is measuring); its own stay', () => {
+    const env = childEnv(
+      { PATH: '/usr/bin', ORACLE_GATE_TEST_PYTHON: '/usr/bin/python3', ORACLE_GATEWAY: 'x' },
+      { ORACLE_GATE_SIDE: 'base' }
+    )
+    expect(env).toEqual({ PATH: '/usr/bin', ORACLE_GATEWAY: 'x', ORACLE_GATE_SIDE: 'base' })
+  })
+
   it('drops the file commands, the runtime and OIDC credentials, keeps the rest', () => {
     const env = childEnv(parent)
     expect(Object.keys(env).sort()).toEqual(

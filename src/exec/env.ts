@@ -57,8 +57,10 @@ export function isCredentialName(name: string): boolean {
 
 /**
  * Builds a child environment from `parent` with credentials removed (by name, and any
- * variable whose value equals or contains a known secret value, whatever it is called) and
- * without the runner's file-command variables.
+ * variable whose value equals or contains a known secret value, whatever it is called),
+ * without the runner's file-command variables, and without any inherited `ORACLE_GATE_*`
+ * variable (a name that says the gate is measuring; the gate sets its own where the contract
+ * gives them, through `extra` or later).
  */
 export function childEnv(
   parent: NodeJS.ProcessEnv,
@@ -67,7 +69,8 @@ export function childEnv(
 ): NodeJS.ProcessEnv {
   const known = [...secretValues(parent), ...secrets.filter(s => s.length >= 8)]
   const env: NodeJS.ProcessEnv = {}
-  for (const [name, value] of Object.entries({ ...parent, ...extra })) {
+  const inherited = Object.entries(parent).filter(([name]) => !name.startsWith('ORACLE_GATE_'))
+  for (const [name, value] of [...inherited, ...Object.entries(extra)]) {
     if (value === undefined || isCredentialName(name) || isRunnerFileCommand(name, value)) continue
     if (known.some(secret => value.includes(secret))) continue
     env[name] = value
