@@ -210,7 +210,7 @@ describe('mode: shard and mode: merge', { timeout: 600_000 }, () => {
     const c = card(await action(s, f, { mode: 'merge' }))
     expect(c.verdict).toBe('error')
     expect(c.reasons[0]?.message).toMatch(
-      /the artifact oracle-gate-shard-2-of-2 the download's digest/
+      /artifact oracle-gate-shard-2-of-2: the download's digest/
     )
   })
 })

@@ -9,7 +9,7 @@ process.stdout.write(`oracle-gate ${VERSION}
 `);
 try {
   const [{ run }, { readEnvironment }] = await Promise.all([
-    import("./chunks/main-Q43WZHO6.js"),
+    import("./chunks/main-HN3WM267.js"),
     import("./chunks/environment-53D2OJCT.js")
   ]);
   await run(readEnvironment());

@@ -4,7 +4,6 @@
 // code, so nothing they uploaded is read: the search asks for push runs, and every run it
 // returns is verified again on its own fields (prime/provenance.ts) before its artifact is
 // looked at. Any failure or doubt is a reason string: the base side then simply runs.
-import { createHash } from 'node:crypto'
 import { basename } from 'node:path'
 import { errorMessage } from '../errors.js'
 import { shortSha } from '../json.js'
@@ -12,13 +11,11 @@ import { provenanceProblems, runLabel, type WorkflowRunFacts } from '../prime/pr
 import { parsePrimed, type PrimedFile } from '../prime/store.js'
 import type { Logger } from '../types.js'
 import type { GitHubClient, RepoRef } from './octokit.js'
-import { readZipEntry } from './zip.js'
+import { artifactFile } from './artifacts.js'
 
 /** The file inside the artifact (the name `oracle-gate prime --out` and mode: prime write). */
 export const PRIMED_FILE = 'primed-base.json'
 /** Largest artifact downloaded, and largest primed file read out of it. */
-const MAX_ZIP_BYTES = 64 * 1024 * 1024
-const MAX_FILE_BYTES = 128 * 1024 * 1024
 /** Push runs at one sha tried at most (re-pushes of the same commit make more than one). */
 const MAX_RUNS = 5
 
@@ -125,33 +122,10 @@ async function primedOfRun(
   })
   const artifact = data.artifacts.find(a => a.name === name)
   if (!artifact) return `no artifact named ${name}`
-  if (artifact.expired) return `the artifact ${name} has expired`
-  if (artifact.workflow_run?.id !== undefined && artifact.workflow_run.id !== run.id)
-    return `the artifact ${artifact.id} belongs to run ${artifact.workflow_run.id}`
-  if (artifact.size_in_bytes > MAX_ZIP_BYTES)
-    return `the artifact is ${artifact.size_in_bytes} bytes, more than ${MAX_ZIP_BYTES}`
-  const download = await client.rest.actions.downloadArtifact({
-    ...repo,
-    artifact_id: artifact.id,
-    archive_format: 'zip'
-  })
-  const zip = Buffer.from(download.data as ArrayBuffer)
-  const problem = digestProblem(zip, artifact.digest)
-  if (problem) return problem
-  const bytes = readZipEntry(zip, PRIMED_FILE, MAX_FILE_BYTES)
+  const bytes = await artifactFile(client, repo, artifact, { runId: run.id, file: PRIMED_FILE })
   if (typeof bytes === 'string') return bytes
   const file = parsePrimed(bytes.toString('utf8'))
   if (typeof file === 'string') return file
   // The card names the run the API vouched for, not whatever label the file carries.
   return { ...file, produced_by: { kind: 'github', label: runLabel(run), run_url: run.html_url } }
-}
-
-/** The artifact's sha256 digest (GitHub records one for v4 artifacts), when it has one. */
-export function digestProblem(zip: Buffer, digest: string | null | undefined): string | null {
-  if (zip.length > MAX_ZIP_BYTES) return `the download is ${zip.length} bytes, more than allowed`
-  if (!digest) return null
-  const actual = `sha256:${createHash('sha256').update(zip).digest('hex')}`
-  return actual === digest
-    ? null
-    : `the download's digest ${actual} is not the artifact's ${digest}`
 }

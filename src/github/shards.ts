@@ -10,13 +10,10 @@ import { logText } from '../report/sanitize.js'
 import type { ShardFile } from '../shard/shards.js'
 import type { Logger } from '../types.js'
 import type { GitHubClient, RepoRef } from './octokit.js'
-import { digestProblem } from './primed.js'
-import { readZipEntry } from './zip.js'
+import { artifactFile, type RunArtifact } from './artifacts.js'
 
 /** The file inside each shard artifact (mode: shard writes it). */
 export const SHARD_FILE = 'shard.json'
-const MAX_ZIP_BYTES = 64 * 1024 * 1024
-const MAX_FILE_BYTES = 128 * 1024 * 1024
 const NAME = /^oracle-gate-shard-(\d{1,3})-of-(\d{1,3})$/
 
 export function shardArtifactName(index: number, total: number): string {
@@ -37,14 +34,12 @@ export async function fetchShards(
   for (const artifact of shards) {
     const text = await shardOf(client, repo, runId, artifact)
     if (typeof text === 'string') files.push({ name: artifact.name, text })
-    else throw new GateError(`merge: the artifact ${logText(artifact.name)} ${text.why}`)
+    else throw new GateError(`merge: artifact ${logText(artifact.name)}: ${text.why}`)
   }
   return files
 }
 
-type ApiArtifact = Awaited<
-  ReturnType<GitHubClient['rest']['actions']['listWorkflowRunArtifacts']>
->['data']['artifacts'][number]
+type ApiArtifact = RunArtifact
 
 async function listArtifacts(
   client: GitHubClient,
@@ -74,20 +69,9 @@ async function shardOf(
 ): Promise<string | { why: string }> {
   if (artifact.workflow_run?.id !== runId)
     return {
-      why: `belongs to run ${artifact.workflow_run?.id ?? 'unknown'}, not this run ${runId}`
+      why: `the artifact ${artifact.id} belongs to run ${artifact.workflow_run?.id ?? 'unknown'}, not this run ${runId}`
     }
-  if (artifact.expired) return { why: 'has expired' }
-  if (artifact.size_in_bytes > MAX_ZIP_BYTES)
-    return { why: `is ${artifact.size_in_bytes} bytes, more than ${MAX_ZIP_BYTES}` }
-  const download = await client.rest.actions.downloadArtifact({
-    ...repo,
-    artifact_id: artifact.id,
-    archive_format: 'zip'
-  })
-  const zip = Buffer.from(download.data as ArrayBuffer)
-  const problem = digestProblem(zip, artifact.digest)
-  if (problem) return { why: problem }
-  const bytes = readZipEntry(zip, SHARD_FILE, MAX_FILE_BYTES)
+  const bytes = await artifactFile(client, repo, artifact, { runId, file: SHARD_FILE })
   if (typeof bytes === 'string') return { why: bytes }
   return bytes.toString('utf8')
 }
