@@ -4,7 +4,6 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { check } from '../gate.js'
 import { GateError, errorMessage, reasonFromError } from '../errors.js'
-import { Git } from '../git/git.js'
 import { parseEvent } from '../github/event.js'
 import type { NothingToJudge, PullRequestTarget } from '../github/event.js'
 import { apiChanges } from '../github/files.js'
@@ -12,10 +11,10 @@ import { readApprovalFacts } from '../github/reviews.js'
 import type { Scorecard } from '../types.js'
 import { emptyScorecard, finalize } from '../verdict/scorecard.js'
 import { VERSION } from '../version.js'
-import { finishCheckRun, openSession } from './checkrun.js'
+import { finishCheckRun } from './checkrun.js'
 import { postComment } from './comment.js'
 import { copyFileCommands, restoreFileCommands } from './file-commands.js'
-import { ensureCommits } from './fetch.js'
+import { openPullRequest } from './pull.js'
 import { toolkitLogger } from './environment.js'
 import type { RunnerEnvironment } from './environment.js'
 import { judgeOptions, type Inputs, type Session } from './inputs.js'
@@ -105,23 +104,9 @@ async function judge(
   inputs: Inputs,
   session: Session
 ): Promise<Scorecard> {
-  const log = toolkitLogger(environment.toolkit)
-  session.pullNumber = event.number
-  const { client, repo } = await openSession(
-    { token: inputs.token, checkName: inputs.checkName, github: environment.github },
-    event.headSha,
-    session,
-    log
-  )
+  const { client, repo, log } = await openPullRequest(environment, event, inputs, session)
   log.info(
     `${event.event} #${event.number}: base ${shortSha(event.baseSha)}, head ${shortSha(event.headSha)}${event.headRepo ? ` (${event.headRepo})` : ''}`
-  )
-  await log.group('fetch commits', () =>
-    ensureCommits(
-      new Git(inputs.workdir, environment.env),
-      { baseSha: event.baseSha, headSha: event.headSha, pullNumber: event.number },
-      log
-    )
   )
   const card = await check({
     ...judgeOptions(inputs, environment.env, log, { base: event.baseSha, head: event.headSha }),

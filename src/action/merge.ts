@@ -3,7 +3,6 @@
 // merges them (src/shard/) and judges like mode: judge — one check run, one card, the
 // outputs, plus the in-toto Statement (output attestation, written by main.ts's finish).
 import { GateError } from '../errors.js'
-import { Git } from '../git/git.js'
 import type { PullRequestTarget } from '../github/event.js'
 import { apiChanges } from '../github/files.js'
 import { readApprovalFacts } from '../github/reviews.js'
@@ -12,9 +11,8 @@ import { shortSha } from '../json.js'
 import { mergeShards } from '../shard/merge.js'
 import { loadShards } from '../shard/shards.js'
 import type { Scorecard } from '../types.js'
-import { openSession } from './checkrun.js'
-import { toolkitLogger, type RunnerEnvironment } from './environment.js'
-import { ensureCommits } from './fetch.js'
+import type { RunnerEnvironment } from './environment.js'
+import { openPullRequest } from './pull.js'
 import { judgeOptions, type Inputs, type Session } from './inputs.js'
 
 export async function mergeJudge(
@@ -23,14 +21,7 @@ export async function mergeJudge(
   inputs: Inputs,
   session: Session
 ): Promise<Scorecard> {
-  const log = toolkitLogger(environment.toolkit)
-  session.pullNumber = event.number
-  const { client, repo } = await openSession(
-    { token: inputs.token, checkName: inputs.checkName, github: environment.github },
-    event.headSha,
-    session,
-    log
-  )
+  const { client, repo, log } = await openPullRequest(environment, event, inputs, session)
   const runId = environment.github.runId
   if (runId === undefined)
     throw new GateError('mode: merge needs GITHUB_RUN_ID (the run whose shard artifacts it reads)')
@@ -46,13 +37,6 @@ export async function mergeJudge(
     throw new GateError(
       `merge: the shards judged ${shortSha(fp?.head ?? '')} against ${shortSha(fp?.base_ref ?? '')}, this event ${shortSha(event.headSha)} against ${shortSha(event.baseSha)}`
     )
-  await log.group('fetch commits', () =>
-    ensureCommits(
-      new Git(inputs.workdir, environment.env),
-      { baseSha: event.baseSha, headSha: event.headSha, pullNumber: event.number },
-      log
-    )
-  )
   const {
     base: _base,
     head: _head,

@@ -228,18 +228,8 @@ export async function checkFidelity(
   worktree: string,
   where: { side: 'base' | 'head' | string; moment: Moment }
 ): Promise<Reason[]> {
-  const problems: { path: string; what: string }[] = []
   const like = spec.like
-  const entries = [...spec.files]
-  // Reads in batches: thousands of small files, one await each, would serialise on I/O.
-  for (let i = 0; i < entries.length; i += READ_BATCH) {
-    const batch = entries.slice(i, i + READ_BATCH)
-    const found = await Promise.all(batch.map(([path]) => diskEntry(join(worktree, path), like)))
-    batch.forEach(([path, want], k) => {
-      const what = fileProblem(found[k] ?? null, want)
-      if (what !== null) problems.push({ path, what })
-    })
-  }
+  const problems = await pinnedProblems(spec.files, worktree, like)
   for (const [path, want] of spec.sections) {
     const got = await diskEntry(join(worktree, path), like)
     const text = got === null || got.mode === 'not-a-file' ? null : got.bytes.toString('utf8')
@@ -267,6 +257,26 @@ export async function checkFidelity(
   return reasons
 }
 
+/** Each pinned file on disk against what it must be, read in batches. */
+async function pinnedProblems(
+  pinned: ReadonlyMap<string, Parameters<typeof fileProblem>[1]>,
+  worktree: string,
+  like: string
+): Promise<{ path: string; what: string }[]> {
+  const problems: { path: string; what: string }[] = []
+  const entries = [...pinned]
+  // Reads in batches: thousands of small files, one await each, would serialise on I/O.
+  for (let i = 0; i < entries.length; i += READ_BATCH) {
+    const batch = entries.slice(i, i + READ_BATCH)
+    const found = await Promise.all(batch.map(([path]) => diskEntry(join(worktree, path), like)))
+    batch.forEach(([path, want], k) => {
+      const what = fileProblem(found[k] ?? null, want)
+      if (what !== null) problems.push({ path, what })
+    })
+  }
+  return problems
+}
+
 /**
  * The head's non-production tree against the merge base: each pinned file byte for byte,
  * and no file the merge base lacks outside production code and the output folders.
@@ -276,16 +286,7 @@ async function outsideProblems(
   worktree: string,
   like: string
 ): Promise<{ path: string; what: string }[]> {
-  const problems: { path: string; what: string }[] = []
-  const entries = [...spec.pinned]
-  for (let i = 0; i < entries.length; i += READ_BATCH) {
-    const batch = entries.slice(i, i + READ_BATCH)
-    const found = await Promise.all(batch.map(([path]) => diskEntry(join(worktree, path), like)))
-    batch.forEach(([path, want], k) => {
-      const what = fileProblem(found[k] ?? null, want)
-      if (what !== null) problems.push({ path, what })
-    })
-  }
+  const problems = await pinnedProblems(spec.pinned, worktree, like)
   const visit = async (dir: string): Promise<void> => {
     const entries = await readdir(join(worktree, dir), { withFileTypes: true }).catch(() => [])
     for (const e of entries) {

@@ -1,0 +1,38 @@
+// The start every judging of a pull-request event shares (the judge and the shard merge):
+// the check-run session on the head and the commits fetched into the checkout.
+import type { PullRequestTarget } from '../github/event.js'
+import { Git } from '../git/git.js'
+import type { GitHubClient, RepoRef } from '../github/octokit.js'
+import type { Logger } from '../types.js'
+import { openSession } from './checkrun.js'
+import { toolkitLogger, type RunnerEnvironment } from './environment.js'
+import { ensureCommits } from './fetch.js'
+import type { Inputs, Session } from './inputs.js'
+
+/**
+ * What every judging of a pull-request event does first: the check-run session opened on
+ * the head, the client for it, and the commits the gate needs fetched into the checkout.
+ */
+export async function openPullRequest(
+  environment: RunnerEnvironment,
+  event: PullRequestTarget,
+  inputs: Inputs,
+  session: Session
+): Promise<{ client: GitHubClient; repo: RepoRef; log: Logger }> {
+  const log = toolkitLogger(environment.toolkit)
+  session.pullNumber = event.number
+  const { client, repo } = await openSession(
+    { token: inputs.token, checkName: inputs.checkName, github: environment.github },
+    event.headSha,
+    session,
+    log
+  )
+  await log.group('fetch commits', () =>
+    ensureCommits(
+      new Git(inputs.workdir, environment.env),
+      { baseSha: event.baseSha, headSha: event.headSha, pullNumber: event.number },
+      log
+    )
+  )
+  return { client, repo, log }
+}
