@@ -28,6 +28,7 @@ import { worktreeIdContext } from '../src/replay/ids.js'
 import { observe } from '../src/replay/rerun.js'
 import { runSuite } from '../src/replay/run.js'
 import { judgeStream } from '../src/replay/tripwires.js'
+import { containRuns } from '../src/replay/contain.js'
 import { pythonWithPytest } from './helpers/python.js'
 import { TestRepo } from './helpers/repo.js'
 import { SUITE_COMMANDS } from './helpers/runners.js'
@@ -45,15 +46,16 @@ function tempDir(prefix: string): string {
   return dir
 }
 
-/** Policy of a suite whose tests live under oracle/ (the voting plane). */
-function policy(command: string, timeout = 120): string {
+/**
+ * Policy of a suite whose tests live under oracle/ (the voting plane). Uncontained by
+ * default: the tests log each execution to a file outside the worktree (RUNLOG).
+ */
+function policy(command: string, timeout = 120, extra = 'sandbox: off\n'): string {
   return `version: 1
 protected: [oracle/**]
 planes:
   voting: [oracle/**]
-# The tests log each execution to a file outside the worktree (RUNLOG).
-sandbox: off
-suite:
+${extra}suite:
   command: ${JSON.stringify(command)}
   timeout: ${timeout}
   reruns: 0
@@ -69,17 +71,22 @@ interface Fixture {
 }
 
 /** A committed repository, used as the head's worktree, and a context over it. */
-function fixture(files: Record<string, string>, command: string, timeout = 120): Fixture {
+function fixture(
+  files: Record<string, string>,
+  command: string,
+  timeout = 120,
+  extra?: string
+): Fixture {
   const repo = new TestRepo('og-mut-')
   cleanups.push(() => repo.cleanup())
   const logs = tempDir('og-mut-log-')
   const runlog = join(logs, 'runs.log')
   repo.write({ '.gitignore': '__pycache__/\nnode_modules/\n', ...files })
   const sha = repo.commit('head')
-  const ctx = contextFor(repo, policy(command, timeout), {
+  const ctx = contextFor(repo, policy(command, timeout, extra), {
     mergeBase: sha,
     head: sha,
-    env: cleanEnv({ RUNLOG: runlog })
+    env: cleanEnv({ RUNLOG: runlog, WORKTREE: repo.dir })
   })
   cleanups.push(() => rmSync(ctx.tempDir, { recursive: true, force: true }))
   return { repo, ctx, runlog, log: join(logs, 'mutants.log') }
@@ -318,6 +325,47 @@ describe('pytest', () => {
     expect(out?.not_run).toBe('the file is not the text the mutant was made from')
     expectRestored(f, before)
     expect(executions(f)).toEqual([])
+  })
+})
+
+describe('pytest, contained', () => {
+  it('the mutants run in the sandbox of the vote: killed and survivor alike', async () => {
+    const real = execFileSync(PY, ['-c', 'import sys; print(sys.executable)'], {
+      encoding: 'utf8'
+    }).trim()
+    // The strong test also checks it runs at the sandbox's path, not the worktree's own.
+    const tests = FEE_TESTS_PY.replace(/ {4}seen\("(\w+)"\)\n/g, '').replace(
+      '    assert fee(100) == 0\n',
+      '    assert os.getcwd() != os.environ["WORKTREE"]\n    assert fee(100) == 0\n'
+    )
+    const f = fixture(
+      { ...PY_FILES, 'oracle/test_fee.py': tests },
+      SUITE_COMMANDS.pytest(real, 'oracle'),
+      120,
+      'sandbox: required\n'
+    )
+    // Uncontained, the strong test sees the worktree's own path and fails.
+    expect(await headRun(f)).toEqual({ [STRONG_PY]: 'failed', [WEAK_PY]: 'passed' })
+    const spec = { files: new Map(), sections: new Map(), deep: ['oracle'], shallow: [] }
+    f.ctx.containment = await containRuns(f.ctx, {
+      ...spec,
+      watched: () => null,
+      like: f.repo.git('rev-parse', 'HEAD').trim()
+    })
+    expect(f.ctx.containment.report.contained).toBe(true)
+    expect(await headRun(f)).toEqual({ [STRONG_PY]: 'passed', [WEAK_PY]: 'passed' })
+
+    const before = snapshot(f, 'lib/fee.py')
+    const [m] = await mutantsOf(f, 'lib/fee.py', [2])
+    if (m === undefined) throw new Error('no mutant')
+    let asked = 0
+    const outcomes = await run(f, [m, m], () => (asked++ === 0 ? [STRONG_PY] : [WEAK_PY]))
+    expect(outcomes.map(o => [o.killed_by, o.not_run])).toEqual([
+      [STRONG_PY, undefined],
+      [null, undefined]
+    ])
+    expectRestored(f, before)
+    expect(gitClean(f)).toBe('')
   })
 })
 
