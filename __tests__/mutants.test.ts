@@ -4,6 +4,7 @@
 // still mutated), the per-file limit and the cap shared fairly over files.
 import { describe, expect, it } from 'vitest'
 import type { LanguageId } from '../src/lints/parsers.js'
+import { judgeMutant } from '../src/evidence/mutate.js'
 import { mutantsFor, selectMutants } from '../src/evidence/mutants.js'
 import type { Mutant } from '../src/evidence/types.js'
 
@@ -276,5 +277,42 @@ describe('selectMutants: the cap over files', () => {
 
   it('spreads a file share over its lines', () => {
     expect(selectMutants([file('a', 9)], 3).map(m => m.line)).toEqual([1, 4, 7])
+  })
+})
+
+describe('judgeMutant: what one run says of a mutant', () => {
+  const m: Mutant = { path: 'f.py', line: 2, mutation: 'm', start: 0, end: 1, replacement: '' }
+  const seen = (entries: Record<string, string[]>): Map<string, { outcomes: string[] }> =>
+    new Map(Object.entries(entries).map(([id, outcomes]) => [id, { outcomes }]))
+
+  it('killed by the first selected test, in the order given, that failed or errored', () => {
+    const run = seen({ 't.py::a': ['passed'], 't.py::b': ['error'], 't.py::c': ['failed'] })
+    expect(judgeMutant(m, ['t.py::a', 't.py::c', 't.py::b'], run).killed_by).toBe('t.py::c')
+  })
+
+  it("killed by the collection error of a selected test's file", () => {
+    const run = seen({ 't.py::<collection>': ['error'] })
+    expect(judgeMutant(m, ['t.py::a'], run)).toMatchObject({ killed_by: 't.py::<collection>' })
+  })
+
+  it('a failure of a test not selected kills nothing', () => {
+    const run = seen({ 't.py::a': ['passed'], 't.py::other': ['failed'] })
+    expect(judgeMutant(m, ['t.py::a'], run)).toEqual({ ...m, killed_by: null })
+  })
+
+  it('survives only when every selected test ran and none failed', () => {
+    const run = seen({ 't.py::a': ['passed'], 't.py::b': ['skipped'] })
+    expect(judgeMutant(m, ['t.py::a', 't.py::b'], run)).toEqual({ ...m, killed_by: null })
+  })
+
+  it('a selected test missing from the report, or none that ran, is not run', () => {
+    expect(judgeMutant(m, ['t.py::a', 't.py::b'], seen({ 't.py::a': ['passed'] }))).toEqual({
+      ...m,
+      killed_by: null,
+      not_run: '1 selected test(s) did not report'
+    })
+    expect(judgeMutant(m, ['t.py::a'], seen({ 't.py::a': ['skipped'] })).not_run).toBe(
+      'no selected test ran'
+    )
   })
 })

@@ -29,6 +29,7 @@ import { observe } from '../src/replay/rerun.js'
 import { runSuite } from '../src/replay/run.js'
 import { judgeStream } from '../src/replay/tripwires.js'
 import { containRuns } from '../src/replay/contain.js'
+import { checkFidelity } from '../src/replay/fidelity.js'
 import { pythonWithPytest } from './helpers/python.js'
 import { TestRepo } from './helpers/repo.js'
 import { SUITE_COMMANDS } from './helpers/runners.js'
@@ -325,6 +326,61 @@ describe('pytest', () => {
     expect(out?.not_run).toBe('the file is not the text the mutant was made from')
     expectRestored(f, before)
     expect(executions(f)).toEqual([])
+  })
+})
+
+describe('pytest: the instrument rewritten during a mutant run', () => {
+  // The head's code notices it is mutated (its own source changed) and rewrites the weak
+  // test to fail, so every later mutant looks killed.
+  const ATTACK = `import pathlib
+
+_here = pathlib.Path(__file__)
+if (b"amount " + b"> 100") not in _here.read_bytes():
+    _t = _here.parent.parent / "oracle" / "test_fee.py"
+    _t.write_text(_t.read_text().replace("isinstance(fee(100), int)", "False"))
+
+
+${FEE_PY}`
+  const LINES = [10, 11] // `if amount > 100:` and `return 5`
+
+  it('unchecked, the second mutant is killed by a test the first run rewrote', async () => {
+    const f = fixture({ ...PY_FILES, 'lib/fee.py': ATTACK }, PYTEST)
+    expect(await headRun(f)).toEqual({ [STRONG_PY]: 'passed', [WEAK_PY]: 'passed' })
+    const mutants = await mutantsOf(f, 'lib/fee.py', LINES)
+    expect(mutants.map(m => m.mutation)).toEqual(['`>` → `>=`', '`5` → `6`'])
+    const outcomes = await run(f, mutants, () => [WEAK_PY])
+    expect(outcomes.map(o => o.killed_by)).toEqual([null, WEAK_PY])
+  })
+
+  it("with the vote's fidelity check, the run that changed it and all after are not run", async () => {
+    const f = fixture({ ...PY_FILES, 'lib/fee.py': ATTACK }, PYTEST)
+    const like = f.repo.git('rev-parse', 'HEAD').trim()
+    const sha = f.repo.git('rev-parse', 'HEAD:oracle/test_fee.py').trim()
+    const spec = {
+      files: new Map([['oracle/test_fee.py', { mode: '100644', sha }]]),
+      sections: new Map(),
+      deep: ['oracle'],
+      shallow: [],
+      watched: (p: string) => (p === 'oracle/test_fee.py' ? ('file' as const) : null),
+      like
+    }
+    const fidelity = () => checkFidelity(spec, f.repo.dir, { side: 'head', moment: 'run' })
+    expect(await fidelity()).toEqual([])
+    const mutants = await mutantsOf(f, 'lib/fee.py', LINES)
+    const outcomes = await runMutants(f.ctx, {
+      worktree: f.repo.dir,
+      mutants,
+      testsFor: () => [WEAK_PY],
+      budgetSec: 600,
+      log: f.log,
+      fidelity
+    })
+    expect(outcomes.map(o => [o.killed_by, o.not_run])).toEqual([
+      [null, 'the instrument changed during a mutant run'],
+      [null, 'the instrument changed during a mutant run']
+    ])
+    // The second mutant never ran.
+    expect(executions(f)).toEqual(['type'])
   })
 })
 

@@ -41,6 +41,13 @@ export interface MutationInput {
   log: string
   /** The merge base's files, for node:test titles (ids.ts literalFiles); optional. */
   baseFiles?: readonly string[]
+  /**
+   * The vote's fidelity check of this worktree after a run (replay/fidelity.ts: what differs
+   * from the merge base's instrument; empty when nothing does). After the first run that
+   * changed the instrument, that mutant and every later one are `not_run`: tests rewritten
+   * by the head's code would kill (or spare) every mutant after. Without it, unchecked.
+   */
+  fidelity?: () => Promise<readonly unknown[]>
 }
 
 /** Runs the mutants one after the other; every mutant gets an outcome, in input order. */
@@ -53,12 +60,21 @@ export async function runMutants(ctx: GateContext, input: MutationInput): Promis
     ctx.log.info(
       `mutation: ${input.mutants.length} mutant(s), ${plan.selects ? 'each against the tests that cover its line' : 'each against the whole suite (the runner cannot select tests)'}`
     )
+  let stopped: string | null = null
   for (const [k, m] of input.mutants.entries()) {
-    if ((Date.now() - started) / 1000 >= input.budgetSec) {
-      out.push(notRun(m, 'budget'))
+    if (stopped === null && (Date.now() - started) / 1000 >= input.budgetSec) stopped = 'budget'
+    if (stopped !== null) {
+      out.push(notRun(m, stopped))
       continue
     }
-    out.push(await runOne(ctx, input, { m, k, plan, ids }))
+    const outcome = await runOne(ctx, input, { m, k, plan, ids })
+    if (input.fidelity && (await input.fidelity()).length > 0) {
+      ctx.log.warning('mutation: the instrument on disk changed during a mutant run; stopped')
+      stopped = 'the instrument changed during a mutant run'
+      out.push(notRun(m, stopped))
+      continue
+    }
+    out.push(outcome)
   }
   ctx.log.info(`mutation: ${summary(out)}`)
   return out
