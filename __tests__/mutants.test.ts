@@ -2,10 +2,12 @@
 // snippets parsed with the shipped grammars: each operator in its priority, one mutant per
 // line, nothing inside strings or comments, the arid table honoured (and its near misses
 // still mutated), the per-file limit and the cap shared fairly over files.
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { LanguageId } from '../src/lints/parsers.js'
 import { judgeMutant } from '../src/evidence/mutate.js'
-import { mutantsFor, selectMutants } from '../src/evidence/mutants.js'
+import { ARID, mutantsFor, selectMutants } from '../src/evidence/mutants.js'
 import type { Mutant } from '../src/evidence/types.js'
 
 /** Every line of `text` asked about. */
@@ -277,6 +279,22 @@ describe('selectMutants: the cap over files', () => {
 
   it('spreads a file share over its lines', () => {
     expect(selectMutants([file('a', 9)], 3).map(m => m.line)).toEqual([1, 4, 7])
+  })
+})
+
+describe('the arid table is documented', () => {
+  it('docs/evidence.md "Mutation" names every reason of ARID', () => {
+    const text = readFileSync(join(import.meta.dirname, '../docs/evidence.md'), 'utf8')
+    const section = text.slice(text.indexOf('## Mutation'))
+    const whys = new Set([
+      ...Object.values(ARID.statements),
+      ...ARID.callees.map(c => c.why),
+      ...ARID.reads.map(r => r.why),
+      'docstring',
+      'directive',
+      'string formatting'
+    ])
+    for (const why of whys) expect(section).toContain(`| \`${why}\` |`)
   })
 })
 
