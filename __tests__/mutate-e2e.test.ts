@@ -32,7 +32,7 @@ import { containRuns } from '../src/replay/contain.js'
 import { checkFidelity } from '../src/replay/fidelity.js'
 import { pythonWithPytest } from './helpers/python.js'
 import { TestRepo } from './helpers/repo.js'
-import { SUITE_COMMANDS } from './helpers/runners.js'
+import { linkRunner, SUITE_COMMANDS } from './helpers/runners.js'
 import { cleanEnv, contextFor } from './helpers/setup-fixture.js'
 
 const PY = pythonWithPytest()
@@ -477,6 +477,57 @@ describe('node:test', () => {
       [null, undefined]
     ])
     // The head's run ran both; each mutant's run only its selected test.
+    expect(executions(f)).toEqual(['boundary', 'type', 'boundary', 'type'])
+    expectRestored(f, before)
+    expect(gitClean(f)).toBe('')
+  })
+})
+
+// ----------------------------------------------------------------------- vitest, TypeScript
+
+describe('vitest (TypeScript source)', () => {
+  it('the strong test kills the comparison mutant; the weak one leaves it a survivor', async () => {
+    const f = fixture(
+      {
+        'package.json': '{"type": "module"}\n',
+        'lib/fee.ts': `export function fee(amount: number): number {\n  if (amount > 100) return 5\n  return 0\n}\n`,
+        'oracle/fee.test.ts': `import { appendFileSync } from 'node:fs'
+import { describe, expect, test } from 'vitest'
+import { fee } from '../lib/fee.js'
+
+const seen = (t: string): void => appendFileSync(process.env.RUNLOG ?? '', t + '\\n')
+
+describe('fee', () => {
+  test('boundary', () => {
+    seen('boundary')
+    expect(fee(100)).toBe(0)
+    expect(fee(101)).toBe(5)
+  })
+  test('type', () => {
+    seen('type')
+    expect(typeof fee(100)).toBe('number')
+  })
+})
+`
+      },
+      SUITE_COMMANDS.vitest('oracle')
+    )
+    linkRunner(f.repo, 'vitest')
+    const strong = 'oracle/fee.test.ts::fee > boundary'
+    const weak = 'oracle/fee.test.ts::fee > type'
+    expect(await headRun(f)).toEqual({ [strong]: 'passed', [weak]: 'passed' })
+    const before = snapshot(f, 'lib/fee.ts')
+    const mutants = await mutantsOf(f, 'lib/fee.ts', [1, 2])
+    expect(mutants.map(m => `${m.line} ${m.mutation}`)).toEqual(['2 `>` → `>=`'])
+    const [m] = mutants
+    if (m === undefined) throw new Error('no mutant')
+
+    let asked = 0
+    const outcomes = await run(f, [m, m], () => (asked++ === 0 ? [strong] : [weak]))
+    expect(outcomes.map(o => [o.killed_by, o.not_run])).toEqual([
+      [strong, undefined],
+      [null, undefined]
+    ])
     expect(executions(f)).toEqual(['boundary', 'type', 'boundary', 'type'])
     expectRestored(f, before)
     expect(gitClean(f)).toBe('')
