@@ -13,7 +13,7 @@ import { neutralName } from '../exec/sandbox.js'
 import { worktreeIdContext, type IdContext } from '../replay/ids.js'
 import type { Report } from '../replay/junit.js'
 import { observe, rerunArgs, rerunPlan, type RerunPlan } from '../replay/rerun.js'
-import { runSuite, type SuiteRun } from '../replay/run.js'
+import { runSuite, type RunRequest, type SuiteRun } from '../replay/run.js'
 import { detectRunner } from '../replay/runners.js'
 import { judgeStream } from '../replay/tripwires.js'
 import { worktreeFiles } from '../replay/worktree.js'
@@ -25,6 +25,13 @@ import type { Mutant, MutantOutcome } from './types.js'
  * mutant run can be taken for one of the vote's.
  */
 export const MUTANT_ATTEMPTS = 1000
+
+/**
+ * Most tests selected by name for one mutant; beyond, the whole suite runs (the suite
+ * command, as in the vote) and only the covering tests' outcomes count: a command line of
+ * thousands of ids can exceed the system's limit and costs the runner more than it saves.
+ */
+export const MAX_SELECTED = 500
 
 export interface MutationInput {
   /** The head's worktree at its run path: overlay applied, setup done, the vote over. */
@@ -113,37 +120,59 @@ interface One {
 
 /** One mutant: written, its tests run, the file restored (always), the run judged. */
 async function runOne(ctx: GateContext, input: MutationInput, one: One): Promise<MutantOutcome> {
-  const { m, k, plan } = one
+  const { m } = one
   const tests = [...input.testsFor(m)]
   if (tests.length === 0) return notRun(m, 'no voting test runs the line')
-  const file = await fileIn(input.worktree, m.path)
-  if (typeof file !== 'string') return notRun(m, file.why)
-  const held = await holdFile(file)
-  if ('why' in held) return notRun(m, held.why)
-  if (m.original !== undefined && held.text.slice(m.start, m.end) !== m.original)
-    return notRun(m, 'the file is not the text the mutant was made from')
-  const mutated = held.text.slice(0, m.start) + m.replacement + held.text.slice(m.end)
+  const target = await mutation(input.worktree, m)
+  if ('why' in target) return notRun(m, target.why)
   let run: SuiteRun
   try {
     // A time of its own (seconds later than the original's, one per mutant): caches keyed
     // on the source's mtime and size (Python's bytecode) never take one text for another.
-    await putFile(file, Buffer.from(mutated, 'utf8'), held, k + 1)
+    await putFile(target.file, target.mutated, target.held, one.k + 1)
     ctx.log.info(`mutation: ${m.path}:${m.line} ${m.mutation}`)
-    run = await runSuite(ctx, {
-      side: 'head',
-      worktree: input.worktree,
-      attempt: MUTANT_ATTEMPTS + k,
-      command: plan.command,
-      tests: plan.selects ? tests : [],
-      testArgs: plan.selects ? rerunArgs(plan, tests) : [],
-      logFile: input.log
-    })
+    run = await runSuite(ctx, mutantRun(ctx, input, one, tests))
   } finally {
-    await putFile(file, held.bytes, held, 0)
+    await putFile(target.file, target.held.bytes, target.held, 0)
   }
   const report = trusted(run, input.worktree, ctx)
   if ('why' in report) return notRun(m, report.why)
   return judgeMutant(m, tests, observe(report, await one.ids()))
+}
+
+/** The file a mutant goes in, its original, and the mutated bytes; or why it cannot. */
+async function mutation(
+  worktree: string,
+  m: Mutant
+): Promise<{ file: string; held: Held; mutated: Buffer } | { why: string }> {
+  const file = await fileIn(worktree, m.path)
+  if (typeof file !== 'string') return file
+  const held = await holdFile(file)
+  if ('why' in held) return held
+  const fits = m.start >= 0 && m.start <= m.end && m.end <= held.text.length
+  if (!fits || (m.original !== undefined && held.text.slice(m.start, m.end) !== m.original))
+    return { why: 'the file is not the text the mutant was made from' }
+  const text = held.text.slice(0, m.start) + m.replacement + held.text.slice(m.end)
+  return { file, held, mutated: Buffer.from(text, 'utf8') }
+}
+
+/** The run of one mutant: its tests selected, or the whole suite (see MAX_SELECTED). */
+function mutantRun(
+  ctx: GateContext,
+  input: MutationInput,
+  { k, plan }: One,
+  tests: readonly string[]
+): RunRequest {
+  const selects = plan.selects && tests.length <= MAX_SELECTED
+  return {
+    side: 'head',
+    worktree: input.worktree,
+    attempt: MUTANT_ATTEMPTS + k,
+    command: selects || !plan.selects ? plan.command : ctx.policy.suite.command,
+    tests: selects ? tests : [],
+    testArgs: selects ? rerunArgs(plan, tests) : [],
+    logFile: input.log
+  }
 }
 
 /** The report a mutant is judged on: the vote's reading of a run, or why there is none. */
