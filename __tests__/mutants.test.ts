@@ -145,7 +145,7 @@ describe('arid lines', () => {
       'import os',
       'from x import y',
       'def f(a):',
-      '    """Doc 1 + 2."""',
+      '    "Doc of f."',
       '    print(a + 1)',
       '    logging.info("n=%d", a > 2)',
       '    self.log.debug(a - 1)',
@@ -161,9 +161,10 @@ describe('arid lines', () => {
       "    t = 'n=%d' % (a + 1)",
       "    u = '{}'.format(a * 2)",
       "    v = 'x' + str(a - 1)",
+      "    raise ValueError('bad')",
       '    return a'
     ].join('\n')
-    expect(await mutated('python', text)).toEqual({ 21: '    return None' })
+    expect(await mutated('python', text)).toEqual({ 22: '    return None' })
   })
 
   it('javascript: console, Date, Math.random, process.env, require, imports, directives', async () => {
@@ -180,9 +181,10 @@ describe('arid lines', () => {
       'const m = `n=${a + 1}`',
       "const s = 'n=' + (a + 1)",
       'logger.warn(a > 1)',
+      "throw new Error('no')",
       'export const k = a > 1'
     ].join('\n')
-    expect(await mutated('javascript', text)).toEqual({ 13: 'export const k = a >= 1' })
+    expect(await mutated('javascript', text)).toEqual({ 14: 'export const k = a >= 1' })
   })
 
   it('typescript: type-only lines get none', async () => {
