@@ -21,7 +21,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { GateContext } from '../src/context.js'
 import { mutantsFor } from '../src/evidence/mutants.js'
-import { runMutants } from '../src/evidence/mutate.js'
+import { MAX_SELECTED, runMutants } from '../src/evidence/mutate.js'
 import type { Mutant, MutantOutcome } from '../src/evidence/types.js'
 import { languageOf } from '../src/lints/parsers.js'
 import { worktreeIdContext } from '../src/replay/ids.js'
@@ -242,6 +242,28 @@ describe('pytest', () => {
     const mutants = await mutantsOf(f, 'lib/fee.py', [2])
     const [out] = await run(f, mutants, () => [STRONG_PY])
     expect(out?.killed_by).toBe(STRONG_PY)
+    expect(executions(f).sort()).toEqual(['boundary', 'type'])
+  })
+
+  it('more covering tests than MAX_SELECTED: the whole suite runs, the covering ones count', async () => {
+    const many = `import pytest
+
+from lib.fee import fee
+
+
+@pytest.mark.parametrize("n", range(${MAX_SELECTED + 1}))
+def test_many(n):
+    assert fee(100 + n) == (5 if n > 0 else 0)
+`
+    const f = fixture({ ...PY_FILES, 'oracle/test_many.py': many }, PYTEST)
+    const ids = Array.from(
+      { length: MAX_SELECTED + 1 },
+      (_, n) => `oracle/test_many.py::test_many[${n}]`
+    ).reverse()
+    const mutants = await mutantsOf(f, 'lib/fee.py', [2])
+    const [out] = await run(f, mutants, () => ids)
+    expect(out?.killed_by).toBe('oracle/test_many.py::test_many[0]')
+    // Tests that were not asked for ran too: the suite command, not a selection.
     expect(executions(f).sort()).toEqual(['boundary', 'type'])
   })
 
