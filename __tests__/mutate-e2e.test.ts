@@ -1,11 +1,14 @@
-// Mutants run for real (src/evidence/mutate.ts): pytest and node:test suites in temporary
-// repositories, the mutants made by mutantsFor from the head's text and run through the
-// replay's runSuite. The head is green first (so a kill is the mutant's doing); a strong
-// test kills the mutant of a fixed comparison and is named; a weak test that checks only
-// the type leaves a survivor, and only the selected test ran; budget 0 runs nothing; a
-// runner that cannot select runs the whole suite; a run that hangs or dies is `not_run`,
-// never killed; the file is byte-identical (and keeps its times) after every run; a folder
-// setup made into a link out of the worktree is never written through.
+// Mutants run for real (src/evidence/mutate.ts): pytest, node:test, vitest (TypeScript) and
+// jest suites in temporary repositories, the mutants made by mutantsFor from the head's
+// text and run through the replay's runSuite. The head is green first (so a kill is the
+// mutant's doing); a strong test kills the mutant of a fixed comparison and is named; a
+// weak test that checks only the type leaves a survivor, and only the selected test ran;
+// budget 0 runs nothing; a runner that cannot select, or too many covering tests, runs the
+// whole suite; a run that hangs or dies is `not_run`, never killed; the file is
+// byte-identical (and keeps its time) after every run; a folder setup made into a link out
+// of the worktree is never written through; a head that rewrites the tests during a mutant
+// run is shown poisoning the later mutants, then stopped by the fidelity check; the runs
+// are contained by the vote's sandbox (shown uncontained first).
 import { execFileSync } from 'node:child_process'
 import {
   existsSync,
@@ -27,6 +30,7 @@ import { languageOf } from '../src/lints/parsers.js'
 import { worktreeIdContext } from '../src/replay/ids.js'
 import { observe } from '../src/replay/rerun.js'
 import { runSuite } from '../src/replay/run.js'
+import { detectRunner } from '../src/replay/runners.js'
 import { judgeStream } from '../src/replay/tripwires.js'
 import { containRuns } from '../src/replay/contain.js'
 import { checkFidelity } from '../src/replay/fidelity.js'
@@ -111,10 +115,12 @@ async function headRun(f: Fixture): Promise<Record<string, string>> {
     logFile: join(f.ctx.tempDir, 'head.log')
   })
   if (run.report === null) throw new Error(`no report: ${run.reportError}`)
-  const report = judgeStream(run.report, run.stream, f.repo.dir, null).report
-  const ids = worktreeIdContext(f.repo.dir, f.repo.git('ls-files').split('\n').filter(Boolean), p =>
-    f.ctx.planes.planeOf(p)
-  )
+  const runner = detectRunner(f.ctx.policy.suite)
+  const report = judgeStream(run.report, run.stream, f.repo.dir, runner).report
+  const files = f.repo.git('ls-files').split('\n').filter(Boolean)
+  const ids = worktreeIdContext(f.repo.dir, files, p => f.ctx.planes.planeOf(p), undefined, {
+    runner
+  })
   const out: Record<string, string> = {}
   for (const [id, o] of observe(report, ids)) out[id] = o.outcomes.join(',')
   return out
@@ -542,6 +548,54 @@ describe('fee', () => {
     const mutants = await mutantsOf(f, 'lib/fee.ts', [1, 2])
     expect(mutants.map(m => `${m.line} ${m.mutation}`)).toEqual(['2 `>` → `>=`'])
     const [m] = mutants
+    if (m === undefined) throw new Error('no mutant')
+
+    let asked = 0
+    const outcomes = await run(f, [m, m], () => (asked++ === 0 ? [strong] : [weak]))
+    expect(outcomes.map(o => [o.killed_by, o.not_run])).toEqual([
+      [strong, undefined],
+      [null, undefined]
+    ])
+    expect(executions(f)).toEqual(['boundary', 'type', 'boundary', 'type'])
+    expectRestored(f, before)
+    expect(gitClean(f)).toBe('')
+  })
+})
+
+// ----------------------------------------------------------------------- jest
+
+describe('jest', () => {
+  it('the strong test kills the comparison mutant; the weak one leaves it a survivor', async () => {
+    const f = fixture(
+      {
+        'package.json': '{}\n',
+        'lib/fee.js': `function fee(amount) {\n  if (amount > 100) return 5\n  return 0\n}\nmodule.exports = { fee }\n`,
+        'oracle/fee.test.js': `const { appendFileSync } = require('node:fs')
+const { fee } = require('../lib/fee.js')
+
+const seen = t => appendFileSync(process.env.RUNLOG, t + '\\n')
+
+describe('fee', () => {
+  test('boundary', () => {
+    seen('boundary')
+    expect(fee(100)).toBe(0)
+    expect(fee(101)).toBe(5)
+  })
+  test('type', () => {
+    seen('type')
+    expect(typeof fee(100)).toBe('number')
+  })
+})
+`
+      },
+      SUITE_COMMANDS.jest('oracle')
+    )
+    linkRunner(f.repo, 'jest')
+    const strong = 'oracle/fee.test.js::fee > boundary'
+    const weak = 'oracle/fee.test.js::fee > type'
+    expect(await headRun(f)).toEqual({ [strong]: 'passed', [weak]: 'passed' })
+    const before = snapshot(f, 'lib/fee.js')
+    const [m] = await mutantsOf(f, 'lib/fee.js', [2])
     if (m === undefined) throw new Error('no mutant')
 
     let asked = 0
