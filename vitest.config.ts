@@ -41,6 +41,7 @@ const UNIT = [
   'markers',
   'markers-scan',
   'markers-tree',
+  'mutants',
   'notices',
   'paths-hostile',
   'sandbox-unit',

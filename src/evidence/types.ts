@@ -34,6 +34,11 @@ export interface Mutant {
   start: number
   end: number
   replacement: string
+  /**
+   * The text the mutant replaces (the file's slice at start..end when it was made), so a
+   * run can refuse a file that is no longer the text the mutant was made from.
+   */
+  original?: string
 }
 
 /** What became of one mutant. */
