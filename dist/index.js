@@ -9,8 +9,8 @@ process.stdout.write(`oracle-gate ${VERSION}
 `);
 try {
   const [{ run }, { readEnvironment }] = await Promise.all([
-    import("./chunks/main-VVXVYNHY.js"),
-    import("./chunks/environment-53D2OJCT.js")
+    import("./chunks/main-UJT7IFOV.js"),
+    import("./chunks/environment-G6DNV6WP.js")
   ]);
   await run(readEnvironment());
 } catch (error) {

@@ -34,7 +34,7 @@ export async function watchPlan(
   instrument: readonly string[]
 ): Promise<WatchPlan | null> {
   const reach = ctx.policy.lints['oracle-reach'] !== 'off'
-  const cover = false
+  const cover = ctx.policy.evidence.mode !== 'off'
   if (!reach && !cover) return null
   const production = lintFiles(ctx.planes, ctx.writeSet).production.map(r => r.path)
   if (production.length === 0) return null
