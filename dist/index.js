@@ -9,8 +9,8 @@ process.stdout.write(`oracle-gate ${VERSION}
 `);
 try {
   const [{ run }, { readEnvironment }] = await Promise.all([
-    import("./chunks/main-UJT7IFOV.js"),
-    import("./chunks/environment-G6DNV6WP.js")
+    import("./chunks/main-TNQLSMM4.js"),
+    import("./chunks/environment-VDCU3VQU.js")
   ]);
   await run(readEnvironment());
 } catch (error) {
