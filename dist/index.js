@@ -9,8 +9,8 @@ process.stdout.write(`oracle-gate ${VERSION}
 `);
 try {
   const [{ run }, { readEnvironment }] = await Promise.all([
-    import("./chunks/main-TNQLSMM4.js"),
-    import("./chunks/environment-VDCU3VQU.js")
+    import("./chunks/main-VVXVYNHY.js"),
+    import("./chunks/environment-53D2OJCT.js")
   ]);
   await run(readEnvironment());
 } catch (error) {
