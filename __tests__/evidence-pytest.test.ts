@@ -99,8 +99,11 @@ beforeAll(() => {
 })
 afterAll(() => repo.cleanup())
 
+let lastLog: string[] = []
 function judge(head: string, base: string): Promise<Scorecard> {
-  return check({ repoDir: repo.dir, base, head, today: '2026-12-01', log: memoryLogger() })
+  const log = memoryLogger()
+  lastLog = log.lines
+  return check({ repoDir: repo.dir, base, head, today: '2026-12-01', log })
 }
 
 const weak = (card: Scorecard, level: string): string[] =>
@@ -119,6 +122,9 @@ describe('evidence on a real pytest suite', () => {
     expect(card.verdict).toBe('merge')
     // Lines 3 (RATE, at import) and 8; the comment (7) and blank lines are arid.
     expect(card.evidence).toMatchObject({ changed_lines: 2, covered_lines: 2, uncovered: [] })
+    expect(lastLog).toContain(
+      'watch plan: 1 production file(s) of the patch, for run-time reach and coverage'
+    )
     expect(weak(card, 'notice')).toEqual([])
   })
 
@@ -141,7 +147,7 @@ describe('evidence on a real pytest suite', () => {
     expect(card.verdict).toBe('product')
     const [message] = weak(card, 'failure')
     expect(message).toMatch(/run 4 of the patch's 5 changed lines \(80 %/)
-    expect(message).toMatch(/shop\/fee\.py lines 10/)
+    expect(message).toMatch(/not run: shop\/fee\.py line 10$/)
     const failure = card.reasons.find(r => r.rule === 'weak-evidence' && r.level === 'failure')
     expect(failure).toMatchObject({ path: 'shop/fee.py', line: 10 })
   })
@@ -156,6 +162,9 @@ describe('evidence on a real pytest suite', () => {
     const card = await judge('branch-off', 'main-off')
     expect(card.verdict).toBe('merge')
     expect(card.evidence).toBeUndefined()
+    // The plan the head's reporter got asks for no coverage (gate_cover.py then traces
+    // nothing and sends no cover record: evidence-cover.test.ts).
+    expect(lastLog).toContain('watch plan: 1 production file(s) of the patch, for run-time reach')
     expect(card.reasons.filter(r => r.rule === 'weak-evidence')).toEqual([])
   })
 

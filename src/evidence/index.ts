@@ -312,7 +312,7 @@ export function evidenceReasons(settings: EvidenceSettings, card: EvidenceCard):
       level: 'failure',
       path: first.path,
       line: first.lines[0] ?? 1,
-      message: `the voting tests run ${card.covered_lines} of the patch's ${card.changed_lines} changed lines (${percent(share)}; evidence.min_coverage asks ${percent(settings.min_coverage)}); not run: ${card.uncovered.map(u => `${u.path} lines ${linesText(u.lines)}`).join('; ')}`
+      message: `the voting tests run ${card.covered_lines} of the patch's ${card.changed_lines} changed lines (${percent(share)}; evidence.min_coverage asks ${percent(settings.min_coverage)}); not run: ${card.uncovered.map(u => `${u.path} line${u.lines.length === 1 ? '' : 's'} ${linesText(u.lines)}`).join('; ')}`
     })
   const { run, killed } = killFigures(card)
   const ratio = run === 0 ? 1 : killed / run

@@ -45,6 +45,12 @@ export async function watchPlan(
     if (ranges.length > 0) lines[path] = ranges
   }
   if (Object.keys(lines).length === 0) return null
+  const what = [reach ? 'run-time reach' : '', cover ? 'coverage' : '']
+    .filter(Boolean)
+    .join(' and ')
+  ctx.log.info(
+    `watch plan: ${Object.keys(lines).length} production file(s) of the patch, for ${what}`
+  )
   return { lines, instrument: [...instrument], reach, cover }
 }
 

@@ -376,7 +376,9 @@ function evidenceSection(card: Scorecard, maxRows: number): string {
   if (e.uncovered.length > 0) {
     lines.push('', 'Changed lines no passing voting test runs:', '')
     for (const u of e.uncovered.slice(0, maxRows))
-      lines.push(`- ${mdCode(u.path)} lines ${lineRanges(u.lines)}`)
+      lines.push(
+        `- ${mdCode(u.path)} line${u.lines.length === 1 ? '' : 's'} ${lineRanges(u.lines)}`
+      )
     lines.push(more(e.uncovered.length, maxRows))
   }
   const survivors = e.mutants.filter(m => m.killed_by === null && m.not_run === undefined)
