@@ -21,7 +21,7 @@ import { naiveRun } from './helpers/runners.js'
 const python = pythonWithPytest()
 const command = `${python} -m pytest oracle -q -p no:cacheprovider --junitxml={junit}`
 
-const policy = (evidence: string): string => `version: 1
+const policy = (evidence: string, suite = ''): string => `version: 1
 protected:
   - oracle/**
 planes:
@@ -30,7 +30,7 @@ suite:
   command: ${command}
   timeout: 120
   reruns: 0
-${evidence}`
+${suite}${evidence}`
 
 const BASE: Record<string, string> = {
   '.gitignore': '__pycache__/\n.naive-junit.xml\n',
@@ -95,6 +95,15 @@ beforeAll(() => {
     .write({ '.github/oracle-gate.yml': policy('evidence:\n  mode: off\n') })
     .commit('off')
   repo.branch('branch-off', 'main-off').write({ 'shop/fee.py': BRANCH }).commit('b')
+  // A runner the gate does not load its reporter into: coverage cannot be known.
+  for (const mode of ['report', 'enforce']) {
+    const evidence = `evidence:\n  mode: ${mode}\n`
+    repo
+      .branch(`main-other-${mode}`, 'main')
+      .write({ '.github/oracle-gate.yml': policy(evidence, '  runner: other\n') })
+      .commit(`runner other, ${mode}`)
+    repo.branch(`fix-other-${mode}`, `main-other-${mode}`).write({ 'shop/fee.py': FIX }).commit('f')
+  }
   repo.checkout('main')
 })
 afterAll(() => repo.cleanup())
@@ -166,6 +175,26 @@ describe('evidence on a real pytest suite', () => {
     // nothing and sends no cover record: evidence-cover.test.ts).
     expect(lastLog).toContain('watch plan: 1 production file(s) of the patch, for run-time reach')
     expect(card.reasons.filter(r => r.rule === 'weak-evidence')).toEqual([])
+  })
+
+  it('enforce: coverage that cannot be measured (no reporter in the runner) is an error, never a pass', async () => {
+    const card = await judge('fix-other-enforce', 'main-other-enforce')
+    expect(card.verdict).toBe('error')
+    const failure = card.reasons.find(r => r.level === 'failure')
+    expect(failure?.message).toMatch(
+      /evidence stage failed: coverage could not be measured: shop\/fee\.py: the head's runner did not load/
+    )
+  })
+
+  it('report: the same run merges, the problem named in the scorecard and a notice', async () => {
+    const card = await judge('fix-other-report', 'main-other-report')
+    expect(card.verdict).toBe('merge')
+    expect(card.evidence?.problems?.[0]).toMatch(/shop\/fee\.py: the head's runner did not load/)
+    expect(card.evidence).toMatchObject({ changed_lines: 2, covered_lines: 0 })
+    const notice = card.reasons.find(
+      r => r.rule === 'diagnostic' && r.message.startsWith('evidence:')
+    )
+    expect(notice?.message).toMatch(/the head's runner did not load the gate's reporter/)
   })
 
   it('the card shows the evidence at a glance, rendered by cmark-gfm', async () => {

@@ -130,7 +130,12 @@ async function measure(
     throw new Error(`coverage could not be measured: ${coverage.problems?.join('; ')}`)
   const outcomes = await mutation(ctx, input, settings, { changed, coverage, passing, texts })
   const card = evidenceCard(settings, changed, coverage, outcomes)
-  return { evidence: card, reasons: evidenceReasons(settings, card) }
+  const problems = (card.problems ?? []).map((p): Reason => ({
+    rule: 'diagnostic',
+    level: 'notice',
+    message: `evidence: ${p}`
+  }))
+  return { evidence: card, reasons: [...problems, ...evidenceReasons(settings, card)] }
 }
 
 /** Canonical ids of the voting tests that passed on the head, every time they ran. */
