@@ -6,9 +6,13 @@
 // assertions on real mutants when D's mutants.ts and mutate.ts are merged).
 import { describe, expect, it } from 'vitest'
 import { aridLines, changedLines, languageOf } from '../src/evidence/changed.js'
+import type { GateContext } from '../src/context.js'
+import { GateError } from '../src/errors.js'
+import { toAnnotations } from '../src/github/checks.js'
 import {
   evidenceCard,
   evidenceReasons,
+  evidenceStage,
   killFigures,
   mergeCoverage,
   passingVoting
@@ -20,6 +24,7 @@ import { renderMarkdown } from '../src/report/markdown.js'
 import type { EvidenceCard, Scorecard } from '../src/types.js'
 import { emptyScorecard, finalize } from '../src/verdict/scorecard.js'
 import { foreignTags, renderGfm } from './helpers/gfm.js'
+import { memoryLogger } from './helpers/logger.js'
 
 const arid = (path: string, text: string): number[] =>
   [...aridLines(path, text)].sort((a, b) => a - b)
@@ -208,6 +213,52 @@ describe('the scorecard block and its reasons', () => {
     ])
     const votes = (o: { file: string | null }): boolean => o.file?.startsWith('oracle/') ?? false
     expect([...passingVoting(results, votes)]).toEqual(['a'])
+  })
+})
+
+describe('the stage’s own failures', () => {
+  const ctx = (mode: EvidenceSettings['mode']): GateContext =>
+    ({
+      policy: { path: 'p.yml', evidence: settings({ mode }) },
+      log: memoryLogger()
+    }) as unknown as GateContext
+  const input = {
+    worktree: '/nowhere',
+    head: { side: 'head', run: {}, results: new Map() },
+    votes: () => true,
+    ids: () => Promise.reject(new Error('not used')),
+    unavailable: 'a shard runs part of the vote'
+  } as unknown as Parameters<typeof evidenceStage>[1]
+
+  it('off: nothing at all, not even for a run it could not measure', async () => {
+    expect(await evidenceStage(ctx('off'), input)).toEqual({ reasons: [] })
+  })
+
+  it('report: a notice and skipped_reason, never a failure', async () => {
+    const out = await evidenceStage(ctx('report'), input)
+    expect(out.evidence?.skipped_reason).toMatch(/evidence stage failed: a shard runs part/)
+    expect(out.reasons.map(r => r.level)).toEqual(['notice'])
+  })
+
+  it('enforce: a gate error (fail closed)', async () => {
+    await expect(evidenceStage(ctx('enforce'), input)).rejects.toThrow(GateError)
+  })
+})
+
+describe('annotations', () => {
+  it('each uncovered range and survivor becomes a notice annotation at its line', () => {
+    const card = evidenceCard(
+      settings(),
+      [{ path: 'fee.py', lines: [3, 4, 9] }],
+      { covered: new Map([['fee.py', new Set([3])]]) },
+      [mutant(3, null)]
+    )
+    const { annotations } = toAnnotations(evidenceReasons(settings(), card))
+    expect(annotations.map(a => [a.path, a.start_line, a.annotation_level, a.title])).toEqual([
+      ['fee.py', 4, 'notice', 'oracle-gate: weak-evidence'],
+      ['fee.py', 9, 'notice', 'oracle-gate: weak-evidence'],
+      ['fee.py', 3, 'notice', 'oracle-gate: weak-evidence']
+    ])
   })
 })
 
