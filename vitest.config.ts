@@ -17,6 +17,7 @@ const UNIT = [
   'docs',
   'doctor-findings',
   'env',
+  'evidence-unit',
   'fixture-manifest',
   'git-batch',
   'git-version',

@@ -238,6 +238,30 @@ const CASES: Record<string, [Json, Json, Json][]> = {
     ],
     [14, { env: 180 }, { default: 14, order: 14, time: 14, net: 14, rng: 14, shared: 14, env: 14 }]
   ],
+  // Evidence: the stricter mode, the higher thresholds, the larger cap and budget (more
+  // mutants run can only find more survivors; the tip is the maintainers').
+  'evidence.mode': [
+    ['report', 'enforce', 'enforce'],
+    ['enforce', 'off', 'enforce'],
+    ['off', 'report', 'report'],
+    ['off', 'off', 'off']
+  ],
+  'evidence.min_coverage': [
+    [0.8, 0.9, 0.9],
+    [0.9, 0.5, 0.9]
+  ],
+  'evidence.min_kill_ratio': [
+    [0.6, 0.75, 0.75],
+    [0.75, 0, 0.75]
+  ],
+  'evidence.max_mutants': [
+    [10, 30, 30],
+    [30, 10, 30]
+  ],
+  'evidence.budget_s': [
+    [120, 60, 120],
+    [60, 300, 300]
+  ],
   'lints.literal-overlap': LINT_ROWS,
   'lints.judge-import': LINT_ROWS,
   'lints.skip-marker': LINT_ROWS,
@@ -306,7 +330,7 @@ describe('the uniting table in the schema', () => {
       else expect(node['x-unite-order'], path).toBeUndefined()
       if (node['x-unite-nocase'] !== undefined) expect(rule, path).toBe('intersection')
       if (rule === 'union' || rule === 'intersection') expect(node.type, path).toBe('array')
-      if (rule === 'min' || rule === 'max') expect(node.type, path).toBe('integer')
+      if (rule === 'min' || rule === 'max') expect(['integer', 'number'], path).toContain(node.type)
       if (rule === 'min-by-key') expect(node.oneOf, path).toBeDefined()
       if (rule === 'or' || rule === 'and') expect(node.type, path).toBe('boolean')
     }

@@ -22,7 +22,8 @@ const OPTIONAL = [
   'campaign',
   'unmeasured',
   'shard',
-  'sandbox'
+  'sandbox',
+  'evidence'
 ] as const
 const optionalMatch: Same<OptionalKeys<Scorecard>, (typeof OPTIONAL)[number]> = true
 
@@ -96,6 +97,19 @@ function fullCard(): Required<Scorecard> {
     ],
     diagnostics: { non_discriminating: ['tests/t.py::w'], drafts: { 'drafts/t.py::x': 'passed' } },
     sandbox: { kind: 'none', contained: false, why: 'sandbox: off' },
+    evidence: {
+      changed_lines: 14,
+      covered_lines: 12,
+      uncovered: [{ path: 'src/fee.py', lines: [40, 41] }],
+      mutants: [
+        { path: 'src/fee.py', line: 31, mutation: '`<` → `<=`', killed_by: null },
+        { path: 'src/fee.py', line: 32, mutation: '`+` → `-`', killed_by: 'oracle/t.py::t' },
+        { path: 'src/fee.py', line: 33, mutation: '`x` → `0`', killed_by: null, not_run: 'budget' }
+      ],
+      budget_s: 120,
+      skipped_reason: 'JavaScript coverage is not measured here',
+      problems: ['src/a.ts: no coverage']
+    },
     campaign: { seed: 1, max_examples: 10, wall_clock: 5 },
     shard: {
       index: 2,

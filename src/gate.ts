@@ -380,6 +380,7 @@ async function replayStage(
   if (result.unmeasured !== undefined) card.unmeasured = result.unmeasured
   if (result.shard) card.shard = result.shard
   if (result.sandbox) card.sandbox = result.sandbox
+  if (result.evidence) card.evidence = result.evidence
 }
 
 async function readPolicy(git: Git, mergeBase: string, path: string, log: Logger): Promise<Policy> {

@@ -28,6 +28,7 @@ export type RuleId =
   | 'unexplained-hit' // fail→pass hits although the patch writes nothing on the source plane
   // third round
   | 'instrument-approval' // an instrument change without an approver's review of the head sha
+  | 'weak-evidence' // evidence.mode enforce: the voting tests run or pin too little of the patch
   // extensions
   | 'gate-error' // the gate itself failed (git, I/O, unreadable base report)
   | 'ledger-expiring' // warning: a row expires within 7 days
@@ -172,7 +173,31 @@ export interface Scorecard {
   shard?: ShardBlock
   /** How the runs of the patch's code were contained (src/exec/sandbox.ts). */
   sandbox?: { kind: 'bwrap' | 'none'; contained: boolean; why?: string }
+  /** Diff coverage and mutation of the patch by the voting tests (src/evidence/); absent when off. */
+  evidence?: EvidenceCard
   timings_ms: Record<string, number>
+}
+
+/** The scorecard's `evidence` (docs/evidence.md): what the voting tests ran and pinned. */
+export interface EvidenceCard {
+  /** The patch's changed production lines, arid lines left out. */
+  changed_lines: number
+  /** Of those, the lines a passing voting test (or the import of the suite) ran on the head. */
+  covered_lines: number
+  uncovered: { path: string; lines: number[] }[]
+  mutants: {
+    path: string
+    line: number
+    mutation: string
+    killed_by: string | null
+    /** Extension: why the mutant was not run to its end (budget, timeout); never killed. */
+    not_run?: string
+  }[]
+  budget_s: number
+  /** Why the evidence was not (fully) measured. */
+  skipped_reason?: string
+  /** Extension: files whose coverage could not be measured, and why. */
+  problems?: string[]
 }
 
 /** Where progress goes: core.group in the action, stderr in the CLI. */

@@ -51,6 +51,21 @@ export interface SeedSettings {
   timeout: number
 }
 
+export type EvidenceMode = 'off' | 'report' | 'enforce'
+
+/** The policy's `evidence` block (src/policy/schema.json holds the defaults). */
+export interface EvidenceSettings {
+  mode: EvidenceMode
+  /** Least share (0..1) of changed lines the voting tests must run, under enforce. */
+  min_coverage: number
+  /** Least share (0..1) of run mutants the voting tests must kill, under enforce. */
+  min_kill_ratio: number
+  /** Most mutants; absent: 7 × the changed production files. */
+  max_mutants?: number
+  /** Seconds the mutation runs may take in all. */
+  budget_s: number
+}
+
 export interface Policy {
   version: 1
   /** Path of the policy file inside the repository (always protected). */
@@ -60,6 +75,8 @@ export interface Policy {
   instrument_approvers: readonly string[]
   /** Containment of the runs (src/exec/sandbox.ts). */
   sandbox: 'auto' | 'required' | 'off'
+  /** Diff coverage and bounded mutation of the patch (src/evidence/, docs/evidence.md). */
+  evidence: EvidenceSettings
   case_insensitive: boolean
   voting_edits: 'none' | 'append'
   planes: {

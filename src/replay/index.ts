@@ -22,6 +22,7 @@ import type {
   SeedSummary,
   SideRun,
   Transitions,
+  EvidenceCard,
   Votes
 } from '../types.js'
 import { GateError } from '../errors.js'
@@ -30,6 +31,7 @@ import { planCanary, type CanaryPlanning } from './canary.js'
 import { compileClasses, type ClassOf } from './classes.js'
 import { containmentNotices, containRuns } from './contain.js'
 import { watchPlan } from './watch.js'
+import { replayEvidence } from '../evidence/index.js'
 import { checkFidelity, fidelitySpec, foldCollisions, type FidelitySpec } from './fidelity.js'
 import { patchTestPlan, probeInDiff, runPatchTests, type PatchTestPlan } from './patch-tests.js'
 import { detectRunner } from './runners.js'
@@ -58,6 +60,8 @@ export interface ReplayOutcome {
   shard?: ShardBlock
   /** How the runs were contained (scorecard `sandbox`). */
   sandbox?: SandboxReport
+  /** What the voting tests ran and pinned of the patch (scorecard `evidence`). */
+  evidence?: EvidenceCard
 }
 
 /** `path` under `from` as the same path under `to`. */
@@ -178,8 +182,11 @@ async function measureAndScore(
     if (mode.baseOnly) return { base: await measureBase(ctx, options, baseSide) }
     await prepareHead(ctx, await wt.head(), overlay, tests, reset)
     const [base, head] = await measureSides(ctx, options, baseSide)
+    // The vote is complete; its worktree is still here (src/evidence/, docs/evidence.md).
+    const replayed = { head, planeOf, votes: rerunnable, baseFiles, shard: slice !== null }
+    const evidence = await replayEvidence(ctx, wt, replayed)
     // The patch's own tests, only now that no side is left to run (docs/replay.md).
-    if (base.results === null || head.results === null) return { base, head }
+    if (base.results === null || head.results === null) return { base, head, evidence }
     const patchTests = { what: "the patch's own tests", patchCode: true }
     const patchRun =
       tests.headTests.length > 0 && lead
@@ -191,7 +198,7 @@ async function measureAndScore(
       tests.probeTests.length > 0 && lead
         ? await guardGitState(ctx.git, patchTests, () => probeInDiff(ctx, wt, tests, planes))
         : null
-    return { base, head, patchRun, probed }
+    return { base, head, patchRun, probed, evidence }
   })
   if (measured.head === undefined) return baseOnlyOutcome(ctx, measured.base, canary)
   const { base, head } = measured
@@ -202,6 +209,8 @@ async function measureAndScore(
   const outcome = combine(ctx, ledger, base, head, lead ? corpus : null, fns)
   outcome.unmeasured = unmeasured
   outcome.reasons.push(...unmeasuredReasons(ctx, unmeasured, outcome.reasons))
+  outcome.reasons.push(...measured.evidence.reasons)
+  if (measured.evidence.evidence) outcome.evidence = measured.evidence.evidence
   if (slice) outcome.shard = shardBlock(slice, base, head, canary, added)
   return outcome
 }

@@ -36,6 +36,17 @@ export interface SideOutcome {
   records?: readonly RunRecord[]
   /** Ids that more than one test of the first run collapsed into. */
   duplicates?: readonly string[]
+  /** What the watchers in the first run's reporter sent (replay/watch.ts), when it was read. */
+  watched?: WatchedRun
+}
+
+/** The watch records of one run (stream.ts `events`): each stage parses its own kind. */
+export interface WatchedRun {
+  events: readonly Record<string, unknown>[]
+  /** Sessions that started with the plan read. */
+  sessions: number
+  /** Records beyond the stream's cap, only counted. */
+  dropped: number
 }
 
 export interface SideOptions {
@@ -150,12 +161,13 @@ async function restOfSide(
   const withSeeds = <T extends object>(o: T): T & { seeds?: Map<string, boolean> } =>
     seeds ? { ...o, seeds } : o
   if ('failure' in first) return finish(withSeeds({ results: null, failure: first.failure }))
+  const watched = first.watched ? { watched: first.watched } : {}
 
   const ids = lazyIds(ctx, opts)
   const results = kept(observe(first.report, await ids(), state.duplicates), opts.keep)
   const rerunTampered = await rerunSide(ctx, opts, results, ids, state.logFile, state.watch)
   if (rerunTampered.length > 0) return finish({ results: null, tampered: rerunTampered })
-  return finish(withSeeds({ results: kept(results, opts.keep) }))
+  return finish(withSeeds({ results: kept(results, opts.keep), ...watched }))
 }
 
 /** A shard's own observations (SideOptions.keep), before and after its reruns. */
@@ -207,7 +219,7 @@ async function firstRun(
   run: SideRun,
   logFile: string,
   watch: RunWatch
-): Promise<{ report: Report } | { failure: Reason }> {
+): Promise<{ report: Report; watched?: WatchedRun } | { failure: Reason }> {
   const { side, worktree } = opts
   const suite = ctx.policy.suite
   ctx.log.info(`${side}: running the suite`)
@@ -240,7 +252,10 @@ async function firstRun(
     }
   }
   run.tests = first.report.cases.length
-  return { report: first.report }
+  const stream = first.stream
+  if (stream?.state !== 'read') return { report: first.report }
+  const watched = { events: stream.events, sessions: stream.watched, dropped: stream.dropped }
+  return { report: first.report, watched }
 }
 
 /** The id context of a side's worktree, built on first use (reruns may never need it). */

@@ -34,7 +34,7 @@ export async function watchPlan(
   instrument: readonly string[]
 ): Promise<WatchPlan | null> {
   const reach = ctx.policy.lints['oracle-reach'] !== 'off'
-  const cover = false
+  const cover = ctx.policy.evidence.mode !== 'off'
   if (!reach && !cover) return null
   const production = lintFiles(ctx.planes, ctx.writeSet).production.map(r => r.path)
   if (production.length === 0) return null
@@ -45,6 +45,12 @@ export async function watchPlan(
     if (ranges.length > 0) lines[path] = ranges
   }
   if (Object.keys(lines).length === 0) return null
+  const what = [reach ? 'run-time reach' : '', cover ? 'coverage' : '']
+    .filter(Boolean)
+    .join(' and ')
+  ctx.log.info(
+    `watch plan: ${Object.keys(lines).length} production file(s) of the patch, for ${what}`
+  )
   return { lines, instrument: [...instrument], reach, cover }
 }
 

@@ -198,6 +198,14 @@ function productStep(card: Scorecard, fails: readonly Reason[]): NextStep {
       why: "the oracle is unstable on the base, not this patch's fault",
       hint: 'Freeze it with a ledger row (oracle-gate ledger add) or fix it on the base branch, then re-run.'
     }
+  const weak = fails.filter(r => r.rule === 'weak-evidence')
+  if (weak.length > 0)
+    return {
+      lead: 'Pin the change with locked tests, or drop what they cannot see, in',
+      ...named(weak.map(r => r.path ?? '')),
+      why: `the voting tests run or notice too little of the patch (${evidenceGlance(card)?.figures ?? 'evidence'}); tests go in a PR of their own on the base branch first`,
+      detail: weak[0]?.message ?? ''
+    }
   return {
     lead: 'Fix the product',
     ...named(
@@ -206,6 +214,41 @@ function productStep(card: Scorecard, fails: readonly Reason[]): NextStep {
     ),
     why: 'a product rule failed',
     detail: fails[0]?.message ?? ''
+  }
+}
+
+/** The card's evidence at a glance: fixed wording with figures (head text stays apart). */
+export interface EvidenceGlance {
+  /** "12 of 14 changed lines run under the locked tests; 9 of 10 mutants killed". */
+  figures: string
+  /** The first surviving mutant (path, line, mutation: head-derived), when one survived. */
+  survivor?: { path: string; line: number; mutation: string }
+  /** Survivors beyond the first. */
+  moreSurvivors: number
+}
+
+/** The evidence line of the card, or null when there is none (evidence.mode off). */
+export function evidenceGlance(card: Scorecard): EvidenceGlance | null {
+  const e = card.evidence
+  if (!e) return null
+  const run = e.mutants.filter(m => m.not_run === undefined)
+  const killed = run.filter(m => m.killed_by !== null).length
+  const notRun = e.mutants.length - run.length
+  const parts = [
+    `${e.covered_lines} of ${plural(e.changed_lines, 'changed line')} run under the locked tests`
+  ]
+  if (e.mutants.length > 0)
+    parts.push(
+      `${killed} of ${plural(run.length, 'mutant')} killed${notRun > 0 ? ` (${notRun} not run)` : ''}`
+    )
+  const survivors = run.filter(m => m.killed_by === null)
+  const first = survivors[0]
+  return {
+    figures: parts.join('; '),
+    ...(first
+      ? { survivor: { path: first.path, line: first.line, mutation: first.mutation } }
+      : {}),
+    moreSurvivors: Math.max(0, survivors.length - 1)
   }
 }
 

@@ -6,7 +6,7 @@
 // the text must fit a limit. Every head-derived string goes through sanitize.ts.
 import { shortSha } from '../json.js'
 import type { Reason, Scorecard, SideRun, Verdict } from '../types.js'
-import { failedSides, nextStep } from './glance.js'
+import { evidenceGlance, failedSides, nextStep } from './glance.js'
 import { mdCellCode, mdCode, mdFence, mdText } from './sanitize.js'
 
 const ICON: Record<Verdict, string> = {
@@ -56,6 +56,7 @@ export function renderMarkdown(card: Scorecard, options: MarkdownOptions = {}): 
   const sections = [
     header(card),
     reasonsSection(card.reasons, maxRows),
+    evidenceSection(card, maxRows),
     patchTestsSection(card, maxRows),
     addedTestsSection(card, maxRows),
     transitionsSection(card, maxRows),
@@ -360,6 +361,51 @@ function fileOf(id: string): string {
 }
 
 /** What the head changed that the vote did not use (planes.production): paths, escaped. */
+/** What the voting tests ran and pinned of the patch (docs/evidence.md). */
+function evidenceSection(card: Scorecard, maxRows: number): string {
+  const glance = evidenceGlance(card)
+  const e = card.evidence
+  if (!glance || !e) return ''
+  const s = glance.survivor
+  const survivor = s
+    ? `; survivor ${mdCode(`${s.path}:${s.line}`)} ${mdText(s.mutation, { cell: false })}${glance.moreSurvivors > 0 ? ` and ${glance.moreSurvivors} more` : ''}`
+    : ''
+  const lines = ['### Evidence', '', `${glance.figures}${survivor}.`]
+  if (e.skipped_reason)
+    lines.push('', `_Not measured: ${mdText(e.skipped_reason, { cell: false })}_`)
+  if (e.uncovered.length > 0) {
+    lines.push('', 'Changed lines no passing voting test runs:', '')
+    for (const u of e.uncovered.slice(0, maxRows))
+      lines.push(
+        `- ${mdCode(u.path)} line${u.lines.length === 1 ? '' : 's'} ${lineRanges(u.lines)}`
+      )
+    lines.push(more(e.uncovered.length, maxRows))
+  }
+  const survivors = e.mutants.filter(m => m.killed_by === null && m.not_run === undefined)
+  if (survivors.length > 0) {
+    lines.push('', 'Mutants no voting test noticed:', '')
+    for (const m of survivors.slice(0, maxRows))
+      lines.push(`- ${mdCode(`${m.path}:${m.line}`)} ${mdText(m.mutation, { cell: false })}`)
+    lines.push(more(survivors.length, maxRows))
+  }
+  for (const p of e.problems ?? []) lines.push('', `_${mdText(p, { cell: false })}_`)
+  return lines
+    .filter((l, i, all) => l !== '' || all[i - 1] !== '')
+    .join('\n')
+    .trimEnd()
+}
+
+/** "3–5, 9": line numbers as ranges (numbers only: nothing of the head's text). */
+function lineRanges(lines: readonly number[]): string {
+  const ranges: [number, number][] = []
+  for (const n of [...new Set(lines)].sort((a, b) => a - b)) {
+    const last = ranges[ranges.length - 1]
+    if (last && n === last[1] + 1) last[1] = n
+    else ranges.push([n, n])
+  }
+  return ranges.map(([a, b]) => (a === b ? `${a}` : `${a}–${b}`)).join(', ')
+}
+
 function unmeasuredSection(card: Scorecard, maxRows: number): string {
   const paths = card.unmeasured ?? []
   if (paths.length === 0) return ''

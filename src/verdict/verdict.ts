@@ -30,6 +30,7 @@ export const RULE_VERDICT: Readonly<Record<RuleId, Exclude<Verdict, 'merge'>>> =
   'seed-regression': 'product',
   'report-mismatch': 'product',
   'unexplained-hit': 'product',
+  'weak-evidence': 'product',
   'empty-vote': 'no-vote',
   'insufficient-hits': 'no-vote',
   'non-discriminating': 'no-vote',

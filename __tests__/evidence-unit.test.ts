@@ -1,0 +1,342 @@
+// The evidence stage's pure parts (src/evidence/): the arid-line table that takes out of the
+// changed lines what cannot run, the scorecard block and its reasons (notices in report,
+// weak-evidence failures under enforce, at and just past each threshold), and the card's
+// Evidence section at a glance, rendered with cmark-gfm, hostile head strings included.
+// The cards here are made by hand: they test the report, not the mutation (the lead adds
+// assertions on real mutants when D's mutants.ts and mutate.ts are merged).
+import { describe, expect, it } from 'vitest'
+import { aridLines, changedLines, languageOf } from '../src/evidence/changed.js'
+import type { GateContext } from '../src/context.js'
+import { GateError } from '../src/errors.js'
+import { toAnnotations } from '../src/github/checks.js'
+import {
+  evidenceCard,
+  evidenceReasons,
+  evidenceStage,
+  killFigures,
+  mergeCoverage,
+  passingVoting
+} from '../src/evidence/index.js'
+import type { MutantOutcome } from '../src/evidence/types.js'
+import type { EvidenceSettings } from '../src/policy/types.js'
+import { evidenceGlance } from '../src/report/glance.js'
+import { renderMarkdown } from '../src/report/markdown.js'
+import type { EvidenceCard, Scorecard } from '../src/types.js'
+import { emptyScorecard, finalize } from '../src/verdict/scorecard.js'
+import { foreignTags, renderGfm } from './helpers/gfm.js'
+import { memoryLogger } from './helpers/logger.js'
+
+const arid = (path: string, text: string): number[] =>
+  [...aridLines(path, text)].sort((a, b) => a - b)
+
+describe('arid lines (docs/evidence.md "Changed lines")', () => {
+  it('Python: blank, comments, docstrings, imports, else/finally, closing brackets', () => {
+    const text = [
+      '"""Module docstring',
+      'over two lines."""',
+      'import os',
+      'from a import (',
+      '    b,',
+      ')',
+      '# a comment',
+      '',
+      'def f(x):',
+      '    """One line."""',
+      '    try:',
+      '        y = g(',
+      '            x,',
+      '        )',
+      '    finally:',
+      '        pass',
+      '    if y:',
+      '        return 1',
+      '    else:',
+      '        return 2',
+      'S = """text',
+      'inside',
+      '"""',
+      'T = 1'
+    ].join('\n')
+    expect(arid('m.py', text)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 10, 14, 15, 19, 22, 23])
+    // Kept: def, try (it has a line event), the call and its argument, pass, if, the
+    // returns, the assignment that opens a string, and the code after it.
+  })
+
+  it('JavaScript and TypeScript: comments, imports, re-exports, type-only declarations', () => {
+    const text = [
+      "import { a } from './a.js'",
+      'import {',
+      '  b,',
+      "} from './b.js'",
+      "export { c } from './c.js'",
+      '// comment',
+      '/* block',
+      '   comment */',
+      'export interface Shape {',
+      '  width: number',
+      '}',
+      'type Id = string',
+      'export function area(s: Shape): number {',
+      '  return s.width * 2',
+      '}',
+      "const x = 'y'"
+    ].join('\n')
+    expect(arid('s.ts', text)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 15])
+  })
+
+  it('other languages: blank lines only', () => {
+    expect(arid('a.go', 'package a\n\n// c\nfunc F() {}\n')).toEqual([2, 5])
+    expect(languageOf('x.mts')).toBe('js')
+    expect(languageOf('x.pyi')).toBe('python')
+    expect(languageOf('x.rs')).toBe('other')
+  })
+
+  it('changedLines: the watch plan’s ranges minus arid lines; unreadable files keep theirs', () => {
+    const texts: Record<string, string> = {
+      'a.py': 'import os\n\nX = 1\n# c\nY = 2\n',
+      'b.py': '# only a comment\n'
+    }
+    const out = changedLines(
+      { 'a.py': [[1, 5]], 'b.py': [[1, 1]], 'gone.py': [[2, 3]] },
+      p => texts[p] ?? null
+    )
+    expect(out).toEqual([
+      { path: 'a.py', lines: [3, 5] },
+      { path: 'gone.py', lines: [2, 3] }
+    ])
+  })
+})
+
+const settings = (over: Partial<EvidenceSettings> = {}): EvidenceSettings => ({
+  mode: 'report',
+  min_coverage: 0.8,
+  min_kill_ratio: 0.6,
+  budget_s: 120,
+  ...over
+})
+
+const mutant = (line: number, killed: string | null, notRun?: string): MutantOutcome => ({
+  path: 'fee.py',
+  line,
+  mutation: '`<` → `<=`',
+  start: 0,
+  end: 1,
+  replacement: '<=',
+  killed_by: killed,
+  ...(notRun ? { not_run: notRun } : {})
+})
+
+describe('the scorecard block and its reasons', () => {
+  const changed = [{ path: 'fee.py', lines: [1, 2, 3, 4, 5] }]
+  const coverage = { covered: new Map([['fee.py', new Set([1, 2, 3, 4])]]) }
+
+  it('counts covered and uncovered lines and keeps mutants as run', () => {
+    const card = evidenceCard(settings(), changed, coverage, [
+      mutant(1, 't::a'),
+      mutant(2, null),
+      mutant(3, null, 'budget')
+    ])
+    expect(card).toMatchObject({
+      changed_lines: 5,
+      covered_lines: 4,
+      uncovered: [{ path: 'fee.py', lines: [5] }],
+      budget_s: 120
+    })
+    expect(card.mutants.map(m => m.killed_by)).toEqual(['t::a', null, null])
+    expect(card.mutants[2]?.not_run).toBe('budget')
+    // A mutant not run is neither killed nor counted.
+    expect(killFigures(card)).toEqual({ run: 2, killed: 1 })
+  })
+
+  it('report: notices for each uncovered range and survivor, never a failure', () => {
+    const card = evidenceCard(settings(), changed, coverage, [mutant(2, null)])
+    const reasons = evidenceReasons(settings({ min_coverage: 1, min_kill_ratio: 1 }), card)
+    expect(reasons.map(r => [r.level, r.path, r.line])).toEqual([
+      ['notice', 'fee.py', 5],
+      ['notice', 'fee.py', 2]
+    ])
+  })
+
+  it('enforce: at the threshold is no failure; just below names the uncovered lines', () => {
+    const card = evidenceCard(settings(), changed, coverage, [])
+    const at = evidenceReasons(settings({ mode: 'enforce', min_coverage: 0.8 }), card)
+    expect(at.filter(r => r.level === 'failure')).toEqual([])
+    const below = evidenceReasons(settings({ mode: 'enforce', min_coverage: 0.81 }), card)
+    const [failure] = below.filter(r => r.level === 'failure')
+    expect(failure).toMatchObject({ rule: 'weak-evidence', path: 'fee.py', line: 5 })
+    expect(failure?.message).toMatch(
+      /run 4 of the patch's 5 changed lines \(80 %.*81 %.*fee\.py line 5$/
+    )
+  })
+
+  it('enforce: the kill ratio counts mutants run to their end and names the survivors', () => {
+    const full = { covered: new Map([['fee.py', new Set([1, 2, 3, 4, 5])]]) }
+    const outcomes = [mutant(1, 't::a'), mutant(2, null), mutant(3, null, 'budget')]
+    const card = evidenceCard(settings(), changed, full, outcomes)
+    const half = evidenceReasons(settings({ mode: 'enforce', min_kill_ratio: 0.5 }), card)
+    expect(half.filter(r => r.level === 'failure')).toEqual([])
+    const more = evidenceReasons(settings({ mode: 'enforce', min_kill_ratio: 0.6 }), card)
+    const [failure] = more.filter(r => r.level === 'failure')
+    expect(failure).toMatchObject({ path: 'fee.py', line: 2 })
+    expect(failure?.message).toMatch(/kill 1 of 2 mutants .*survivors: fee\.py:2 `<` → `<=`$/)
+  })
+
+  it('no changed lines, no mutants: nothing to fail', () => {
+    const card = evidenceCard(settings(), [], { covered: new Map() }, [])
+    expect(evidenceReasons(settings({ mode: 'enforce', min_coverage: 1 }), card)).toEqual([])
+  })
+
+  it('merges the languages’ coverage and their problems', () => {
+    const merged = mergeCoverage([
+      {
+        covered: new Map([['a.py', new Set([1])]]),
+        byTest: new Map([['a.py', new Map([[1, ['t']]])]])
+      },
+      { covered: new Map(), problems: ['b.ts: not built'] }
+    ])
+    expect([...merged.covered.keys()]).toEqual(['a.py'])
+    expect(merged.byTest?.get('a.py')?.get(1)).toEqual(['t'])
+    expect(merged.problems).toEqual(['b.ts: not built'])
+  })
+
+  it('only voting tests that passed every time they ran count as covering', () => {
+    const obs = (id: string, outcomes: ('passed' | 'failed')[], file = 'oracle/t.py') => ({
+      id,
+      file,
+      outcomes,
+      runnerFlaky: false
+    })
+    const results = new Map([
+      ['a', obs('a', ['passed'])],
+      ['b', obs('b', ['failed', 'passed'])],
+      ['c', obs('c', ['passed'], 'drafts/t.py')]
+    ])
+    const votes = (o: { file: string | null }): boolean => o.file?.startsWith('oracle/') ?? false
+    expect([...passingVoting(results, votes)]).toEqual(['a'])
+  })
+})
+
+describe('the stage’s own failures', () => {
+  const ctx = (mode: EvidenceSettings['mode']): GateContext =>
+    ({
+      policy: { path: 'p.yml', evidence: settings({ mode }) },
+      log: memoryLogger()
+    }) as unknown as GateContext
+  const input = {
+    worktree: '/nowhere',
+    head: { side: 'head', run: {}, results: new Map() },
+    votes: () => true,
+    ids: () => Promise.reject(new Error('not used')),
+    unavailable: 'a shard runs part of the vote'
+  } as unknown as Parameters<typeof evidenceStage>[1]
+
+  it('off: nothing at all, not even for a run it could not measure', async () => {
+    expect(await evidenceStage(ctx('off'), input)).toEqual({ reasons: [] })
+  })
+
+  it('report: a notice and skipped_reason, never a failure', async () => {
+    const out = await evidenceStage(ctx('report'), input)
+    expect(out.evidence?.skipped_reason).toMatch(/evidence stage failed: a shard runs part/)
+    expect(out.reasons.map(r => r.level)).toEqual(['notice'])
+  })
+
+  it('enforce: a gate error (fail closed)', async () => {
+    await expect(evidenceStage(ctx('enforce'), input)).rejects.toThrow(GateError)
+  })
+})
+
+describe('annotations', () => {
+  it('each uncovered range and survivor becomes a notice annotation at its line', () => {
+    const card = evidenceCard(
+      settings(),
+      [{ path: 'fee.py', lines: [3, 4, 9] }],
+      { covered: new Map([['fee.py', new Set([3])]]) },
+      [mutant(3, null)]
+    )
+    const { annotations } = toAnnotations(evidenceReasons(settings(), card))
+    expect(annotations.map(a => [a.path, a.start_line, a.annotation_level, a.title])).toEqual([
+      ['fee.py', 4, 'notice', 'oracle-gate: weak-evidence'],
+      ['fee.py', 9, 'notice', 'oracle-gate: weak-evidence'],
+      ['fee.py', 3, 'notice', 'oracle-gate: weak-evidence']
+    ])
+  })
+})
+
+function cardWith(evidence: EvidenceCard): Scorecard {
+  const card = emptyScorecard({ version: '0.1.0', today: '2026-12-01', policyPath: 'p.yml' })
+  card.base = 'a'.repeat(40)
+  card.head = 'b'.repeat(40)
+  card.evidence = evidence
+  return finalize(card)
+}
+
+describe('the card’s Evidence section', () => {
+  const mutants = [
+    ...Array.from({ length: 9 }, (_, i) => ({
+      path: 'fee.py',
+      line: 20 + i,
+      mutation: '`+` → `-`',
+      killed_by: 'oracle/t.py::test_fee'
+    })),
+    { path: 'fee.py', line: 31, mutation: '`<` → `<=`', killed_by: null }
+  ]
+
+  it('reads as the issue asks, at a glance', () => {
+    const card = cardWith({
+      changed_lines: 14,
+      covered_lines: 12,
+      uncovered: [{ path: 'fee.py', lines: [40, 41] }],
+      mutants,
+      budget_s: 120
+    })
+    expect(evidenceGlance(card)?.figures).toBe(
+      '12 of 14 changed lines run under the locked tests; 9 of 10 mutants killed'
+    )
+    const md = renderMarkdown(card)
+    expect(md).toContain('### Evidence')
+    const html = renderGfm(md)
+    expect(html).toContain(
+      '12 of 14 changed lines run under the locked tests; 9 of 10 mutants killed; survivor <code>fee.py:31</code>'
+    )
+    expect(html).toContain('<code>fee.py</code> lines 40–41')
+  })
+
+  it('shows nothing when evidence is off, and why when it was skipped', () => {
+    expect(renderMarkdown(cardWith(undefined as unknown as EvidenceCard))).not.toContain(
+      '### Evidence'
+    )
+    const skipped = cardWith({
+      changed_lines: 3,
+      covered_lines: 0,
+      uncovered: [],
+      mutants: [],
+      budget_s: 120,
+      skipped_reason: 'the head has no results (its vote is red)'
+    })
+    expect(renderGfm(renderMarkdown(skipped))).toContain(
+      'Not measured: the head has no results (its vote is red)'
+    )
+  })
+
+  it('hostile paths and mutations from the head stay text', () => {
+    const evil = 'x.py<img src=x onerror=alert(1)>[link](https://evil.example) @admin'
+    const card = cardWith({
+      changed_lines: 2,
+      covered_lines: 1,
+      uncovered: [{ path: evil, lines: [1] }],
+      mutants: [
+        {
+          path: evil,
+          line: 2,
+          mutation: '<b>bold</b><img src=y onerror=alert(2)>\n## h',
+          killed_by: null
+        }
+      ],
+      budget_s: 120,
+      problems: [`${evil}: no coverage`]
+    })
+    const html = renderGfm(renderMarkdown(card))
+    expect(foreignTags(html).filter(t => t !== 'ul' && t !== 'li')).toEqual([])
+    expect(html).not.toContain('<h2>h')
+  })
+})
