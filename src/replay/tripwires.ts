@@ -52,6 +52,20 @@ export interface RunRecord {
   canaries?: CanaryResult[]
   /** The outcome stream against the report; absent: not judged (no stream information). */
   stream?: StreamRecord
+  /** What the watchers streamed (reach-events.ts, evidence): absent when nothing was read. */
+  watch?: WatchRecord
+}
+
+/** The watch plan's side of one run's stream (replay/watch.ts). */
+export interface WatchRecord {
+  /** The plan was fed to the run. */
+  fed: boolean
+  /** Sessions started, and those that started with the plan read. */
+  started: number
+  watched: number
+  /** The non-case records, as streamed (capped), and how many were dropped. */
+  events: Record<string, unknown>[]
+  dropped: number
 }
 
 /** Runs the suite for one side and keeps a record of every run that left a report. */
@@ -86,6 +100,10 @@ export class RunWatch {
       passed: 0
     }
     if (judged.stream) record.stream = judged.stream
+    if (run.stream?.state === 'read') {
+      const { started, watched, events, dropped } = run.stream
+      record.watch = { fed: run.watchFed === true, started, watched, events, dropped }
+    }
     if (canary) {
       const taken = takeCanary(report, canary, req.worktree)
       record.canaries = taken.results
