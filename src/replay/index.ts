@@ -31,7 +31,7 @@ import { compileClasses, type ClassOf } from './classes.js'
 import { containmentNotices, containRuns } from './contain.js'
 import { watchPlan } from './watch.js'
 import { runtimeReach } from './reach-events.js'
-import type { RunRecord } from './tripwires.js'
+import type { WatchRecord } from './tripwires.js'
 import { allowList, entryPoints } from '../lints/reach/allow.js'
 import { levelOf } from '../lints/registry.js'
 import { checkFidelity, fidelitySpec, foldCollisions, type FidelitySpec } from './fidelity.js'
@@ -204,7 +204,7 @@ async function measureAndScore(
   if (measured.probed) base.inDiffOnBase = measured.probed
   const fns = { planeOf, classOf, canary, added }
   const outcome = combine(ctx, ledger, base, head, lead ? corpus : null, fns)
-  outcome.reasons.push(...(await reachAtRunTime(ctx, head.records ?? [])))
+  outcome.reasons.push(...(await reachAtRunTime(ctx, head.watched ?? [])))
   outcome.unmeasured = unmeasured
   outcome.reasons.push(...unmeasuredReasons(ctx, unmeasured, outcome.reasons))
   if (slice) outcome.shard = shardBlock(slice, base, head, canary, added)
@@ -244,7 +244,7 @@ async function prepareHead(
 }
 
 /** oracle-reach at run time: what the head's watched runs saw the patch's lines do. */
-async function reachAtRunTime(ctx: GateContext, records: readonly RunRecord[]): Promise<Reason[]> {
+async function reachAtRunTime(ctx: GateContext, runs: readonly WatchRecord[]): Promise<Reason[]> {
   const plan = ctx.watch
   const level = levelOf(ctx.policy.lints['oracle-reach'])
   if (!plan?.reach || level === undefined) return []
@@ -253,7 +253,7 @@ async function reachAtRunTime(ctx: GateContext, records: readonly RunRecord[]): 
     await ctx.git.showText(ctx.mergeBase, 'pyproject.toml')
   )
   const found = runtimeReach({
-    runs: records.map(r => r.watch),
+    runs,
     plan,
     level,
     allowed: allowList(ctx.policy.lints.reach_allow, ctx.policy.case_insensitive),

@@ -27,7 +27,7 @@ const MAX_WHAT = 200
 
 export interface RuntimeReachInput {
   /** The head's runs, in order (the first run and its reruns). */
-  runs: readonly (WatchRecord | undefined)[]
+  runs: readonly WatchRecord[]
   plan: WatchPlan
   /** `lints.oracle-reach` as a level. */
   level: Level
@@ -89,7 +89,6 @@ export function runtimeReach(input: RuntimeReachInput): RuntimeReach {
   let unwatched = 0
   let dropped = 0
   for (const run of input.runs) {
-    if (run === undefined) continue
     if (run.fed && run.watched < run.started) unwatched++
     dropped += run.dropped
     const parsed = reachEvents(run.events, input.plan)

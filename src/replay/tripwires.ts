@@ -52,8 +52,6 @@ export interface RunRecord {
   canaries?: CanaryResult[]
   /** The outcome stream against the report; absent: not judged (no stream information). */
   stream?: StreamRecord
-  /** What the watchers streamed (reach-events.ts, evidence): absent when nothing was read. */
-  watch?: WatchRecord
 }
 
 /** The watch plan's side of one run's stream (replay/watch.ts). */
@@ -71,6 +69,8 @@ export interface WatchRecord {
 /** Runs the suite for one side and keeps a record of every run that left a report. */
 export class RunWatch {
   readonly records: RunRecord[] = []
+  /** What the watchers streamed in each run, a report or not (reach-events.ts, evidence). */
+  readonly watched: WatchRecord[] = []
 
   constructor(
     readonly side: Side,
@@ -87,6 +87,10 @@ export class RunWatch {
     } finally {
       if (canary) await disarmCanary(req.worktree, canary)
     }
+    if (run.stream?.state === 'read') {
+      const { started, watched, events, dropped } = run.stream
+      this.watched.push({ fed: run.watchFed === true, started, watched, events, dropped })
+    }
     if (run.report === null) return run
     // The vote takes the streamed outcomes when there are any; the file is the cross-check.
     const judged = judgeStream(run.report, run.stream, req.worktree, detectRunner(ctx.policy.suite))
@@ -100,10 +104,6 @@ export class RunWatch {
       passed: 0
     }
     if (judged.stream) record.stream = judged.stream
-    if (run.stream?.state === 'read') {
-      const { started, watched, events, dropped } = run.stream
-      record.watch = { fed: run.watchFed === true, started, watched, events, dropped }
-    }
     if (canary) {
       const taken = takeCanary(report, canary, req.worktree)
       record.canaries = taken.results
