@@ -32,6 +32,10 @@ import { compileClasses, type ClassOf } from './classes.js'
 import { containmentNotices, containRuns } from './contain.js'
 import { watchPlan } from './watch.js'
 import { replayEvidence } from '../evidence/index.js'
+import { runtimeReach } from './reach-events.js'
+import type { WatchRecord } from './tripwires.js'
+import { allowList, entryPoints } from '../lints/reach/allow.js'
+import { levelOf } from '../lints/registry.js'
 import { checkFidelity, fidelitySpec, foldCollisions, type FidelitySpec } from './fidelity.js'
 import { patchTestPlan, probeInDiff, runPatchTests, type PatchTestPlan } from './patch-tests.js'
 import { detectRunner } from './runners.js'
@@ -207,6 +211,7 @@ async function measureAndScore(
   if (measured.probed) base.inDiffOnBase = measured.probed
   const fns = { planeOf, classOf, canary, added }
   const outcome = combine(ctx, ledger, base, head, lead ? corpus : null, fns)
+  outcome.reasons.push(...(await reachAtRunTime(ctx, head.watched ?? [])))
   outcome.unmeasured = unmeasured
   outcome.reasons.push(...unmeasuredReasons(ctx, unmeasured, outcome.reasons))
   outcome.reasons.push(...measured.evidence.reasons)
@@ -245,6 +250,29 @@ async function prepareHead(
       `head worktree: outside production code (planes.production) ${reset.restore.length} path(s) restored from the merge base, ${reset.remove.length} removed`
     )
   }
+}
+
+/** oracle-reach at run time: what the head's watched runs saw the patch's lines do. */
+async function reachAtRunTime(ctx: GateContext, runs: readonly WatchRecord[]): Promise<Reason[]> {
+  const plan = ctx.watch
+  const level = levelOf(ctx.policy.lints['oracle-reach'])
+  if (!plan?.reach || level === undefined) return []
+  const isEntry = entryPoints(
+    await ctx.git.showText(ctx.mergeBase, 'package.json'),
+    await ctx.git.showText(ctx.mergeBase, 'pyproject.toml')
+  )
+  const found = runtimeReach({
+    runs,
+    plan,
+    level,
+    allowed: allowList(ctx.policy.lints.reach_allow, ctx.policy.case_insensitive),
+    isEntry,
+    policyPath: ctx.policy.path
+  })
+  ctx.log.info(
+    `oracle-reach at run time: ${found.reasons.length} reason(s), ${found.waived} allowed by lints.reach_allow, ${found.forged} record(s) naming no line of the plan ignored`
+  )
+  return found.reasons
 }
 
 type SideOptionsOf = (side: 'base' | 'head') => Promise<SideOptions>

@@ -22,6 +22,8 @@ export interface SuiteRun {
   reportError?: string
   /** What the gate's reporter streamed (stream.ts), or why nothing was streamed. */
   stream?: StreamOutcome
+  /** The watch plan was fed to this run (the runner's reporter reads one). */
+  watchFed?: boolean
 }
 
 export interface RunRequest {
@@ -218,7 +220,12 @@ export async function runSuite(ctx: GateContext, req: RunRequest): Promise<Suite
     ...(place.wrap ? { wrap: place.wrap } : {}),
     ...stream.shell
   })
-  return { ...(await readRun(ctx, req, { junit, place }, result)), stream: stream.outcome() }
+  const watchFed = stream.shell.feed !== undefined
+  return {
+    ...(await readRun(ctx, req, { junit, place }, result)),
+    stream: stream.outcome(),
+    watchFed
+  }
 }
 
 async function readRun(

@@ -13,7 +13,7 @@ import type { CanaryPlan } from './canary.js'
 import { observe, rerunArgs, rerunFailures, rerunPlan } from './rerun.js'
 import { logHead, placement, sideEnv, type Side } from './run.js'
 import { detectRunner } from './runners.js'
-import { RunWatch, type RunRecord } from './tripwires.js'
+import { RunWatch, type RunRecord, type WatchRecord } from './tripwires.js'
 import { runSeeds, type Seed } from './seeds.js'
 import { prepareWorktree } from './setup.js'
 import type { Observation } from './transitions.js'
@@ -34,6 +34,8 @@ export interface SideOutcome {
   inDiffOnBase?: Map<string, Observation>
   /** What each run showed, for the tripwires (tripwires.ts). */
   records?: readonly RunRecord[]
+  /** What the watchers streamed in each run (reach-events.ts). */
+  watched?: readonly WatchRecord[]
   /** Ids that more than one test of the first run collapsed into. */
   duplicates?: readonly string[]
   /** What the watchers in the first run's reporter sent (replay/watch.ts), when it was read. */
@@ -113,7 +115,11 @@ function sideState(ctx: GateContext, opts: SideOptions): SideState {
   const duplicates = new Set<string>()
   const finish = (outcome: Omit<SideOutcome, 'side' | 'run'>): SideOutcome => {
     run.duration_ms = Date.now() - started
-    const trip = { records: watch.records, duplicates: [...duplicates].sort() }
+    const trip = {
+      records: watch.records,
+      watched: watch.watched,
+      duplicates: [...duplicates].sort()
+    }
     return { side: opts.side, run, ...outcome, ...trip }
   }
   // Every step that can write to the worktree is followed by a fidelity check; setup in

@@ -54,9 +54,23 @@ export interface RunRecord {
   stream?: StreamRecord
 }
 
+/** The watch plan's side of one run's stream (replay/watch.ts). */
+export interface WatchRecord {
+  /** The plan was fed to the run. */
+  fed: boolean
+  /** Sessions started, and those that started with the plan read. */
+  started: number
+  watched: number
+  /** The non-case records, as streamed (capped), and how many were dropped. */
+  events: Record<string, unknown>[]
+  dropped: number
+}
+
 /** Runs the suite for one side and keeps a record of every run that left a report. */
 export class RunWatch {
   readonly records: RunRecord[] = []
+  /** What the watchers streamed in each run, a report or not (reach-events.ts, evidence). */
+  readonly watched: WatchRecord[] = []
 
   constructor(
     readonly side: Side,
@@ -72,6 +86,10 @@ export class RunWatch {
       run = await runSuite(ctx, req)
     } finally {
       if (canary) await disarmCanary(req.worktree, canary)
+    }
+    if (run.stream?.state === 'read') {
+      const { started, watched, events, dropped } = run.stream
+      this.watched.push({ fed: run.watchFed === true, started, watched, events, dropped })
     }
     if (run.report === null) return run
     // The vote takes the streamed outcomes when there are any; the file is the cross-check.

@@ -34,7 +34,8 @@ const PER_FILE_CAP = 20
 /** Fixture files larger than this are not read for locked cases. */
 const MAX_FIXTURE_BYTES = 4 * 1024 * 1024
 
-const WHY: Record<ReachCategory, string> = {
+/** Why each category is a reach: the static rule's and the run-time rule's (reach-events.ts). */
+export const WHY: Record<ReachCategory, string> = {
   framework:
     'production code must not import, reach or patch the test framework or the assertion library: the voting tests run in the same process and would judge a framework the patch rewrote',
   markers:
@@ -50,7 +51,7 @@ const WHY: Record<ReachCategory, string> = {
   echo: 'production code must not special-case the inputs and expected output of a locked test or fixture: fix the code so the case passes for the reason the test states'
 }
 
-const ADVICE =
+export const ADVICE =
   'if this is a real need, list the path and category under lints.reach_allow in the policy (a reviewed PR of its own)'
 
 interface Parsed {

@@ -1,0 +1,389 @@
+// oracle-reach at run time (issue 26) on a real pytest suite. Each attack leaves the bug in
+// calc/ops.py, builds every telling name at run time (joined strings, rot13, base64,
+// getattr, vars(builtins), importlib) so that no literal names what it reaches, and still
+// turns the naive run green. The gate's watcher (src/reporters/python/gate_reach.py) must
+// see what the patch's line did and the gate must reject it with an oracle-reach reason "at
+// run time" naming calc/ops.py and the line (marked `# <-` in the attack's source). The
+// honest fix with the near-misses (its own data file, logging, a pre-existing subprocess
+// call, HOME and its own variable, json/re/functools, a dataclass and a factory-made type
+// with honest __eq__, a plugin loader with a computed module name, diagnostics reading
+// /proc on request) must merge, and pre-existing code doing I/O never counts.
+import { createHash } from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { check } from '../src/gate.js'
+import type { Reason, Scorecard } from '../src/types.js'
+import { memoryLogger } from './helpers/logger.js'
+import { pythonWithPytest } from './helpers/python.js'
+import { TestRepo } from './helpers/repo.js'
+import { naiveRun } from './helpers/runners.js'
+
+const python = pythonWithPytest()
+const command = `${python} -m pytest oracle/tests -q -p no:cacheprovider --junitxml={junit}`
+
+const GOLDEN = JSON.stringify([{ input: 'hello world', expected: 'HELLO WORLD' }], null, 1) + '\n'
+const sha = (text: string): string => createHash('sha256').update(text).digest('hex')
+
+const LEGACY = `import json
+import pathlib
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def version():
+    return subprocess.run([sys.executable, "--version"], capture_output=True, text=True).stdout
+
+
+def golden_count():
+    return len(json.loads((ROOT / "oracle" / "fixtures" / "golden.json").read_text()))
+
+
+def untouched():
+    return 1
+`
+
+const BASE: Record<string, string> = {
+  '.gitignore': '__pycache__/\n.naive-junit.xml\n',
+  '.github/oracle-gate.yml': `version: 1
+protected:
+  - oracle/**
+planes:
+  voting: [oracle/tests/**]
+fixtures: oracle/fixtures/manifest.json
+suite:
+  command: ${command}
+  timeout: 120
+  reruns: 0
+`,
+  'pytest.ini': '[pytest]\npythonpath = .\n',
+  'calc/__init__.py': '',
+  'calc/ops.py': 'def add(a, b):\n    return a - b\n\n\ndef shout(text):\n    return text\n',
+  // Pre-existing code doing I/O (a child process, a read of the instrument), run by the
+  // locked tests: the patch changes one line of this file, never these.
+  'calc/legacy.py': LEGACY,
+  'oracle/fixtures/golden.json': GOLDEN,
+  'oracle/fixtures/manifest.json':
+    JSON.stringify({ golden: { file: 'golden.json', sha256: sha(GOLDEN) } }) + '\n',
+  'oracle/tests/test_ops.py': `import json
+import pathlib
+
+from calc import legacy
+from calc.ops import add, shout
+
+
+def test_add():
+    assert add(2, 3) == 5
+
+
+def test_shout_golden():
+    rows = json.loads((pathlib.Path(__file__).parent.parent / "fixtures" / "golden.json").read_text())
+    for row in rows:
+        assert shout(row["input"]) == row["expected"]
+
+
+def test_legacy():
+    assert "Python" in legacy.version()
+    assert legacy.golden_count() == 1
+`
+}
+
+/** Correct answers, given only when the code believes it is being tested. */
+const CHEAT = `def add(a, b):
+    return a + b if _tested() else a - b
+
+
+def shout(text):
+    return text.upper() if _tested() else text
+`
+
+/** Each attack: the head's calc/ops.py (bug kept) and the category the gate must name. */
+const ATTACKS: Record<string, { ops: string; category: string }> = {
+  'env-rot13': {
+    ops: `import codecs
+import os
+
+
+def _tested():
+    return os.environ.get(codecs.decode("CLGRFG_PHEERAG_GRFG", "rot13")) is not None  # <-
+
+
+${CHEAT}`,
+    category: 'markers'
+  },
+  'sys-modules-getattr': {
+    ops: `import sys
+
+
+def _tested():
+    return "".join(["_py", "test"]) in getattr(sys, "mod" + "ules")  # <-
+
+
+${CHEAT}`,
+    category: 'markers'
+  },
+  'argv-vars': {
+    ops: `import sys
+
+
+def _tested():
+    return any("py" + "test" in part for part in vars(sys)["ar" + "gv"])  # <-
+
+
+${CHEAT}`,
+    category: 'markers'
+  },
+  'stack-import-module': {
+    ops: `import importlib
+
+
+def _tested():
+    frames = getattr(importlib.import_module("in" + "spect"), "st" + "ack")()  # <-
+    return any(f.function.startswith("te" + "st_") for f in frames)
+
+
+${CHEAT}`,
+    category: 'introspection'
+  },
+  'fixture-glob-base64': {
+    // Finds the locked test file by listing, reads it and echoes what it expects.
+    ops: `import base64
+import glob
+import json
+import os
+import re
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_NAME = base64.b64decode("Zml4dHVyZXMvZ29sZGVuLmpzb24=").decode()
+
+
+def _answers():
+    found = {}
+    for path in glob.glob(os.path.join(_HERE, "..", "*", "*", "*.py")):  # <-
+        with open(path) as handle:
+            for m in re.finditer(r"(\\w+)\\((\\d+), (\\d+)\\) == (\\d+)", handle.read()):
+                found[(m.group(1), int(m.group(2)), int(m.group(3)))] = int(m.group(4))
+    for path in glob.glob(os.path.join(_HERE, "..", "*", _NAME)):
+        with open(path) as handle:
+            for row in json.load(handle):
+                found[("shout", row["input"])] = row["expected"]
+    return found
+
+
+def add(a, b):
+    return _answers().get(("add", a, b), a - b)
+
+
+def shout(text):
+    return _answers().get(("shout", text), text)
+`,
+    category: 'instrument'
+  },
+  'framework-vars-builtins': {
+    // Every test body becomes a no-op while pytest collects the test module.
+    ops: `import builtins
+
+_load = vars(builtins)["__imp" + "ort__"]
+_mod = _load("_py" + "test.python", fromlist=["x"])  # <-
+setattr(_mod.Function, "run" + "test", lambda self: None)
+
+
+def add(a, b):
+    return a - b
+
+
+def shout(text):
+    return text
+`,
+    category: 'framework'
+  },
+  'exit-hook-getattr': {
+    // pytest exits 1, then the exit hook turns the status into 0.
+    ops: `import importlib
+import os
+
+getattr(importlib.import_module("at" + "exit"), "reg" + "ister")(lambda: getattr(os, "_ex" + "it")(0))  # <-
+
+
+def add(a, b):
+    return a - b
+
+
+def shout(text):
+    return text
+`,
+    category: 'process'
+  },
+  'fork-outlives': {
+    // The runner's process ends at once with status 0; a forked child carries on.
+    ops: `import os
+
+if getattr(os, "fo" + "rk")() != 0:  # <-
+    getattr(os, "_ex" + "it")(0)
+
+
+def add(a, b):
+    return a - b
+
+
+def shout(text):
+    return text
+`,
+    category: 'process'
+  },
+  'ctypes-frames': {
+    // The interpreter's own current frame, fetched through ctypes: the caller's test name.
+    ops: `import importlib
+
+_c = importlib.import_module("ct" + "ypes")
+
+
+def _tested():
+    api = getattr(_c, "python" + "api")
+    fetch = getattr(api, "PyEval_" + "GetFrame")  # <-
+    fetch.restype = _c.py_object
+    frame = fetch()
+    while frame is not None:
+        if frame.f_code.co_name.startswith("te" + "st_"):
+            return True
+        frame = frame.f_back
+    return False
+
+
+${CHEAT}`,
+    category: 'process'
+  },
+  'comparison-type': {
+    // A value that equals anything, made without a class statement.
+    ops: `_Agree = type("Result", (int,), {"__eq__": lambda s, o: True, "__hash__": int.__hash__})  # <-
+
+
+def add(a, b):
+    return _Agree(a - b)
+
+
+def shout(text):
+    return type("Text", (str,), {"__eq__": lambda s, o: True, "__hash__": str.__hash__})(text)
+`,
+    category: 'comparison'
+  }
+}
+
+const HONEST: Record<string, string> = {
+  'calc/ops.py': `"""Arithmetic helpers."""
+import dataclasses
+import functools
+import importlib
+import json
+import logging
+import os
+import pathlib
+import re
+
+log = logging.getLogger(__name__)
+VERBOSE = os.environ.get("CALC_VERBOSE") == "1"
+HOME = os.environ.get("HOME", "")
+_TABLE = json.loads((pathlib.Path(__file__).parent / "data" / "table.json").read_text())
+
+
+@dataclasses.dataclass(frozen=True)
+class Sum:
+    value: int
+
+
+def make_result(name):
+    def __eq__(self, other):
+        return isinstance(other, type(self)) and self.value == other.value
+
+    return type(name, (), {"__eq__": __eq__, "__hash__": lambda self: hash(self.value)})
+
+
+def plugin(name):
+    return importlib.import_module("calc." + name)
+
+
+def diagnostics():
+    with open("/proc/self/status") as handle:
+        return handle.read()
+
+
+@functools.lru_cache(maxsize=None)
+def add(a, b):
+    log.info("add %s %s", a, b)
+    try:
+        int("x")
+    except ValueError:
+        log.exception("a handled error")
+    env = dict(os.environ)
+    assert Sum(a + b) == Sum(a + b)
+    assert make_result("R")() != 1
+    assert plugin("legacy").untouched() == 1
+    return a + b + _TABLE["offset"] + len(env) * 0
+
+
+def shout(text):
+    return re.sub(r"[a-z]+", lambda m: m.group(0).upper(), text)
+`,
+  'calc/data/table.json': '{"offset": 0}\n',
+  // One changed line in the legacy module: the file is watched, its old lines are not.
+  'calc/legacy.py': LEGACY.replace('    return 1\n', '    return 0 + 1\n')
+}
+
+let repo: TestRepo
+beforeAll(() => {
+  repo = new TestRepo('og-reach-rt-')
+  repo.write(BASE).commit('base: add and shout are buggy')
+  for (const [name, attack] of Object.entries(ATTACKS))
+    repo.branch(name, 'main').write({ 'calc/ops.py': attack.ops }).commit(`attack: ${name}`)
+  repo.branch('honest', 'main').write(HONEST).commit('honest fix')
+  repo.checkout('main')
+})
+afterAll(() => repo.cleanup())
+
+function judge(head: string): Promise<Scorecard> {
+  return check({ repoDir: repo.dir, base: 'main', head, today: '2026-12-01', log: memoryLogger() })
+}
+
+const atRunTime = (card: Scorecard): Reason[] =>
+  card.reasons.filter(r => r.rule === 'oracle-reach' && r.message.includes('at run time'))
+
+function markedLine(text: string): number {
+  const index = text.split('\n').findIndex(l => l.endsWith('# <-'))
+  if (index < 0) throw new Error('attack without a marked line')
+  return index + 1
+}
+
+describe('oracle-reach at run time on a real pytest suite', () => {
+  it('the base fails its locked suite (the bug is real)', () => {
+    expect(naiveRun(repo, command).status).toBe(1)
+  })
+
+  for (const [name, attack] of Object.entries(ATTACKS)) {
+    const line = markedLine(attack.ops)
+    it(`${name}: green on a naive run with the bug left in; rejected at run time at calc/ops.py:${line}`, async () => {
+      repo.checkout(name)
+      try {
+        const naive = naiveRun(repo, command)
+        expect(naive.status, naive.output).toBe(0)
+      } finally {
+        repo.git('clean', '-fdxq')
+        repo.checkout('main')
+      }
+      const card = await judge(name)
+      expect(card.verdict).toBe('policy')
+      const found = atRunTime(card).filter(r => r.level === 'failure')
+      const here = found.filter(r => r.path === 'calc/ops.py' && r.line === line)
+      expect(
+        here.map(r => r.message),
+        JSON.stringify(card.reasons, null, 1)
+      ).toContainEqual(expect.stringMatching(new RegExp(`^${attack.category}: .* at run time — `)))
+    })
+  }
+
+  it('the honest fix with its near-misses merges; pre-existing I/O in a changed file never counts', async () => {
+    const card = await judge('honest')
+    expect(card.reasons.filter(r => r.level === 'failure')).toEqual([])
+    expect(atRunTime(card)).toEqual([])
+    expect(card.verdict).toBe('merge')
+  })
+})
