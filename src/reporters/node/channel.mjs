@@ -22,7 +22,9 @@ const channel = take()
 export function send(kind, fields = {}) {
   if (channel === null) return
   const extra = kind === 'start' ? { watch: channel.watched } : {}
-  const data = Buffer.from(`${JSON.stringify({ ...fields, ...extra, k: channel.nonce, t: kind })}\n`)
+  const data = Buffer.from(
+    `${JSON.stringify({ ...fields, ...extra, k: channel.nonce, t: kind })}\n`
+  )
   let offset = 0
   while (offset < data.length) {
     try {

@@ -46,7 +46,7 @@ function readPlan(fd, untilNewline) {
   const chunks = []
   const buf = Buffer.alloc(1 << 16)
   const pause = new Int32Array(new SharedArrayBuffer(4))
-  for (let waits = 0; waits < 10_000; ) {
+  for (let waits = 0; waits < 10_000;) {
     let n
     try {
       n = readSync(fd, buf, 0, buf.length, null)
@@ -71,7 +71,7 @@ function readPlan(fd, untilNewline) {
 /** Writes one line whole to a descriptor; a closed one ends the channel quietly. */
 function writeLine(fd, line) {
   const data = Buffer.from(`${line}\n`)
-  for (let off = 0; off < data.length; ) {
+  for (let off = 0; off < data.length;) {
     try {
       off += writeSync(fd, data, off)
     } catch (error) {

@@ -17,18 +17,35 @@ const { dirname, isAbsolute, relative, resolve } = require('node:path')
 const { fileURLToPath } = require('node:url')
 const vm = require('node:vm')
 
-const RUNNER_ENV = /^(VITEST|JEST|NODE_TEST|ORACLE_GATE|TEST_OUTCOME_STREAM|PYTEST|MOCHA_)|^(NODE_OPTIONS|CI|TEST|NODE_UNIQUE_ID|NODE_CHANNEL_FD)$/
+const RUNNER_ENV =
+  /^(VITEST|JEST|NODE_TEST|ORACLE_GATE|TEST_OUTCOME_STREAM|PYTEST|MOCHA_)|^(NODE_OPTIONS|CI|TEST|NODE_UNIQUE_ID|NODE_CHANNEL_FD)$/
 const RUNNER_KEYS = /jest|vitest|chai|tinyspy|matchers|expect|\$\$|node:test|oracle/i
-const RUNNER_GLOBALS = ['__vitest_worker__', '__vitest_index__', '__vitest_environment__', 'expect', 'jest', 'vi', 'chai']
-const FRAMEWORK_MODULES = /^(node:test|vitest|vite-node|expect|jest|mocha|chai|sinon|tinyspy|@vitest\/|@jest\/|jest-|chai-|@sinonjs\/)/
-const EXIT_EVENTS = new Set(['exit', 'beforeExit', 'uncaughtException', 'unhandledRejection', 'SIGTERM', 'SIGINT'])
+const RUNNER_GLOBALS = [
+  '__vitest_worker__',
+  '__vitest_index__',
+  '__vitest_environment__',
+  'expect',
+  'jest',
+  'vi',
+  'chai'
+]
+const FRAMEWORK_MODULES =
+  /^(node:test|vitest|vite-node|expect|jest|mocha|chai|sinon|tinyspy|@vitest\/|@jest\/|jest-|chai-|@sinonjs\/)/
+const EXIT_EVENTS = new Set([
+  'exit',
+  'beforeExit',
+  'uncaughtException',
+  'unhandledRejection',
+  'SIGTERM',
+  'SIGINT'
+])
 
 /** Installs every hook; `emit` sends one record, `drain` reads the children's last ones. */
 function install(plan, emit, drain, ownFds) {
   const where = attribution(plan)
   const seen = new Set()
-  const report = (category, what) => {
-    const at = where.find()
+  const report = (category, what, direct = false) => {
+    const at = where.find(direct)
     if (at === null) return
     const key = `${category}\0${what}\0${at.path}\0${at.line}`
     if (seen.has(key) || seen.size > 5000) return
@@ -38,8 +55,10 @@ function install(plan, emit, drain, ownFds) {
   const paths = sensitivePaths(plan)
   hookVm(where, report)
   hookFs(paths, report, ownFds)
-  hookChildren(report)
-  hookEnv(report)
+  // The environment a spawn copies for its child is no read of the product's.
+  const quiet = { depth: 0 }
+  hookChildren(report, quiet)
+  hookEnv((category, what, direct) => quiet.depth === 0 && report(category, what, direct))
   hookProcess(report, drain)
   hookModules(report)
   guardRealm(globalThis, report)
@@ -51,7 +70,8 @@ function attribution(plan) {
   const root = plan.root
   const lines = plan.lines ?? {}
   const files = new Map()
-  for (const [path, ranges] of Object.entries(lines)) files.set(resolve(root, path), { path, ranges })
+  for (const [path, ranges] of Object.entries(lines))
+    files.set(resolve(root, path), { path, ranges })
   const maps = new Map()
   const capture = Error.captureStackTrace
   const sites = () => {
@@ -90,7 +110,8 @@ function attribution(plan) {
     const map = maps.get(file)
     if (map === undefined) return { file, line }
     const entry = map.findEntry(line - 1, Math.max(0, column - 1))
-    if (!entry || typeof entry.originalLine !== 'number' || !entry.originalSource) return { file, line }
+    if (!entry || typeof entry.originalLine !== 'number' || !entry.originalSource)
+      return { file, line }
     const source = fileOf(entry.originalSource) ?? resolve(dirname(file), entry.originalSource)
     return { file: source, line: entry.originalLine + 1 }
   }
@@ -104,16 +125,25 @@ function attribution(plan) {
       const comma = code.indexOf(',', at)
       const end = code.slice(comma + 1).search(/\s|$/)
       try {
-        const payload = JSON.parse(Buffer.from(code.slice(comma + 1, comma + 1 + end), 'base64').toString('utf8'))
+        const payload = JSON.parse(
+          Buffer.from(code.slice(comma + 1, comma + 1 + end), 'base64').toString('utf8')
+        )
         maps.set(file, new SourceMap(payload))
       } catch {
         // no usable map: raw lines
       }
     },
-    find() {
+    /** `direct`: only the first frame outside node's own code and this file counts. */
+    find(direct) {
       for (const site of sites()) {
-        const file = fileOf(site.getFileName?.())
-        if (file === null || !files.has(file)) continue
+        const name = site.getFileName?.()
+        const file = fileOf(name)
+        if (direct && (file === __filename || file === null || /^node:/.test(String(name))))
+          continue
+        if (file === null || !files.has(file)) {
+          if (direct) return null
+          continue
+        }
         const at = mapped(file, site.getLineNumber() ?? 0, site.getColumnNumber() ?? 0)
         const hit = onPlan(at.file, at.line)
         if (hit !== null) return hit
@@ -175,7 +205,8 @@ function keepProps(fn, wrapper) {
 /** Absolute prefixes the product may not touch, each with its category. */
 function sensitivePaths(plan) {
   const out = []
-  for (const p of plan.instrument ?? []) out.push({ at: resolve(plan.root, p), category: 'instrument' })
+  for (const p of plan.instrument ?? [])
+    out.push({ at: resolve(plan.root, p), category: 'instrument' })
   for (const p of plan.report ?? []) out.push({ at: resolve(p), category: 'instrument' })
   return out
 }
@@ -199,36 +230,67 @@ function hookFs(paths, report, ownFds) {
       if (abs === p.at || abs.startsWith(`${p.at}/`))
         return report(p.category, `fs.${name} of ${relative(process.cwd(), abs).slice(0, 120)}`)
   }
-  const TWO = new Set(['copyFile', 'copyFileSync', 'cp', 'cpSync', 'rename', 'renameSync', 'link', 'linkSync', 'symlink', 'symlinkSync'])
+  const TWO = new Set([
+    'copyFile',
+    'copyFileSync',
+    'cp',
+    'cpSync',
+    'rename',
+    'renameSync',
+    'link',
+    'linkSync',
+    'symlink',
+    'symlinkSync'
+  ])
   const wrapAll = (target, prefix) => {
     for (const name of Object.keys(target)) {
       const fn = target[name]
       if (typeof fn !== 'function' || /^[A-Z]/.test(name) || name === 'promises') continue
       const two = TWO.has(name)
       const closes = name === 'close' || name === 'closeSync'
-      target[name] = keepProps(fn, {
-        [name](a, b) {
-          if (closes && ownFds.includes(a)) {
-            report('process', 'closed the gate’s descriptor')
-            if (typeof b === 'function') b(null)
-            return undefined
+      target[name] = keepProps(
+        fn,
+        {
+          [name](a, b) {
+            if (closes && ownFds.includes(a)) {
+              report('process', 'closed the gate’s descriptor')
+              if (typeof b === 'function') b(null)
+              return undefined
+            }
+            if (typeof a === 'number' && ownFds.includes(a))
+              report('process', 'wrote to the gate’s descriptor')
+            else {
+              check(`${prefix}${name}`, a)
+              if (two) check(`${prefix}${name}`, b)
+            }
+            return fn.apply(this, arguments)
           }
-          if (typeof a === 'number' && ownFds.includes(a)) report('process', 'wrote to the gate’s descriptor')
-          else {
-            check(`${prefix}${name}`, a)
-            if (two) check(`${prefix}${name}`, b)
-          }
-          return fn.apply(this, arguments)
-        }
-      }[name])
+        }[name]
+      )
     }
   }
   wrapAll(fs, '')
   wrapAll(fsp, 'promises.')
 }
 
-function hookChildren(report) {
+function hookChildren(report, quiet) {
   const { ChildProcess } = childProcess
+  for (const name of ['spawn', 'fork', 'exec', 'execFile']) {
+    const fn = childProcess[name]
+    childProcess[name] = keepProps(
+      fn,
+      {
+        [name]() {
+          quiet.depth++
+          try {
+            return fn.apply(this, arguments)
+          } finally {
+            quiet.depth--
+          }
+        }
+      }[name]
+    )
+  }
   const spawn = ChildProcess.prototype.spawn
   ChildProcess.prototype.spawn = function (options) {
     report('process', `spawned ${String(options?.file ?? '').slice(0, 80)}`)
@@ -236,24 +298,38 @@ function hookChildren(report) {
   }
   for (const name of ['spawnSync', 'execSync', 'execFileSync']) {
     const fn = childProcess[name]
-    childProcess[name] = keepProps(fn, {
-      [name](file) {
-        report('process', `${name} ${String(file).slice(0, 80)}`)
-        return fn.apply(this, arguments)
-      }
-    }[name])
+    childProcess[name] = keepProps(
+      fn,
+      {
+        [name](file) {
+          report('process', `${name} ${String(file).slice(0, 80)}`)
+          quiet.depth++
+          try {
+            return fn.apply(this, arguments)
+          } finally {
+            quiet.depth--
+          }
+        }
+      }[name]
+    )
   }
 }
 
 function hookEnv(report) {
   const env = envProxy(process.env, report)
-  Object.defineProperty(process, 'env', { value: env, writable: true, configurable: true, enumerable: true })
+  Object.defineProperty(process, 'env', {
+    value: env,
+    writable: true,
+    configurable: true,
+    enumerable: true
+  })
 }
 
 /** A view of an environment object that reports reads of the runners' keys. */
 function envProxy(real, report) {
   const note = key => {
-    if (typeof key === 'string' && RUNNER_ENV.test(key)) report('markers', `process.env read of ${key}`)
+    if (typeof key === 'string' && RUNNER_ENV.test(key))
+      report('markers', `process.env read of ${key}`, true)
   }
   return new Proxy(real, {
     get(target, key) {
@@ -275,7 +351,8 @@ function envProxy(real, report) {
     ownKeys(target) {
       const keys = Reflect.ownKeys(target)
       const runner = keys.find(k => typeof k === 'string' && RUNNER_ENV.test(k))
-      if (runner !== undefined) report('markers', `process.env listed (${runner} among its keys)`)
+      if (runner !== undefined)
+        report('markers', `process.env listed (${runner} among its keys)`, true)
       return keys
     }
   })
@@ -306,19 +383,30 @@ function hookProcess(report, drain) {
   const wrap = (name, what) => {
     const fn = process[name]
     if (typeof fn !== 'function') return
-    process[name] = keepProps(fn, {
-      [name](...args) {
-        const said = what(...args)
-        if (said) report('process', said)
-        return fn.apply(this, args)
-      }
-    }[name])
+    process[name] = keepProps(
+      fn,
+      {
+        [name](...args) {
+          const said = what(...args)
+          if (said) report('process', said)
+          return fn.apply(this, args)
+        }
+      }[name]
+    )
   }
-  const own = pid => pid === process.pid || pid === process.ppid || pid === 0 || pid < 0 || pid === 1
+  const own = pid =>
+    pid === process.pid || pid === process.ppid || pid === 0 || pid < 0 || pid === 1
   wrap('exit', code => `process.exit(${Number(code ?? 0)})`)
   wrap('abort', () => 'process.abort()')
-  wrap('kill', pid => (own(Number(pid)) ? `process.kill of ${Number(pid) === process.pid ? 'itself' : 'the runner'}` : null))
-  wrap('removeAllListeners', event => `process.removeAllListeners(${String(event ?? '').slice(0, 40)})`)
+  wrap('kill', pid =>
+    own(Number(pid))
+      ? `process.kill of ${Number(pid) === process.pid ? 'itself' : 'the runner'}`
+      : null
+  )
+  wrap(
+    'removeAllListeners',
+    event => `process.removeAllListeners(${String(event ?? '').slice(0, 40)})`
+  )
   wrap('setUncaughtExceptionCaptureCallback', () => 'process.setUncaughtExceptionCaptureCallback')
   for (const name of ['on', 'once', 'addListener', 'prependListener', 'prependOnceListener'])
     wrap(name, event => (EXIT_EVENTS.has(event) ? `process.${name}('${String(event)}')` : null))
@@ -346,7 +434,8 @@ function hookProcess(report, drain) {
 function hookModules(report) {
   const load = Module._load
   Module._load = function (request) {
-    if (typeof request === 'string' && FRAMEWORK_MODULES.test(request)) report('framework', `require('${request.slice(0, 60)}')`)
+    if (typeof request === 'string' && FRAMEWORK_MODULES.test(request))
+      report('framework', `require('${request.slice(0, 60)}')`, true)
     return load.apply(this, arguments)
   }
 }
@@ -362,11 +451,73 @@ function guardRealm(G, report) {
   const describe = O.getOwnPropertyDescriptor
   const guarded = new G.WeakMap()
   const names = {
-    Object: ['is', 'keys', 'entries', 'values', 'assign', 'getPrototypeOf', 'setPrototypeOf', 'defineProperty', 'defineProperties', 'getOwnPropertyNames', 'getOwnPropertyDescriptor', 'getOwnPropertySymbols', 'freeze', 'create', 'hasOwn', 'fromEntries'],
-    'Object.prototype': ['hasOwnProperty', 'toString', 'valueOf', 'isPrototypeOf', 'propertyIsEnumerable', 'toLocaleString'],
+    Object: [
+      'is',
+      'keys',
+      'entries',
+      'values',
+      'assign',
+      'getPrototypeOf',
+      'setPrototypeOf',
+      'defineProperty',
+      'defineProperties',
+      'getOwnPropertyNames',
+      'getOwnPropertyDescriptor',
+      'getOwnPropertySymbols',
+      'freeze',
+      'create',
+      'hasOwn',
+      'fromEntries'
+    ],
+    'Object.prototype': [
+      'hasOwnProperty',
+      'toString',
+      'valueOf',
+      'isPrototypeOf',
+      'propertyIsEnumerable',
+      'toLocaleString'
+    ],
     Array: ['isArray', 'from', 'of'],
-    'Array.prototype': ['includes', 'indexOf', 'lastIndexOf', 'every', 'some', 'find', 'findIndex', 'findLast', 'filter', 'map', 'forEach', 'join', 'sort', 'reduce', 'slice', 'concat', 'flat', 'keys', 'values', 'entries', 'at', 'toString'],
-    'String.prototype': ['includes', 'startsWith', 'endsWith', 'indexOf', 'toString', 'valueOf', 'trim', 'toLowerCase', 'toUpperCase', 'split', 'replace', 'slice', 'localeCompare', 'normalize'],
+    'Array.prototype': [
+      'includes',
+      'indexOf',
+      'lastIndexOf',
+      'every',
+      'some',
+      'find',
+      'findIndex',
+      'findLast',
+      'filter',
+      'map',
+      'forEach',
+      'join',
+      'sort',
+      'reduce',
+      'slice',
+      'concat',
+      'flat',
+      'keys',
+      'values',
+      'entries',
+      'at',
+      'toString'
+    ],
+    'String.prototype': [
+      'includes',
+      'startsWith',
+      'endsWith',
+      'indexOf',
+      'toString',
+      'valueOf',
+      'trim',
+      'toLowerCase',
+      'toUpperCase',
+      'split',
+      'replace',
+      'slice',
+      'localeCompare',
+      'normalize'
+    ],
     Number: ['isNaN', 'isInteger', 'isFinite', 'isSafeInteger', 'parseFloat', 'parseInt'],
     'Number.prototype': ['toString', 'valueOf', 'toFixed'],
     'Boolean.prototype': ['toString', 'valueOf'],
@@ -380,7 +531,27 @@ function guardRealm(G, report) {
     Date: ['now'],
     'RegExp.prototype': ['test', 'exec'],
     Symbol: ['for', 'keyFor'],
-    globalThis: ['isNaN', 'isFinite', 'parseInt', 'parseFloat', 'Object', 'Array', 'String', 'Number', 'Boolean', 'Symbol', 'JSON', 'Math', 'Reflect', 'Map', 'Set', 'Date', 'RegExp', 'Promise', 'Proxy']
+    globalThis: [
+      'isNaN',
+      'isFinite',
+      'parseInt',
+      'parseFloat',
+      'Object',
+      'Array',
+      'String',
+      'Number',
+      'Boolean',
+      'Symbol',
+      'JSON',
+      'Math',
+      'Reflect',
+      'Map',
+      'Set',
+      'Date',
+      'RegExp',
+      'Promise',
+      'Proxy'
+    ]
   }
   const owner = path => path.split('.').reduce((o, k) => (k === 'globalThis' ? o : o[k]), G)
   const guard = (target, label, key) => {
@@ -409,19 +580,66 @@ function guardRealm(G, report) {
   const symbolFor = G.Symbol.for
   const forWrapped = {
     for(key) {
-      if (typeof key === 'string' && /jest|vitest|chai|tinyspy|matchers|expect|\$\$|node:test|oracle/i.test(key))
-        report('framework', `Symbol.for('${key.slice(0, 60)}')`)
+      if (
+        typeof key === 'string' &&
+        /jest|vitest|chai|tinyspy|matchers|expect|\$\$|node:test|oracle/i.test(key)
+      )
+        report('framework', `Symbol.for('${key.slice(0, 60)}')`, true)
       return symbolFor.call(this, key)
     }
   }.for
   define(G.Symbol, 'for', { value: forWrapped, writable: true, configurable: true })
+  // The runners' globals: reads report; a runner's own definition keeps the accessor.
+  const runner = new G.Map()
+  for (const name of [
+    '__vitest_worker__',
+    '__vitest_index__',
+    '__vitest_environment__',
+    'expect',
+    'jest',
+    'vi',
+    'chai'
+  ]) {
+    const d = describe(G, name)
+    if (d && !d.configurable) continue
+    runner.set(name, d ? ('value' in d ? d.value : d.get?.call(G)) : undefined)
+    define(G, name, {
+      configurable: true,
+      enumerable: d ? d.enumerable : false,
+      get() {
+        report('framework', `globalThis.${name} read`, true)
+        return runner.get(name)
+      },
+      set(next) {
+        runner.set(name, next)
+      }
+    })
+  }
   const definer = (name, fn, holder) => {
     const original = holder[name]
     const wrapped = {
-      [name](target, key) {
+      [name](target, key, desc) {
+        if (
+          name === 'defineProperty' &&
+          target === G &&
+          runner.has(key) &&
+          desc &&
+          'value' in desc
+        ) {
+          runner.set(key, desc.value)
+          return holder === O ? target : true
+        }
         const keys = guarded.get(target)
-        if (keys !== undefined && (typeof key !== 'string' && typeof key !== 'symbol' ? true : keys.has(key) || target !== G))
-          report('comparison', `${name} on a built-in (${typeof key === 'symbol' || typeof key === 'string' ? String(key).slice(0, 40) : 'several keys'})`)
+        if (
+          keys !== undefined &&
+          (typeof key !== 'string' && typeof key !== 'symbol'
+            ? true
+            : keys.has(key) || target !== G)
+        )
+          report(
+            'comparison',
+            `${name} on a built-in (${typeof key === 'symbol' || typeof key === 'string' ? String(key).slice(0, 40) : 'several keys'})`
+          )
         return fn(original, this, arguments)
       }
     }[name]
@@ -439,27 +657,11 @@ function guardRealm(G, report) {
     const target = owner(path)
     for (const key of keys) guard(target, path, key)
   }
-  for (const name of ['__vitest_worker__', '__vitest_index__', '__vitest_environment__', 'expect', 'jest', 'vi', 'chai']) {
-    const d = describe(G, name)
-    if (d && !d.configurable) continue
-    let value = d ? ('value' in d ? d.value : d.get?.call(G)) : undefined
-    define(G, name, {
-      configurable: true,
-      enumerable: d ? d.enumerable : false,
-      get() {
-        report('framework', `globalThis.${name} read`)
-        return value
-      },
-      set(next) {
-        value = next
-      }
-    })
-  }
   for (const name of ['getOwnPropertySymbols', 'getOwnPropertyNames', 'keys']) {
     const fn = O[name]
     const wrapped = {
       [name](target) {
-        if (target === G) report('framework', `Object.${name}(globalThis)`)
+        if (target === G) report('framework', `Object.${name}(globalThis)`, true)
         return fn.apply(this, arguments)
       }
     }[name]
