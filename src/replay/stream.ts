@@ -119,7 +119,20 @@ export function planStream(
   const file = runner === 'vitest' ? 'vitest.mjs' : runner === 'jest' ? 'jest.js' : 'node-test.mjs'
   const added = withReporter(command, runner, join(dir, 'node', file))
   if ('why' in added) return off(added.why)
-  return on(added.command, {}, nonce)
+  if (watch === undefined) return on(added.command, {}, nonce)
+  // The watcher (gate-reach.cjs) loads first into every node process of the run; it takes
+  // itself out of NODE_OPTIONS there, and passes the plan on to the processes it spawns.
+  const preload = `--require=${optionWord(join(dir, 'node', WATCHER))}`
+  const options = [env.NODE_OPTIONS, preload].filter(Boolean).join(' ')
+  return on(added.command, { NODE_OPTIONS: options }, nonce, watch)
+}
+
+/** The node watcher's file (src/reporters/node/). */
+const WATCHER = 'gate-reach.cjs'
+
+/** A word of NODE_OPTIONS: double quotes, with backslash escapes, unless plain. */
+function optionWord(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `"${value.replace(/["\\]/g, '\\$&')}"`
 }
 
 /** Keeps what arrives on the descriptor, up to a bound. */

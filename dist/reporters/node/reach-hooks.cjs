@@ -1,0 +1,644 @@
+// What the gate's node watcher (gate-reach.cjs) wraps, and how it tells the patch's lines:
+// fs calls on the instrument's paths, the report's and /proc's; child processes; reads of
+// the runners' environment keys; process exits, kills and exit hooks; Symbol.for of the
+// runners' keys and the runners' globals; writes to the intrinsics the matchers use, in this
+// realm and in every vm context (jest runs each test file in one). Each check is cheap and
+// only a hit reads the stack: the structured frames (our own prepareStackTrace for the one
+// capture, so the product cannot hide them), mapped through the inline source map of the
+// code vitest and jest compile (vm), kept for the patch's files only. A record names the
+// first frame on a line of the plan; anything else passes silently.
+'use strict'
+const fs = require('node:fs')
+const fsp = require('node:fs/promises')
+const childProcess = require('node:child_process')
+const Module = require('node:module')
+const { SourceMap, syncBuiltinESMExports } = Module
+const { dirname, isAbsolute, relative, resolve } = require('node:path')
+const { fileURLToPath } = require('node:url')
+const vm = require('node:vm')
+
+const RUNNER_ENV =
+  /^(VITEST|JEST|NODE_TEST|ORACLE_GATE|TEST_OUTCOME_STREAM|PYTEST|MOCHA_)|^(NODE_OPTIONS|CI|TEST|NODE_UNIQUE_ID|NODE_CHANNEL_FD)$/
+const RUNNER_KEYS = /jest|vitest|chai|tinyspy|matchers|expect|\$\$|node:test|oracle/i
+const RUNNER_GLOBALS = [
+  '__vitest_worker__',
+  '__vitest_index__',
+  '__vitest_environment__',
+  'expect',
+  'jest',
+  'vi',
+  'chai'
+]
+const FRAMEWORK_MODULES =
+  /^(node:test|vitest|vite-node|expect|jest|mocha|chai|sinon|tinyspy|@vitest\/|@jest\/|jest-|chai-|@sinonjs\/)/
+const EXIT_EVENTS = new Set([
+  'exit',
+  'beforeExit',
+  'uncaughtException',
+  'unhandledRejection',
+  'SIGTERM',
+  'SIGINT'
+])
+
+/** Installs every hook; `emit` sends one record, `drain` reads the children's last ones. */
+function install(plan, emit, drain, ownFds) {
+  const where = attribution(plan)
+  const seen = new Set()
+  const report = (category, what, direct = false) => {
+    const at = where.find(direct)
+    if (at === null) return
+    const key = `${category}\0${what}\0${at.path}\0${at.line}`
+    if (seen.has(key) || seen.size > 5000) return
+    seen.add(key)
+    emit({ t: 'reach', category, what, path: at.path, line: at.line })
+  }
+  const paths = sensitivePaths(plan)
+  hookVm(where, report)
+  hookFs(paths, report, ownFds)
+  // The environment a spawn copies for its child is no read of the product's.
+  const quiet = { depth: 0 }
+  hookChildren(report, quiet)
+  hookEnv((category, what, direct) => quiet.depth === 0 && report(category, what, direct))
+  hookProcess(report, drain)
+  hookModules(report)
+  guardRealm(globalThis, report)
+  syncBuiltinESMExports()
+}
+
+/** The first frame of the stack on one of the plan's lines, or null. */
+function attribution(plan) {
+  const root = plan.root
+  const lines = plan.lines ?? {}
+  const files = new Map()
+  for (const [path, ranges] of Object.entries(lines))
+    files.set(resolve(root, path), { path, ranges })
+  const maps = new Map()
+  const capture = Error.captureStackTrace
+  const sites = () => {
+    const prepare = Error.prepareStackTrace
+    const limit = Error.stackTraceLimit
+    const holder = {}
+    try {
+      Error.prepareStackTrace = (_, frames) => frames
+      Error.stackTraceLimit = 200
+      capture(holder, sites)
+      return Array.isArray(holder.stack) ? holder.stack : []
+    } catch {
+      return []
+    } finally {
+      Error.prepareStackTrace = prepare
+      Error.stackTraceLimit = limit
+    }
+  }
+  const fileOf = name => {
+    if (typeof name !== 'string') return null
+    if (name.startsWith('file://')) {
+      try {
+        return fileURLToPath(name.split('?')[0])
+      } catch {
+        return null
+      }
+    }
+    return isAbsolute(name) ? name : null
+  }
+  const onPlan = (file, line) => {
+    const entry = files.get(file)
+    if (entry === undefined) return null
+    return entry.ranges.some(([a, b]) => line >= a && line <= b) ? { path: entry.path, line } : null
+  }
+  const mapped = (file, line, column) => {
+    const map = maps.get(file)
+    if (map === undefined) return { file, line }
+    const entry = map.findEntry(line - 1, Math.max(0, column - 1))
+    if (!entry || typeof entry.originalLine !== 'number' || !entry.originalSource)
+      return { file, line }
+    const source = fileOf(entry.originalSource) ?? resolve(dirname(file), entry.originalSource)
+    return { file: source, line: entry.originalLine + 1 }
+  }
+  return {
+    files,
+    keepMap(filename, code) {
+      const file = fileOf(filename)
+      if (file === null || !files.has(file) || typeof code !== 'string') return
+      const at = code.lastIndexOf('sourceMappingURL=data:application/json')
+      if (at < 0) return
+      const comma = code.indexOf(',', at)
+      const end = code.slice(comma + 1).search(/\s|$/)
+      try {
+        const payload = JSON.parse(
+          Buffer.from(code.slice(comma + 1, comma + 1 + end), 'base64').toString('utf8')
+        )
+        maps.set(file, new SourceMap(payload))
+      } catch {
+        // no usable map: raw lines
+      }
+    },
+    /** `direct`: only the first frame outside node's own code and this file counts. */
+    find(direct) {
+      for (const site of sites()) {
+        const name = site.getFileName?.()
+        const file = fileOf(name)
+        if (direct && (file === __filename || file === null || /^node:/.test(String(name))))
+          continue
+        if (file === null || !files.has(file)) {
+          if (direct) return null
+          continue
+        }
+        const at = mapped(file, site.getLineNumber() ?? 0, site.getColumnNumber() ?? 0)
+        const hit = onPlan(at.file, at.line)
+        if (hit !== null) return hit
+      }
+      return null
+    }
+  }
+}
+
+/** The code vitest and jest compile for the patch's files: its inline map is kept. */
+function hookVm(where, report) {
+  const filenameOf = options => (typeof options === 'string' ? options : options?.filename)
+  const runInThisContext = vm.runInThisContext
+  vm.runInThisContext = function (code, options) {
+    where.keepMap(filenameOf(options), code)
+    return runInThisContext.apply(this, arguments)
+  }
+  const runInContext = vm.runInContext
+  vm.runInContext = function (code, context, options) {
+    where.keepMap(filenameOf(options), code)
+    return runInContext.apply(this, arguments)
+  }
+  const compileFunction = vm.compileFunction
+  vm.compileFunction = function (code, params, options) {
+    where.keepMap(filenameOf(options), code)
+    return compileFunction.apply(this, arguments)
+  }
+  const Script = vm.Script
+  vm.Script = class extends Script {
+    constructor(code, options) {
+      where.keepMap(filenameOf(options), code)
+      super(code, options)
+    }
+  }
+  const createContext = vm.createContext
+  vm.createContext = function () {
+    const context = createContext.apply(this, arguments)
+    try {
+      // The context's own intrinsics: the guard runs there, reporting through ours.
+      const global = runInContext('this', context)
+      runInContext(`(${guardRealmSource})`, context)(global, report)
+      watchContextProcess(global, report)
+    } catch {
+      // a context that cannot run code (no code generation) has no tests in it
+    }
+    return context
+  }
+}
+
+/** A wrapper with the wrapped function's own members (`realpathSync.native`, promisify's). */
+function keepProps(fn, wrapper) {
+  for (const key of Reflect.ownKeys(fn)) {
+    if (key === 'length' || key === 'name' || key === 'prototype') continue
+    Object.defineProperty(wrapper, key, Object.getOwnPropertyDescriptor(fn, key))
+  }
+  return wrapper
+}
+
+/** Absolute prefixes the product may not touch, each with its category. */
+function sensitivePaths(plan) {
+  const out = []
+  for (const p of plan.instrument ?? [])
+    out.push({ at: resolve(plan.root, p), category: 'instrument' })
+  for (const p of plan.report ?? []) out.push({ at: resolve(p), category: 'instrument' })
+  return out
+}
+
+const PROC = /^\/proc\/(self|thread-self|\d+)(\/|$)|^\/dev\/fd(\/|$)/
+
+function pathOf(value) {
+  if (typeof value === 'string') return value
+  if (value instanceof URL) return value.protocol === 'file:' ? fileURLToPath(value) : null
+  if (Buffer.isBuffer(value)) return value.toString('utf8')
+  return null
+}
+
+function hookFs(paths, report, ownFds) {
+  const check = (name, value) => {
+    const raw = pathOf(value)
+    if (raw === null || raw === '') return
+    const abs = resolve(raw)
+    if (PROC.test(abs)) return report('introspection', `fs.${name} of ${abs.slice(0, 80)}`)
+    for (const p of paths)
+      if (abs === p.at || abs.startsWith(`${p.at}/`))
+        return report(p.category, `fs.${name} of ${relative(process.cwd(), abs).slice(0, 120)}`)
+  }
+  const TWO = new Set([
+    'copyFile',
+    'copyFileSync',
+    'cp',
+    'cpSync',
+    'rename',
+    'renameSync',
+    'link',
+    'linkSync',
+    'symlink',
+    'symlinkSync'
+  ])
+  const wrapAll = (target, prefix) => {
+    for (const name of Object.keys(target)) {
+      const fn = target[name]
+      if (typeof fn !== 'function' || /^[A-Z]/.test(name) || name === 'promises') continue
+      const two = TWO.has(name)
+      const closes = name === 'close' || name === 'closeSync'
+      target[name] = keepProps(
+        fn,
+        {
+          [name](a, b) {
+            if (closes && ownFds.includes(a)) {
+              report('process', 'closed the gate’s descriptor')
+              if (typeof b === 'function') b(null)
+              return undefined
+            }
+            if (typeof a === 'number' && ownFds.includes(a))
+              report('process', 'wrote to the gate’s descriptor')
+            else {
+              check(`${prefix}${name}`, a)
+              if (two) check(`${prefix}${name}`, b)
+            }
+            return fn.apply(this, arguments)
+          }
+        }[name]
+      )
+    }
+  }
+  wrapAll(fs, '')
+  wrapAll(fsp, 'promises.')
+}
+
+function hookChildren(report, quiet) {
+  const { ChildProcess } = childProcess
+  for (const name of ['spawn', 'fork', 'exec', 'execFile']) {
+    const fn = childProcess[name]
+    childProcess[name] = keepProps(
+      fn,
+      {
+        [name]() {
+          quiet.depth++
+          try {
+            return fn.apply(this, arguments)
+          } finally {
+            quiet.depth--
+          }
+        }
+      }[name]
+    )
+  }
+  const spawn = ChildProcess.prototype.spawn
+  ChildProcess.prototype.spawn = function (options) {
+    report('process', `spawned ${String(options?.file ?? '').slice(0, 80)}`)
+    return spawn.apply(this, arguments)
+  }
+  for (const name of ['spawnSync', 'execSync', 'execFileSync']) {
+    const fn = childProcess[name]
+    childProcess[name] = keepProps(
+      fn,
+      {
+        [name](file) {
+          report('process', `${name} ${String(file).slice(0, 80)}`)
+          quiet.depth++
+          try {
+            return fn.apply(this, arguments)
+          } finally {
+            quiet.depth--
+          }
+        }
+      }[name]
+    )
+  }
+}
+
+function hookEnv(report) {
+  const env = envProxy(process.env, report)
+  Object.defineProperty(process, 'env', {
+    value: env,
+    writable: true,
+    configurable: true,
+    enumerable: true
+  })
+}
+
+/** A view of an environment object that reports reads of the runners' keys. */
+function envProxy(real, report) {
+  const note = key => {
+    if (typeof key === 'string' && RUNNER_ENV.test(key))
+      report('markers', `process.env read of ${key}`, true)
+  }
+  return new Proxy(real, {
+    get(target, key) {
+      note(key)
+      return Reflect.get(target, key)
+    },
+    has(target, key) {
+      note(key)
+      return Reflect.has(target, key)
+    },
+    getOwnPropertyDescriptor(target, key) {
+      note(key)
+      return Reflect.getOwnPropertyDescriptor(target, key)
+    },
+    set(target, key, value) {
+      target[key] = value
+      return true
+    },
+    ownKeys(target) {
+      const keys = Reflect.ownKeys(target)
+      const runner = keys.find(k => typeof k === 'string' && RUNNER_ENV.test(k))
+      if (runner !== undefined)
+        report('markers', `process.env listed (${runner} among its keys)`, true)
+      return keys
+    }
+  })
+}
+
+/** jest gives each test file's context a copy of process with a copy of its env. */
+function watchContextProcess(global, report) {
+  let value = global.process
+  Object.defineProperty(global, 'process', {
+    configurable: true,
+    enumerable: false,
+    get() {
+      return value
+    },
+    set(next) {
+      if (next !== null && typeof next === 'object' && next.env && typeof next.env === 'object')
+        try {
+          next.env = envProxy(next.env, report)
+        } catch {
+          // an env that cannot be replaced is read unwatched
+        }
+      value = next
+    }
+  })
+}
+
+function hookProcess(report, drain) {
+  const wrap = (name, what) => {
+    const fn = process[name]
+    if (typeof fn !== 'function') return
+    process[name] = keepProps(
+      fn,
+      {
+        [name](...args) {
+          const said = what(...args)
+          if (said) report('process', said)
+          return fn.apply(this, args)
+        }
+      }[name]
+    )
+  }
+  const own = pid =>
+    pid === process.pid || pid === process.ppid || pid === 0 || pid < 0 || pid === 1
+  wrap('exit', code => `process.exit(${Number(code ?? 0)})`)
+  wrap('abort', () => 'process.abort()')
+  wrap('kill', pid =>
+    own(Number(pid))
+      ? `process.kill of ${Number(pid) === process.pid ? 'itself' : 'the runner'}`
+      : null
+  )
+  wrap(
+    'removeAllListeners',
+    event => `process.removeAllListeners(${String(event ?? '').slice(0, 40)})`
+  )
+  wrap('setUncaughtExceptionCaptureCallback', () => 'process.setUncaughtExceptionCaptureCallback')
+  for (const name of ['on', 'once', 'addListener', 'prependListener', 'prependOnceListener'])
+    wrap(name, event => (EXIT_EVENTS.has(event) ? `process.${name}('${String(event)}')` : null))
+  wrap('emit', event => (EXIT_EVENTS.has(event) ? `process.emit('${String(event)}')` : null))
+  const reallyExit = process.reallyExit
+  process.reallyExit = function (code) {
+    report('process', `process.reallyExit(${Number(code ?? 0)})`)
+    drain()
+    return reallyExit.apply(this, arguments)
+  }
+  process.on('exit', () => drain())
+  const exitCode = Object.getOwnPropertyDescriptor(process, 'exitCode')
+  if (exitCode?.configurable && exitCode.set) {
+    Object.defineProperty(process, 'exitCode', {
+      ...exitCode,
+      set(value) {
+        report('process', `process.exitCode = ${Number(value)}`)
+        exitCode.set.call(this, value)
+      }
+    })
+  }
+  for (const name of ['binding', '_linkedBinding', 'dlopen']) wrap(name, () => `process.${name}`)
+}
+
+function hookModules(report) {
+  const load = Module._load
+  Module._load = function (request) {
+    if (typeof request === 'string' && FRAMEWORK_MODULES.test(request))
+      report('framework', `require('${request.slice(0, 60)}')`, true)
+    return load.apply(this, arguments)
+  }
+}
+
+/**
+ * The intrinsics the matchers use, made accessors whose setter reports a write (and keeps
+ * it); the definers report a definition on them; Symbol.for reports the runners' keys;
+ * the runners' globals report a read. Self-contained: it runs as source in vm contexts.
+ */
+function guardRealm(G, report) {
+  const O = G.Object
+  const define = O.defineProperty
+  const describe = O.getOwnPropertyDescriptor
+  const guarded = new G.WeakMap()
+  // What the matchers call (equality, containment, type tests, printing, toBeCloseTo):
+  // accessors, cheap enough there. Methods only product code keeps hot (map, slice, split,
+  // most of Math) are left alone: a lie there reaches no matcher.
+  const names = {
+    Object: [
+      'is',
+      'keys',
+      'entries',
+      'values',
+      'assign',
+      'getPrototypeOf',
+      'setPrototypeOf',
+      'defineProperty',
+      'defineProperties',
+      'getOwnPropertyNames',
+      'getOwnPropertyDescriptor',
+      'getOwnPropertySymbols',
+      'freeze',
+      'hasOwn'
+    ],
+    'Object.prototype': [
+      'hasOwnProperty',
+      'toString',
+      'valueOf',
+      'isPrototypeOf',
+      'propertyIsEnumerable'
+    ],
+    Array: ['isArray', 'from'],
+    'Array.prototype': ['includes', 'indexOf', 'every', 'some', 'find', 'findIndex'],
+    'String.prototype': ['includes', 'startsWith', 'endsWith', 'indexOf'],
+    Number: ['isNaN', 'isInteger', 'isFinite', 'isSafeInteger'],
+    JSON: ['stringify', 'parse'],
+    Math: ['abs', 'pow', 'max', 'min'],
+    Reflect: ['ownKeys', 'has', 'get', 'getPrototypeOf', 'apply'],
+    'Map.prototype': ['has', 'get'],
+    'Set.prototype': ['has'],
+    'Date.prototype': ['getTime', 'valueOf'],
+    'RegExp.prototype': ['test', 'exec'],
+    Symbol: ['for'],
+    globalThis: ['isNaN', 'isFinite']
+  }
+  // The global constructors are read everywhere: read-only data properties, fast to read;
+  // a replacement through a definer is reported, a plain assignment fails.
+  for (const key of [
+    'Object',
+    'Array',
+    'String',
+    'Number',
+    'Boolean',
+    'Symbol',
+    'JSON',
+    'Math',
+    'Reflect',
+    'Map',
+    'Set',
+    'Date',
+    'RegExp',
+    'Promise',
+    'Proxy'
+  ]) {
+    const d = describe(G, key)
+    if (d && 'value' in d && d.configurable) {
+      define(G, key, {
+        value: d.value,
+        writable: false,
+        enumerable: d.enumerable,
+        configurable: true
+      })
+      const keys = guarded.get(G) ?? new G.Set()
+      keys.add(key)
+      guarded.set(G, keys)
+    }
+  }
+  const owner = path => path.split('.').reduce((o, k) => (k === 'globalThis' ? o : o[k]), G)
+  const guard = (target, label, key) => {
+    const d = describe(target, key)
+    if (!d || !('value' in d) || !d.configurable) return
+    let value = d.value
+    const keys = guarded.get(target) ?? new G.Set()
+    keys.add(key)
+    guarded.set(target, keys)
+    define(target, key, {
+      configurable: true,
+      enumerable: d.enumerable,
+      get() {
+        return value
+      },
+      set(next) {
+        if (this !== target) {
+          define(this, key, { value: next, writable: true, configurable: true, enumerable: true })
+          return
+        }
+        report('comparison', `${label}.${String(key)} replaced`)
+        value = next
+      }
+    })
+  }
+  const symbolFor = G.Symbol.for
+  const forWrapped = {
+    for(key) {
+      if (
+        typeof key === 'string' &&
+        /jest|vitest|chai|tinyspy|matchers|expect|\$\$|node:test|oracle/i.test(key)
+      )
+        report('framework', `Symbol.for('${key.slice(0, 60)}')`, true)
+      return symbolFor.call(this, key)
+    }
+  }.for
+  define(G.Symbol, 'for', { value: forWrapped, writable: true, configurable: true })
+  // The runners' globals: reads report; a runner's own definition keeps the accessor.
+  const runner = new G.Map()
+  for (const name of [
+    '__vitest_worker__',
+    '__vitest_index__',
+    '__vitest_environment__',
+    'expect',
+    'jest',
+    'vi',
+    'chai'
+  ]) {
+    const d = describe(G, name)
+    if (d && !d.configurable) continue
+    runner.set(name, d ? ('value' in d ? d.value : d.get?.call(G)) : undefined)
+    define(G, name, {
+      configurable: true,
+      enumerable: d ? d.enumerable : false,
+      get() {
+        report('framework', `globalThis.${name} read`, true)
+        return runner.get(name)
+      },
+      set(next) {
+        runner.set(name, next)
+      }
+    })
+  }
+  const definer = (name, fn, holder) => {
+    const original = holder[name]
+    const wrapped = {
+      [name](target, key, desc) {
+        if (
+          name === 'defineProperty' &&
+          target === G &&
+          runner.has(key) &&
+          desc &&
+          'value' in desc
+        ) {
+          runner.set(key, desc.value)
+          return holder === O ? target : true
+        }
+        const keys = guarded.get(target)
+        if (
+          keys !== undefined &&
+          (typeof key !== 'string' && typeof key !== 'symbol'
+            ? true
+            : keys.has(key) || target !== G)
+        )
+          report(
+            'comparison',
+            `${name} on a built-in (${typeof key === 'symbol' || typeof key === 'string' ? String(key).slice(0, 40) : 'several keys'})`
+          )
+        return fn(original, this, arguments)
+      }
+    }[name]
+    define(holder, name, { value: wrapped, writable: true, configurable: true })
+  }
+  const call = (original, self, args) => original.apply(self, args)
+  definer('defineProperty', call, O)
+  definer('defineProperties', call, O)
+  definer('assign', call, O)
+  definer('setPrototypeOf', call, O)
+  definer('defineProperty', call, G.Reflect)
+  definer('set', call, G.Reflect)
+  definer('setPrototypeOf', call, G.Reflect)
+  for (const [path, keys] of O.entries(names)) {
+    const target = owner(path)
+    for (const key of keys) guard(target, path, key)
+  }
+  for (const name of ['getOwnPropertySymbols', 'getOwnPropertyNames', 'keys']) {
+    const fn = O[name]
+    const wrapped = {
+      [name](target) {
+        if (target === G) report('framework', `Object.${name}(globalThis)`, true)
+        return fn.apply(this, arguments)
+      }
+    }[name]
+    O[name] = wrapped
+  }
+}
+
+const guardRealmSource = guardRealm.toString()
+
+module.exports = { install }
