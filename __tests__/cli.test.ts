@@ -53,6 +53,10 @@ describe('oracle-gate CLI', () => {
     const io = capture('/')
     expect(await main(['frobnicate'], io)).toBe(4)
     expect(io.err()).toContain('unknown command "frobnicate"')
+    // The command table is looked up by its own names only, never an Object property.
+    const inherited = capture('/')
+    expect(await main(['constructor'], inherited)).toBe(4)
+    expect(inherited.err()).toContain('unknown command "constructor"')
     const flag = capture('/')
     expect(await main(['check', '--base', 'x', '--bogus'], flag)).toBe(4)
     const card = JSON.parse(flag.out()) as Scorecard

@@ -2,7 +2,9 @@
 // objects from the repository, and the head's code could rewrite loose objects there once
 // it runs, so with serial sides the lints run beside the base's first run (the base's code
 // is trusted) and are over before the head's first child starts; with suite.parallel (both
-// sides start at once) they run before the replay, as before.
+// sides start at once) they run before the replay, as before. The instrument stage and
+// the ledger (objects and reviews only) run at once, and a failure of either, or of both,
+// is the card's error, never a pass or an unobserved rejection.
 //
 // A guard of the order, not a proof of its need: with the seam's wait taken out the serial
 // case still passed here, because the lints' parsing holds the event loop until they end.
@@ -10,8 +12,10 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { GateError } from '../src/errors.js'
 import { check } from '../src/gate.js'
 import type { Logger } from '../src/types.js'
+import type { ApprovalSource } from '../src/verdict/approval.js'
 import { TestRepo } from './helpers/repo.js'
 
 const repos: TestRepo[] = []
@@ -103,6 +107,11 @@ describe('the lints and the head side', () => {
     // No group of their own: their lines come inside the replay's.
     expect(lines.indexOf('log group replay')).toBeLessThan(lints)
     expect(lines).not.toContain('log group lints')
+    // The ledger beside the instrument stage: its one line, no group, before the replay.
+    const ledger = lines.findIndex(l => /^log ledger: \d+ ms, beside the instrument stage$/.test(l))
+    expect(ledger).toBeGreaterThan(lines.indexOf('log group instrument'))
+    expect(ledger).toBeLessThan(lines.indexOf('log group replay'))
+    expect(lines).not.toContain('log group ledger')
   })
 
   it('suite.parallel: the lints run before the replay starts', async () => {
@@ -111,5 +120,75 @@ describe('the lints and the head side', () => {
     expect(lints).toBeGreaterThanOrEqual(0)
     expect(lines.indexOf('log group replay')).toBeGreaterThan(lints)
     expect(lines.findIndex(l => l.startsWith('suite '))).toBeGreaterThan(lints)
+  })
+})
+
+describe('the instrument stage and the ledger at once', () => {
+  // `ledger: oracle` names a directory of the merge base: reading it is a gate error.
+  const policy = (ledger: string) => `version: 1
+protected: [oracle/**]
+planes:
+  voting: [oracle/properties/**]
+instrument_approvers: [octocat]
+ledger: ${ledger}
+suite:
+  command: "true {junit}"
+  timeout: 60
+  reruns: 0
+`
+  function repoWith(ledger: string): TestRepo {
+    const repo = new TestRepo('og-stages-')
+    repos.push(repo)
+    repo.write({
+      '.github/oracle-gate.yml': policy(ledger),
+      'oracle/ledger.yml': 'version: 1\nentries: []\n',
+      'oracle/properties/test_a.py': 'def test_a():\n    pass\n',
+      'app/calc.py': 'X = 1\n'
+    })
+    repo.commit('base')
+    repo.branch('product').write({ 'app/calc.py': 'X = 2\n' })
+    repo.commit('product edit')
+    repo.checkout('main').branch('instrument')
+    repo.write({ 'oracle/properties/test_a.py': 'def test_a():\n    assert True\n' })
+    repo.commit('instrument edit')
+    return repo
+  }
+  const judgeOf = (repo: TestRepo, head: string, approval: ApprovalSource) =>
+    check({
+      repoDir: repo.dir,
+      base: 'main',
+      head,
+      today: '2026-12-01',
+      log: { info: () => {}, warning: () => {}, group: (_n, fn) => fn() },
+      approval
+    })
+  const failing: ApprovalSource = () =>
+    Promise.reject(new GateError('the reviews could not be read'))
+  const none: ApprovalSource = () => Promise.resolve({ unavailable: 'no reviews in this test' })
+
+  it('a ledger that cannot be read is the error while the instrument stage passes', async () => {
+    const card = await judgeOf(repoWith('oracle'), 'product', failing)
+    expect(card.verdict).toBe('error')
+    expect(card.reasons.map(r => r.message).join('\n')).toMatch(/oracle.*a tree, not a file/)
+    expect(Object.keys(card.timings_ms)).toEqual(expect.arrayContaining(['instrument', 'ledger']))
+    expect(card.runs).toEqual([])
+  })
+
+  it("both failing: the instrument stage's error is the card's, the ledger's is observed", async () => {
+    const card = await judgeOf(repoWith('oracle'), 'instrument', failing)
+    expect(card.verdict).toBe('error')
+    const messages = card.reasons.map(r => r.message).join('\n')
+    expect(messages).toMatch(/the reviews could not be read/)
+    expect(messages).not.toMatch(/a tree, not a file/)
+  })
+
+  it('the near miss: both stages succeed and both write the card', async () => {
+    const card = await judgeOf(repoWith('oracle/ledger.yml'), 'instrument', none)
+    expect(card.verdict).toBe('policy')
+    expect(card.reasons.map(r => r.rule)).toEqual(
+      expect.arrayContaining(['protected-path', 'instrument-approval'])
+    )
+    expect(card.freeze_debt).toEqual([])
+    expect(card.oracle.base_digest).not.toBe('')
   })
 })

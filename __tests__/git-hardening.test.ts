@@ -172,9 +172,9 @@ describe('git commands run hardened', () => {
     const git = new Git(repo.dir, process.env)
     const raw = await git.diffRaw('main', 'agent')
     expect(raw).toContain('app/calc.py')
-    expect(await git.diffZeroContext('main', 'agent', ['app/calc.py'])).toMatch(
-      /^\+\+\+ b\/app\/calc\.py$/m
-    )
+    const pieces: Buffer[] = []
+    await git.diffZeroContext('main', 'agent', ['app/calc.py'], piece => pieces.push(piece))
+    expect(Buffer.concat(pieces).toString('utf8')).toMatch(/^\+\+\+ b\/app\/calc\.py$/m)
     const patterns = join(scratch, 'patterns')
     writeFileSync(patterns, 'shared-greeting-text\n')
     expect(await git.grepLines('main', patterns)).toBe(

@@ -4,7 +4,7 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { runFacts, type GateContext } from '../src/context.js'
 import { Git } from '../src/git/git.js'
-import { parseUnifiedDiff } from '../src/git/hunks.js'
+import { AddedLinesReader, MAX_DIFF_HEADER_BYTES, parseUnifiedDiff } from '../src/git/hunks.js'
 import { EMPTY_LEDGER } from '../src/ledger/index.js'
 import { runLints } from '../src/lints/index.js'
 import { helperExports, scanFile, type HelperResolver } from '../src/lints/skip-marker/scan.js'
@@ -295,6 +295,89 @@ describe('parseUnifiedDiff', () => {
       [2, '+++ b/evil.ts'],
       [3, 'it.skip()']
     ])
+  })
+})
+
+describe('AddedLinesReader (the -U0 diff as a stream)', () => {
+  const diff = [
+    'diff --git a/x.py b/x.py',
+    '--- a/x.py',
+    '+++ b/x.py',
+    '@@ -1,2 +1,3 @@',
+    '-old line one',
+    '-old line two',
+    '+first = "é€😀"',
+    '+second',
+    '+third, a longer line than the others',
+    'diff --git a/"q\\303\\251.py" b/"q\\303\\251.py"',
+    '+++ "b/q\\303\\251.py"',
+    '@@ -0,0 +1 @@',
+    '+only'
+  ].join('\n')
+  const read = (pieces: Buffer[], limit = (_: string) => Infinity) => {
+    const reader = new AddedLinesReader(limit)
+    for (const piece of pieces) reader.push(piece)
+    reader.end()
+    return reader.result()
+  }
+  const whole = read([Buffer.from(diff)])
+
+  it('reads the same lines whatever the pieces (split characters, headers, the last line)', () => {
+    expect([...whole.lines.get('x.py')!]).toEqual([
+      [1, 'first = "é€😀"'],
+      [2, 'second'],
+      [3, 'third, a longer line than the others']
+    ])
+    expect([...whole.lines.get('qé.py')!]).toEqual([[1, 'only']])
+    expect(whole.unread.size).toBe(0)
+    const bytes = Buffer.from(diff)
+    const byByte = [...bytes].map(b => Buffer.from([b]))
+    expect(read(byByte)).toEqual(whole)
+    for (const size of [2, 3, 5, 7, 64])
+      expect(
+        read(
+          Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) =>
+            bytes.subarray(i * size, (i + 1) * size)
+          )
+        )
+      ).toEqual(whole)
+  })
+
+  it("keeps a file's added text up to its limit (each line with its newline), counts the rest", () => {
+    // 'first = "é€😀"' is 19 bytes, with its newline 20; 'second' 7.
+    const cut = read([Buffer.from(diff)], p => (p === 'x.py' ? 27 : Infinity))
+    expect([...cut.lines.get('x.py')!]).toEqual([
+      [1, 'first = "é€😀"'],
+      [2, 'second']
+    ])
+    expect(cut.unread).toEqual(new Map([['x.py', 37]]))
+    expect(cut.lines.get('qé.py')).toEqual(whole.lines.get('qé.py'))
+    // A line that does not fit is unread, and so is every line after it (no gaps).
+    const first = read([Buffer.from(diff)], () => 19)
+    expect([...first.lines.get('x.py')!]).toEqual([])
+    expect(first.unread.get('x.py')).toBe(20 + 7 + 37)
+    expect([...first.lines.get('qé.py')!]).toEqual([[1, 'only']])
+    // The cut is the same when the diff comes in single bytes.
+    expect(
+      read(
+        [...Buffer.from(diff)].map(b => Buffer.from([b])),
+        p => (p === 'x.py' ? 27 : Infinity)
+      )
+    ).toEqual(cut)
+  })
+
+  it('refuses a line outside a hunk longer than it reads (not a diff), at any piece size', () => {
+    const long = Buffer.alloc(MAX_DIFF_HEADER_BYTES + 1, 0x61)
+    expect(() => read([long])).toThrow(/more than 1 MiB outside a hunk \(MAX_DIFF_HEADER_BYTES\)/)
+    const pieces = [long.subarray(0, 1000), long.subarray(1000)]
+    expect(() => read(pieces)).toThrow(/MAX_DIFF_HEADER_BYTES/)
+    // The near miss: a removed line of any length inside a hunk is only counted.
+    const hunk = Buffer.concat([
+      Buffer.from('+++ b/y.py\n@@ -1 +1 @@\n-'),
+      long,
+      Buffer.from('\n+kept\n')
+    ])
+    expect([...read([hunk]).lines.get('y.py')!]).toEqual([[1, 'kept']])
   })
 })
 

@@ -1,6 +1,7 @@
 // The capture cap through the gate (issue 22): a seeds command whose stdout passes
-// MAX_CAPTURE_BYTES is killed, and the card's error names the limit; the same command
-// answering within it is read as usual.
+// MAX_CAPTURE_BYTES is killed, and the card names the limit: the base's as an error, the
+// head's (its production module floods the base's seeds script) as a failure on head; the
+// same command answering within it is read as usual.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { check } from '../src/gate.js'
 import { memoryLogger } from './helpers/logger.js'
@@ -9,12 +10,14 @@ import { TestRepo } from './helpers/repo.js'
 
 const python = pythonWithPytest()
 const CORPUS = JSON.stringify({ property: 'p', seeds: [{ id: 's1', payload: { x: 1 } }] })
-// Answers every seed, then (when FLOOD is in the file name) writes 65 MiB more.
-const replay = (
-  flood: boolean
-): string => `const lines = require('fs').readFileSync(0, 'utf8').split('\\n').filter(Boolean)
+// Writes 65 MiB to stdout, a MiB at a time.
+const FLOOD =
+  'const b = Buffer.alloc(1 << 20, 120)\nlet n = 0\nconst go = () => { if (n++ < 65) process.stdout.write(b, go) }\ngo()'
+// Loads the production module (the head's, on head), answers every seed, then (flood) floods.
+const replay = (flood: boolean): string => `require('../calc.js')
+const lines = require('fs').readFileSync(0, 'utf8').split('\\n').filter(Boolean)
 for (const l of lines) console.log(JSON.stringify({ id: JSON.parse(l).id, ok: true }))
-${flood ? 'const b = Buffer.alloc(1 << 20, 120)\nlet n = 0\nconst go = () => { if (n++ < 65) process.stdout.write(b, go) }\ngo()' : ''}
+${flood ? FLOOD : ''}
 `
 const policy = (script: string): string => `version: 1
 protected:
@@ -42,6 +45,7 @@ describe('seeds stdout past the capture limit', () => {
       'oracle/seeds.json': CORPUS,
       'pytest.ini': '[pytest]\npythonpath = .\n',
       'calc.py': 'X = 1\n',
+      'calc.js': 'module.exports = 1\n',
       'oracle/tests/test_x.py': 'import calc\n\n\ndef test_x():\n    assert calc.X == 1\n'
     })
     repo.commit('within the limit')
@@ -52,6 +56,11 @@ describe('seeds stdout past the capture limit', () => {
     repo.commit('edit')
     repo.checkout('main').branch('pr').write({ 'calc.py': 'X = 1  # same\n' })
     repo.commit('edit')
+    repo
+      .checkout('main')
+      .branch('head-floods')
+      .write({ 'calc.js': `${FLOOD}\n` })
+    repo.commit('the production module floods stdout when loaded')
   })
   afterAll(() => repo.cleanup())
 
@@ -73,5 +82,19 @@ describe('seeds stdout past the capture limit', () => {
         message: expect.stringMatching(/captured stdout exceeded the 64 MiB limit/)
       })
     )
+  })
+
+  it("past it on head (the head's own code floods) the card fails the head, naming the limit", async () => {
+    const card = await run('head-floods', 'main')
+    // Before the head-side reason, this card said only "fail (or go unanswered) on head".
+    expect(card.verdict).toBe('product')
+    expect(card.reasons).toContainEqual({
+      rule: 'seed-regression',
+      level: 'failure',
+      path: 'oracle/seeds.json',
+      message: expect.stringMatching(
+        /^the seeds command on head: captured stdout exceeded the 64 MiB limit \(MAX_CAPTURE_BYTES\)/
+      )
+    })
   })
 })

@@ -1,11 +1,21 @@
 // Figure 7: peak RSS and wall time of `oracle-gate check` (the bundled CLI) on the large
 // hostile inputs of issue 14: a 1,000,000-case JUnit report and one of 400,000 (the case
 // limit), a 100,000-row ledger and one of 15,000 (under the 4 MB limit), test files of 8 MB
-// (under the lint limit), 24 MB and 80 MB. Each must stay within 600 MB, or end with a
-// reason that names the limit. RSS is the CLI process's own (a `node -r` preload prints
+// (under the lint limit), 24 MB and 80 MB; and (issue 22) a 576 MiB production file
+// rewritten whole, whose -U0 diff (1.2 GB) the lints read as a stream. Each must stay
+// within 600 MB, or end with a reason that names the limit. OG_BENCH_MEMORY_ONLY=<text>
+// measures only the cases whose name holds it. RSS is the CLI process's own (a `node -r` preload prints
 // process.resourceUsage().maxRSS at exit; the suite's children do not inherit it).
 import { spawnSync } from 'node:child_process'
-import { createWriteStream, rmSync, writeFileSync } from 'node:fs'
+import {
+  closeSync,
+  createWriteStream,
+  ftruncateSync,
+  openSync,
+  rmSync,
+  writeFileSync,
+  writeSync
+} from 'node:fs'
 import { join } from 'node:path'
 import { commitAll, git, initRepo, tempDir, writeFiles } from './lib.mjs'
 
@@ -50,7 +60,29 @@ function testFile(bytes) {
   return parts.join('')
 }
 
-function judge(work, preload, { command, base = {}, head = {}, ledger = false }) {
+/**
+ * `lines` lines of 16 MiB at `path` (a Python assignment of NUL bytes, left as holes: a
+ * sparse file), after `head`: too large for a string, so written here and not by writeFiles.
+ */
+function sparseLines(file, prefix, lines, head = '') {
+  const width = 16 * 1024 * 1024
+  const fd = openSync(file, 'w')
+  try {
+    const start = Buffer.from(head)
+    writeSync(fd, start, 0, start.length, 0)
+    for (let i = 0; i < lines; i++) {
+      const at = start.length + i * (width + 1)
+      const name = Buffer.from(`${prefix}${i} = "`)
+      writeSync(fd, name, 0, name.length, at)
+      writeSync(fd, Buffer.from('"\n'), 0, 2, at + width - 1)
+    }
+    ftruncateSync(fd, start.length + lines * (width + 1))
+  } finally {
+    closeSync(fd)
+  }
+}
+
+function judge(work, preload, { command, base = {}, head = {}, ledger = false, generate = {} }) {
   const dir = tempDir('og-bench-memory-')
   try {
     initRepo(dir)
@@ -60,9 +92,11 @@ function judge(work, preload, { command, base = {}, head = {}, ledger = false })
       'app/calc.py': 'def absval(x):\n    return abs(x)\n',
       ...base
     })
+    generate.base?.(dir)
     commitAll(dir, 'base')
     git(dir, 'checkout', '-q', '-b', 'agent')
     writeFiles(dir, { 'app/calc.py': 'def absval(x):\n    return abs(x) + 0\n', ...head })
+    generate.head?.(dir)
     commitAll(dir, 'agent')
     const started = process.hrtime.bigint()
     const r = spawnSync(
@@ -146,10 +180,23 @@ export async function memoryBounds() {
           command: `echo '${ONE_CASE}' > {junit}`,
           head: { 'tests/test_big.py': testFile(80_000_000) }
         }
+      ],
+      [
+        '576 MiB production file rewritten whole',
+        120,
+        {
+          command: `echo '${ONE_CASE}' > {junit}`,
+          generate: {
+            base: dir => sparseLines(join(dir, 'app', 'blob.py'), 'B_', 36),
+            head: dir => sparseLines(join(dir, 'app', 'blob.py'), 'H_', 36, 'TOTAL = 1\n')
+          }
+        }
       ]
     ]
+    const only = process.env.OG_BENCH_MEMORY_ONLY
     const rows = []
     for (const [name, seconds, spec] of cases) {
+      if (only && !name.includes(only)) continue
       const r = judge(work, preload, spec)
       const outcome = r.limit ? `${r.verdict}, limit named (${r.limit})` : r.verdict
       rows.push({

@@ -130,10 +130,17 @@ async function pipeline(
     childEnv: childEnv(options.env, {}, options.secrets ?? []),
     tempDir
   }
-  const instrument = await time('instrument', () => instrumentStage(ctx, options, card))
+  // The instrument and the ledger read only objects (both trees; the ledger at the merge
+  // base) and the PR's reviews, so they run at once; each writes the card only after both
+  // have settled, in the order above, and the first failure in that order is the one raised.
+  const [instrument, ledger] = await bothSettled(
+    time('instrument', () => instrumentStage(ctx, options)),
+    untimedStage(card, log, 'ledger', () => loadLedger(ctx), 'beside the instrument stage')
+  )
+  writeInstrument(card, instrument)
+  writeLedger(card, ledger)
   // Every stage after this one reads the instrument stage's view of both trees.
   ctx.instrument = instrument.view
-  const ledger = await time('ledger', () => ledgerStage(ctx, card))
   // A patch that touched the instrument is not scored: unscored is not passed, and running
   // a suite whose instrument the patch rewrote would only produce a number to argue with.
   // The verdict is policy on what the patch wrote, so neither are the lints run (a
@@ -159,9 +166,15 @@ async function lintsAndReplay(
     await time('replay', () => replayStage(ctx, ledger, options, card))
     return
   }
-  const linted = untimedStage(card, ctx.log, 'lints', async () => {
-    card.reasons.push(...(await runLints(ctx, ledger)))
-  })
+  const linted = untimedStage(
+    card,
+    ctx.log,
+    'lints',
+    async () => {
+      card.reasons.push(...(await runLints(ctx, ledger)))
+    },
+    "beside the base's first run"
+  )
   // Observed at once: a lint that fails while the base still runs is not an unhandled
   // rejection (which would end the process without a card); the seam below rethrows it.
   linted.catch(() => undefined)
@@ -224,26 +237,39 @@ function notRunReason(): Reason {
 }
 
 /**
- * A stage that runs beside another (the lints beside the base's first run): no log group
- * of its own (two open groups would interleave), its wall time on the card and in one
- * line, and an unexpected failure named as stageTimer names it.
+ * A stage that runs beside another (the lints beside the base's first run, the ledger
+ * beside the instrument stage): no log group of its own (two open groups would
+ * interleave), its wall time on the card and in one line saying `beside` what, and an
+ * unexpected failure named as stageTimer names it.
  */
-async function untimedStage(
+async function untimedStage<T>(
   card: Scorecard,
   log: Logger,
   name: string,
-  fn: () => Promise<void>
-): Promise<void> {
+  fn: () => Promise<T>,
+  beside: string
+): Promise<T> {
   const started = Date.now()
   try {
-    await fn()
+    return await fn()
   } catch (error) {
     if (error instanceof GateError) throw error
     throw new GateError(`internal error in "${name}": ${errorMessage(error)}`, { cause: error })
   } finally {
     card.timings_ms[name] = Date.now() - started
-    log.info(`${name}: ${card.timings_ms[name]} ms, beside the base's first run`)
+    log.info(`${name}: ${card.timings_ms[name]} ms, ${beside}`)
   }
+}
+
+/**
+ * Two stages run at once: their values once both have settled (neither is left running or
+ * unobserved), else the first one's failure, else the second's.
+ */
+async function bothSettled<A, B>(first: Promise<A>, second: Promise<B>): Promise<[A, B]> {
+  const [a, b] = await Promise.allSettled([first, second])
+  if (a.status === 'rejected') throw a.reason
+  if (b.status === 'rejected') throw b.reason
+  return [a.value, b.value]
 }
 
 type StageTimer = <T>(name: string, fn: () => Promise<T>) => Promise<T>
@@ -327,13 +353,8 @@ async function writeSetStage(
 }
 
 /** The instrument checks, with the reasons an approval of the instrument change lifts. */
-async function instrumentStage(
-  ctx: GateContext,
-  options: CheckOptions,
-  card: Scorecard
-): Promise<InstrumentResult> {
+async function instrumentStage(ctx: GateContext, options: CheckOptions): Promise<InstrumentResult> {
   const checked = await checkInstrument(ctx)
-  card.oracle = checked.oracle
   const reasons = await approvedInstrument(
     checked.reasons,
     ctx.policy,
@@ -341,15 +362,17 @@ async function instrumentStage(
     options.approval,
     ctx.log
   )
-  card.reasons.push(...reasons)
   return { ...checked, reasons }
 }
 
-async function ledgerStage(ctx: GateContext, card: Scorecard): Promise<LedgerState> {
-  const ledger = await loadLedger(ctx)
+function writeInstrument(card: Scorecard, instrument: InstrumentResult): void {
+  card.oracle = instrument.oracle
+  card.reasons.push(...instrument.reasons)
+}
+
+function writeLedger(card: Scorecard, ledger: LedgerState): void {
   card.reasons.push(...ledger.reasons)
   card.freeze_debt = ledger.freeze_debt
-  return ledger
 }
 
 async function lintsStage(ctx: GateContext, ledger: LedgerState, card: Scorecard): Promise<void> {

@@ -2,9 +2,12 @@
 // config come from the environment so tests do not depend on the machine's git config.
 import { execFileSync } from 'node:child_process'
 import {
+  appendFileSync,
   chmodSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
+  readFileSync,
   rmSync,
   symlinkSync,
   unlinkSync,
@@ -29,7 +32,9 @@ export class TestRepo {
   constructor(prefix = 'og-test-') {
     this.dir = mkdtempSync(join(tmpdir(), prefix))
     this.git('init', '-q', '-b', 'main')
-    this.git('config', 'commit.gpgsign', 'false')
+    // What `git config commit.gpgsign false` writes, without a second git process (the
+    // fast tier makes hundreds of these repositories).
+    appendFileSync(join(this.dir, '.git', 'config'), '[commit]\n\tgpgsign = false\n')
   }
 
   git(...args: string[]): string {
@@ -76,11 +81,22 @@ export class TestRepo {
   commit(message = 'change'): string {
     this.git('add', '-A')
     this.git('commit', '-q', '--allow-empty', '-m', message)
-    return this.sha()
+    return this.headSha() ?? this.sha()
   }
 
   sha(ref = 'HEAD'): string {
     return this.git('rev-parse', ref).trim()
+  }
+
+  /** HEAD's commit read from the files git just wrote (a detached sha or a loose branch ref). */
+  private headSha(): string | undefined {
+    const read = (path: string): string | undefined => {
+      const file = join(this.dir, '.git', path)
+      return existsSync(file) ? readFileSync(file, 'utf8').trim() : undefined
+    }
+    const head = read('HEAD')
+    const target = head?.startsWith('ref: ') ? read(head.slice(5)) : head
+    return target !== undefined && /^[0-9a-f]{40}$/.test(target) ? target : undefined
   }
 
   branch(name: string, from = 'HEAD'): this {

@@ -6,22 +6,20 @@ import { check } from '../gate.js'
 import { GateError, errorMessage, reasonFromError } from '../errors.js'
 import { parseEvent } from '../github/event.js'
 import type { NothingToJudge, PullRequestTarget } from '../github/event.js'
-import { apiChanges } from '../github/files.js'
-import { readApprovalFacts } from '../github/reviews.js'
 import type { Scorecard } from '../types.js'
 import { emptyScorecard, finalize } from '../verdict/scorecard.js'
 import { VERSION } from '../version.js'
 import { finishCheckRun } from './checkrun.js'
 import { postComment } from './comment.js'
 import { copyFileCommands, restoreFileCommands } from './file-commands.js'
-import { openPullRequest } from './pull.js'
+import { openPullRequest, pullRequestSources } from './pull.js'
 import { toolkitLogger } from './environment.js'
 import type { RunnerEnvironment } from './environment.js'
-import { judgeOptions, type Inputs, type Session } from './inputs.js'
+import type { Inputs, Session } from './inputs.js'
 import { annotateStep, setOutputs, writeCardFiles, writeJobSummary } from './publish.js'
 import { judgeGroup } from './queue.js'
 import { primeStep } from './prime.js'
-import { githubPrimedBase } from './primed-base.js'
+import { eventJudgeOptions } from './primed-base.js'
 import { report } from './report.js'
 import { mergeJudge } from './merge.js'
 import { shardStep } from './shard.js'
@@ -109,22 +107,8 @@ async function judge(
     `${event.event} #${event.number}: base ${shortSha(event.baseSha)}, head ${shortSha(event.headSha)}${event.headRepo ? ` (${event.headRepo})` : ''}`
   )
   const card = await check({
-    ...judgeOptions(inputs, environment.env, log, { base: event.baseSha, head: event.headSha }),
-    ...githubPrimedBase(
-      environment,
-      inputs,
-      { client, repo, defaultBranch: event.defaultBranch },
-      log
-    ),
-    changes: () =>
-      apiChanges(
-        client,
-        repo,
-        { number: event.number, baseSha: event.baseSha, headSha: event.headSha },
-        log
-      ),
-    // Read at judge time, never from the payload: a re-run replays the payload unchanged.
-    approval: approvers => readApprovalFacts(client, repo, event.number, approvers, log)
+    ...eventJudgeOptions(environment, inputs, { client, repo }, event, log),
+    ...pullRequestSources(client, repo, event, log)
   })
   return { ...card, pull_requests: [event.number] }
 }

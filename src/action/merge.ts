@@ -4,15 +4,13 @@
 // outputs, plus the in-toto Statement (output attestation, written by main.ts's finish).
 import { GateError } from '../errors.js'
 import type { PullRequestTarget } from '../github/event.js'
-import { apiChanges } from '../github/files.js'
-import { readApprovalFacts } from '../github/reviews.js'
 import { fetchShards } from '../github/shards.js'
 import { shortSha } from '../json.js'
 import { mergeShards } from '../shard/merge.js'
 import { loadShards } from '../shard/shards.js'
 import type { Scorecard } from '../types.js'
 import type { RunnerEnvironment } from './environment.js'
-import { openPullRequest } from './pull.js'
+import { openPullRequest, pullRequestSources } from './pull.js'
 import { judgeOptions, type Inputs, type Session } from './inputs.js'
 
 export async function mergeJudge(
@@ -46,14 +44,7 @@ export async function mergeJudge(
   } = judgeOptions(inputs, environment.env, log, { base: event.baseSha, head: event.headSha })
   const card = await mergeShards(shards, {
     ...rest,
-    changes: () =>
-      apiChanges(
-        client,
-        repo,
-        { number: event.number, baseSha: event.baseSha, headSha: event.headSha },
-        log
-      ),
-    approval: approvers => readApprovalFacts(client, repo, event.number, approvers, log)
+    ...pullRequestSources(client, repo, event, log)
   })
   return { ...card, pull_requests: [event.number] }
 }

@@ -4,11 +4,29 @@
 import type { GitHubClient, RepoRef } from '../github/octokit.js'
 import { fetchPrimed } from '../github/primed.js'
 import { primedBase, type BaseSource } from '../prime/source.js'
+import type { CheckOptions } from '../gate.js'
 import type { Logger } from '../types.js'
 import type { RunnerEnvironment } from './environment.js'
-import type { Inputs } from './inputs.js'
+import { judgeOptions, type Inputs } from './inputs.js'
 
-export function githubPrimedBase(
+/**
+ * judgeOptions() for an event the job judges itself (a PR's judge, a merge queue's group):
+ * its base and head, with the primed-base seam when the input asks for it.
+ */
+export function eventJudgeOptions(
+  environment: RunnerEnvironment,
+  inputs: Inputs,
+  api: { client: GitHubClient; repo: RepoRef },
+  event: { baseSha: string; headSha: string; defaultBranch?: string | undefined },
+  log: Logger
+): CheckOptions {
+  return {
+    ...judgeOptions(inputs, environment.env, log, { base: event.baseSha, head: event.headSha }),
+    ...githubPrimedBase(environment, inputs, { ...api, defaultBranch: event.defaultBranch }, log)
+  }
+}
+
+function githubPrimedBase(
   environment: RunnerEnvironment,
   inputs: Inputs,
   api: { client: GitHubClient; repo: RepoRef; defaultBranch: string | undefined },

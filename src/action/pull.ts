@@ -1,8 +1,12 @@
 // The start every judging of a pull-request event shares (the judge and the shard merge):
-// the check-run session on the head and the commits fetched into the checkout.
+// the check-run session on the head and the commits fetched into the checkout, then the
+// PR's files list and reviews as the write-set and approval sources.
 import type { PullRequestTarget } from '../github/event.js'
 import { Git } from '../git/git.js'
+import { apiChanges } from '../github/files.js'
 import type { GitHubClient, RepoRef } from '../github/octokit.js'
+import { readApprovalFacts } from '../github/reviews.js'
+import type { CheckOptions } from '../gate.js'
 import type { Logger } from '../types.js'
 import { openSession } from './checkrun.js'
 import { toolkitLogger, type RunnerEnvironment } from './environment.js'
@@ -35,4 +39,22 @@ export async function openPullRequest(
     )
   )
   return { client, repo, log }
+}
+
+/**
+ * The PR's own sources for check(): its files list through the API (the write set) and
+ * its reviews, read at judge time, never from the payload (a re-run replays the payload
+ * unchanged).
+ */
+export function pullRequestSources(
+  client: GitHubClient,
+  repo: RepoRef,
+  pull: { number: number; baseSha: string; headSha: string },
+  log: Logger
+): Required<Pick<CheckOptions, 'changes' | 'approval'>> {
+  const { number, baseSha, headSha } = pull
+  return {
+    changes: () => apiChanges(client, repo, { number, baseSha, headSha }, log),
+    approval: approvers => readApprovalFacts(client, repo, number, approvers, log)
+  }
 }

@@ -14,8 +14,8 @@ import { openSession } from './checkrun.js'
 import { ensureCommits } from './fetch.js'
 import { toolkitLogger } from './environment.js'
 import type { RunnerEnvironment } from './environment.js'
-import { judgeOptions, type Inputs, type Session } from './inputs.js'
-import { githubPrimedBase } from './primed-base.js'
+import type { Inputs, Session } from './inputs.js'
+import { eventJudgeOptions } from './primed-base.js'
 import { shortSha } from '../json.js'
 
 export async function judgeGroup(
@@ -48,13 +48,7 @@ export async function judgeGroup(
     )
   )
   const card = await check({
-    ...judgeOptions(inputs, environment.env, log, { base: event.baseSha, head: event.headSha }),
-    ...githubPrimedBase(
-      environment,
-      inputs,
-      { client, repo, defaultBranch: event.defaultBranch },
-      log
-    ),
+    ...eventJudgeOptions(environment, inputs, { client, repo }, event, log),
     // No PR files list describes a group: the write set comes from git.
     approval: groupApproval(event, git, client, repo, log)
   })

@@ -9,13 +9,12 @@ import { GateError } from '../errors.js'
 import { Git } from '../git/git.js'
 import { pullRequestFrom } from '../github/event.js'
 import type { GateEvent, WorkflowRunTarget } from '../github/event.js'
-import { apiChanges } from '../github/files.js'
 import { getPull } from '../github/pulls.js'
-import { readApprovalFacts } from '../github/reviews.js'
 import type { Scorecard } from '../types.js'
 import { readArtifact, replayFromArtifact } from './artifact.js'
 import { openSession } from './checkrun.js'
 import { ensureCommits } from './fetch.js'
+import { pullRequestSources } from './pull.js'
 import { toolkitLogger } from './environment.js'
 import type { RunnerEnvironment } from './environment.js'
 import { judgeOptions, type Inputs, type Session } from './inputs.js'
@@ -70,10 +69,13 @@ export async function report(
   )
   const card = await check({
     ...judgeOptions(inputs, environment.env, log, { base: pull.baseSha, head: event.headSha }),
-    changes: () =>
-      apiChanges(client, repo, { number, baseSha: pull.baseSha, headSha: event.headSha }, log),
-    replay: replayFromArtifact(artifact),
-    approval: approvers => readApprovalFacts(client, repo, number, approvers, log)
+    ...pullRequestSources(
+      client,
+      repo,
+      { number, baseSha: pull.baseSha, headSha: event.headSha },
+      log
+    ),
+    replay: replayFromArtifact(artifact)
   })
   return { ...card, pull_requests: [number] }
 }

@@ -62,6 +62,16 @@ const defaultIo = (): Io => ({
   env: process.env
 })
 
+/** The subcommands, each with its own flags (and --help). */
+const COMMANDS: Readonly<Record<string, (argv: string[], io: Io) => Promise<number>>> = {
+  check: runCheck,
+  init: runInit,
+  ledger: runLedgerCommand,
+  prime: runPrime,
+  merge: runMerge,
+  doctor: runDoctor
+}
+
 export async function main(argv: string[], io: Io = defaultIo()): Promise<number> {
   const [command, ...rest] = argv
   switch (command) {
@@ -76,22 +86,11 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
     case 'version':
       io.stdout.write(`${VERSION}\n`)
       return EXIT.ok
-    case 'check':
-      return runCheck(rest, io)
-    case 'init':
-      return runInit(rest, io)
-    case 'ledger':
-      return runLedgerCommand(rest, io)
-    case 'prime':
-      return runPrime(rest, io)
-    case 'merge':
-      return runMerge(rest, io)
-    case 'doctor':
-      return runDoctor(rest, io)
-    default:
-      io.stderr.write(`oracle-gate: unknown command "${logText(command)}"\n\n${USAGE}`)
-      return EXIT.error
   }
+  const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined
+  if (run) return run(rest, io)
+  io.stderr.write(`oracle-gate: unknown command "${logText(command)}"\n\n${USAGE}`)
+  return EXIT.error
 }
 
 async function runCheck(argv: string[], io: Io): Promise<number> {

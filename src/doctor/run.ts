@@ -10,6 +10,7 @@ import { runFacts, type GateContext } from '../context.js'
 import { childEnv } from '../exec/env.js'
 import { runShell } from '../exec/process.js'
 import { Git } from '../git/git.js'
+import { isInstrumentPlane } from '../instrument/rules.js'
 import { compileRunnerMatcher } from '../instrument/runner.js'
 import { ledgerFromText } from '../ledger/load.js'
 import { languageOf } from '../lints/parsers.js'
@@ -258,7 +259,7 @@ async function productionImports(
     if (text !== null && text.length <= 1_000_000) voting.set(f, text)
   }
   const measured = (p: string): boolean =>
-    ctx.planes.isProduction(p) || ['protected', 'voting'].includes(ctx.planes.planeOf(p))
+    ctx.planes.isProduction(p) || isInstrumentPlane(ctx.planes.planeOf(p))
   const pythonRoots = ['', 'src', ...(ctx.policy.suite.env.PYTHONPATH ?? '').split(':')]
   return {
     unmeasuredImports: unmeasuredImports({ voting, files, pythonRoots, measured })

@@ -7,8 +7,9 @@
 //
 // A Git is one run's: the environment is handed in once by the edge (the CLI, the action)
 // and hardened here once; objects are read through one long-lived `cat-file --batch` (and
-// one `--batch-check`) started on the first read (batch.ts); tree listings and diffs of
-// object ids (which cannot change) are run once and their output kept for the run. The
+// one `--batch-check`) started on the first read (batch.ts); tree listings and raw diffs
+// of object ids (which cannot change) are run once and their output kept for the run; the
+// -U0 diff, whose size grows with the files, is streamed to its reader and never kept. The
 // owner calls close() when its run ends, which ends those processes.
 import { execFile, spawn } from 'node:child_process'
 import { GateError } from '../errors.js'
@@ -37,7 +38,14 @@ export interface FetchSpec {
   unshallow?: boolean
 }
 
+/**
+ * Output a buffered command may print (listings, raw diffs, greps of a large tree). The
+ * one output that grows with file contents, the -U0 diff, is streamed instead (stream()).
+ */
 const MAX_BUFFER = 1024 * 1024 * 1024
+
+/** The end of a streamed command's stderr kept for its failure message. */
+const STDERR_KEPT = 64 * 1024
 
 /**
  * Command-line configuration, which wins over every configuration file. Hooks, the
@@ -294,8 +302,19 @@ export class Git {
     )
   }
 
-  /** `git diff -U0` of added, modified, renamed, copied and retyped files (paths literal). */
-  async diffZeroContext(from: string, to: string, paths?: readonly string[]): Promise<string> {
+  /**
+   * `git diff -U0` of added, modified, renamed, copied and retyped files (paths literal),
+   * streamed: each piece of stdout goes to `onChunk` as git writes it, and none is kept
+   * here, so a diff of any size costs the memory its reader keeps (hunks.ts keeps a
+   * bounded part of it). Resolves when git has ended; a failure of git, or an error thrown
+   * by `onChunk` (git is then killed), rejects.
+   */
+  async diffZeroContext(
+    from: string,
+    to: string,
+    paths: readonly string[] | undefined,
+    onChunk: (chunk: Buffer) => void
+  ): Promise<void> {
     const args = [
       'diff',
       '--no-color',
@@ -314,9 +333,9 @@ export class Git {
       from,
       to
     ]
-    return this.keep(
-      [from, to],
-      paths === undefined ? args : ['--literal-pathspecs', ...args, '--', ...paths]
+    await this.stream(
+      paths === undefined ? args : ['--literal-pathspecs', ...args, '--', ...paths],
+      onChunk
     )
   }
 
@@ -482,6 +501,45 @@ export class Git {
         }
       )
       if (options.input !== undefined) child.stdin?.end(options.input)
+    })
+  }
+
+  /**
+   * Runs git hardened with its stdout handed to `onChunk` piece by piece (nothing kept but
+   * the last of stderr, for the failure); rejects as run() does when git fails, and with
+   * the sink's own error (git killed) when `onChunk` throws.
+   */
+  private stream(args: string[], onChunk: (chunk: Buffer) => void): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const child = spawn('git', [...hardenedArgs(), ...args], {
+        cwd: this.cwd,
+        env: this.env,
+        stdio: ['ignore', 'pipe', 'pipe']
+      })
+      let stderr = ''
+      let sinkError: unknown
+      child.stdout.on('data', (chunk: Buffer) => {
+        if (sinkError !== undefined) return
+        try {
+          onChunk(chunk)
+        } catch (error) {
+          sinkError = error
+          child.kill('SIGKILL')
+        }
+      })
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_KEPT)
+      })
+      child.on('error', error =>
+        reject(
+          new GateError(`git ${args.join(' ')} could not run in ${this.cwd}: ${error.message}`)
+        )
+      )
+      child.on('close', code => {
+        if (sinkError !== undefined) reject(sinkError)
+        else if (code === 0) resolve()
+        else reject(this.failure(args, { stdout: Buffer.alloc(0), stderr, code: code ?? -1 }))
+      })
     })
   }
 

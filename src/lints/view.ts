@@ -3,11 +3,12 @@
 // its syntax tree, parsed once per file per run whichever lint asks first. It lives on the
 // run's LintInput and is disposed when the lints end (the trees hold wasm memory); nothing
 // here outlives a run. Large production files are never read whole: only their added
-// lines, up to MAX_ADDED_TEXT_BYTES of them (a notice names what is left unread).
+// lines, up to MAX_ADDED_TEXT_BYTES of them, kept as the diff streams in (a notice names
+// what is left unread).
 import type { Tree } from 'web-tree-sitter'
 import { GateError } from '../errors.js'
 import type { Git } from '../git/git.js'
-import { addedLines, type AddedLines } from '../git/hunks.js'
+import { addedLines, type AddedLines, type AddedText } from '../git/hunks.js'
 import { languageOf as sourceLanguageOf } from '../lang.js'
 import type { WriteSetRow } from '../types.js'
 import { listBlobs, MAX_LINT_BLOB_BYTES, readBlobs } from './blobs.js'
@@ -31,7 +32,7 @@ export interface LargeFile {
 }
 
 export class ChangedFiles {
-  private diff: Promise<AddedLines> | undefined
+  private diff: Promise<AddedText> | undefined
   private readonly sizes = new Map<string, number | null>()
   private readonly texts = new Map<string, string | null>()
   private readonly trees = new Map<string, Tree | null>()
@@ -50,7 +51,11 @@ export class ChangedFiles {
    * Added lines of every written file, one `git diff -U0` per run. A new file larger than
    * MAX_ADDED_TEXT_BYTES is left out of the diff (see largeFile).
    */
-  added(): Promise<AddedLines> {
+  async added(): Promise<AddedLines> {
+    return (await this.addedText()).lines
+  }
+
+  private addedText(): Promise<AddedText> {
     this.diff ??= this.readAdded()
     return this.diff
   }
@@ -60,7 +65,8 @@ export class ChangedFiles {
     return (await this.added()).get(path) ?? new Map()
   }
 
-  private async readAdded(): Promise<AddedLines> {
+  /** The diff, streamed: of a file over MAX_LINT_BLOB_BYTES at head only its limit is kept. */
+  private async readAdded(): Promise<AddedText> {
     const written = this.rows.filter(
       r => r.status !== 'deleted' && sourceLanguageOf(r.path) !== undefined
     )
@@ -71,11 +77,14 @@ export class ChangedFiles {
     const diffed = written.filter(
       r => !(r.status === 'added' && (sizes.get(r.path) ?? 0) > MAX_ADDED_TEXT_BYTES)
     )
+    const limit = (path: string): number =>
+      (sizes.get(path) ?? 0) > MAX_LINT_BLOB_BYTES ? MAX_ADDED_TEXT_BYTES : Infinity
     return addedLines(
       this.git,
       this.mergeBase,
       this.head,
-      diffed.map(r => r.path)
+      diffed.map(r => r.path),
+      limit
     )
   }
 
@@ -99,24 +108,14 @@ export class ChangedFiles {
     return ((await this.sizesAt(this.head, [path])).get(path) ?? 0) > MAX_LINT_BLOB_BYTES
   }
 
-  /** The added lines of a large file, cut at MAX_ADDED_TEXT_BYTES of text. */
+  /** The added lines of a large file, cut at MAX_ADDED_TEXT_BYTES of text as they were read. */
   async largeFile(path: string): Promise<LargeFile> {
     const size = (await this.sizesAt(this.head, [path])).get(path) ?? 0
     const row = this.rows.find(r => r.path === path)
-    const lines = new Map<number, string>()
     if (row?.status === 'added' && size > MAX_ADDED_TEXT_BYTES)
-      return { path, size, lines, unread: size }
-    let read = 0
-    let unread = 0
-    for (const [line, text] of await this.addedTo(path)) {
-      const bytes = Buffer.byteLength(text) + 1
-      if (read + bytes > MAX_ADDED_TEXT_BYTES || unread > 0) unread += bytes
-      else {
-        read += bytes
-        lines.set(line, text)
-      }
-    }
-    return { path, size, lines, unread }
+      return { path, size, lines: new Map(), unread: size }
+    const { lines, unread } = await this.addedText()
+    return { path, size, lines: lines.get(path) ?? new Map(), unread: unread.get(path) ?? 0 }
   }
 
   /**

@@ -468,6 +468,7 @@ export function combine(
   const reasons: Reason[] = []
   for (const side of [base, head]) {
     if (side.failure) reasons.push(side.failure)
+    if (side.seedsFailure) reasons.push(side.seedsFailure)
     reasons.push(...(side.tampered ?? []))
   }
   const trip = judgeTripwires({

@@ -5,6 +5,7 @@
 import { join } from 'node:path'
 import type { GateContext } from '../context.js'
 import { GateError } from '../errors.js'
+import type { SeedSettings } from '../policy/types.js'
 import type { Plane, Reason, SideRun } from '../types.js'
 import type { Moment } from './fidelity.js'
 import { worktreeIdContext, type IdContext } from './ids.js'
@@ -14,7 +15,7 @@ import { observe, rerunArgs, rerunFailures, rerunPlan } from './rerun.js'
 import { logHead, placement, sideEnv, type Side } from './run.js'
 import { detectRunner } from './runners.js'
 import { RunWatch, type RunRecord, type WatchRecord } from './tripwires.js'
-import { runSeeds, type Seed } from './seeds.js'
+import { runSeeds, type Seed, type SeedRun } from './seeds.js'
 import { prepareWorktree } from './setup.js'
 import type { Observation } from './transitions.js'
 import { worktreeFiles } from './worktree.js'
@@ -30,6 +31,8 @@ export interface SideOutcome {
   tampered?: Reason[]
   /** Seed answers, when a corpus is configured and setup succeeded. */
   seeds?: Map<string, boolean>
+  /** Head only: why the seeds command's answers were not read (its stdout over the cap). */
+  seedsFailure?: Reason
   /** Base only: the head's in-diff tests run against the base's code (see patch-tests.ts). */
   inDiffOnBase?: Map<string, Observation>
   /** What each run showed, for the tripwires (tripwires.ts). */
@@ -159,13 +162,13 @@ async function restOfSide(
   first: Awaited<ReturnType<typeof firstRun>>
 ): Promise<SideOutcome> {
   const { finish, tampered } = state
-  const seeds = opts.seeds
+  const seeded = opts.seeds
     ? await seedAnswers(ctx, opts.side, opts.worktree, opts.seeds)
     : undefined
   const afterSeeds = opts.seeds ? await tampered('run') : null
   if (afterSeeds) return afterSeeds
-  const withSeeds = <T extends object>(o: T): T & { seeds?: Map<string, boolean> } =>
-    seeds ? { ...o, seeds } : o
+  const withSeeds = <T extends object>(o: T): T & Pick<SideOutcome, 'seeds' | 'seedsFailure'> =>
+    seeded ? { ...o, ...seeded } : o
   if ('failure' in first) return finish(withSeeds({ results: null, failure: first.failure }))
   const watched = first.watched ? { watched: first.watched } : {}
 
@@ -327,18 +330,22 @@ async function rerunSide(
   return tampered
 }
 
+/**
+ * The seeds command's answers on one side. Its stdout past the capture cap (the wrapper
+ * killed it and kept nothing) is named: a gate error on the base, a failure on head.
+ */
 async function seedAnswers(
   ctx: GateContext,
   side: Side,
   worktree: string,
   seeds: readonly Seed[]
-): Promise<Map<string, boolean>> {
+): Promise<Pick<SideOutcome, 'seeds' | 'seedsFailure'>> {
   const settings = ctx.policy.seeds
-  if (!settings) return new Map()
+  if (!settings) return { seeds: new Map() }
   ctx.log.info(`${side}: replaying ${seeds.length} seed(s)`)
   const env = await sideEnv(ctx)
   const place = placement(ctx, worktree)
-  const { answers, result } = await runSeeds(
+  const run = await runSeeds(
     settings,
     place.cwd,
     seeds,
@@ -346,16 +353,33 @@ async function seedAnswers(
     join(ctx.tempDir, `${side}-seeds.log`),
     place.wrap
   )
-  if (side === 'base' && seeds.length > 0 && answers.size === 0) {
-    const why = result.timedOut
-      ? `timed out after ${settings.timeout}s`
-      : `exit ${result.exitCode ?? result.signal}`
+  return seedOutcome(side, seeds.length, run, settings)
+}
+
+/** A base that answered nothing (or past the cap) throws; a head past the cap fails. Pure. */
+function seedOutcome(
+  side: Side,
+  asked: number,
+  { answers, result }: SeedRun,
+  settings: SeedSettings
+): Pick<SideOutcome, 'seeds' | 'seedsFailure'> {
+  if (side === 'base' && (result.failure !== undefined || (asked > 0 && answers.size === 0))) {
+    const why =
+      result.failure ??
+      (result.timedOut
+        ? `timed out after ${settings.timeout}s`
+        : `exit ${result.exitCode ?? result.signal}`)
     throw new GateError(
       `the seeds command answered no seed on the base (${why}):\n${result.tail}`,
       { path: settings.corpus }
     )
   }
-  return answers
+  if (result.failure === undefined) return { seeds: answers }
+  const message = `the seeds command on head: ${result.failure}, so no seed counts as answered on head`
+  return {
+    seeds: answers,
+    seedsFailure: { rule: 'seed-regression', message, path: settings.corpus, level: 'failure' }
+  }
 }
 
 function failure(rule: Reason['rule'], message: string, ctx: GateContext): Reason {

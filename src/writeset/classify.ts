@@ -3,6 +3,7 @@
 // prints it); the first row whose condition holds decides. Nothing here touches git: the
 // caller supplies the head's symlinks and which directories hold instrument files.
 import type { LintMode } from '../policy/types.js'
+import { isInstrumentPlane } from '../instrument/rules.js'
 import type { Change, PathAction, Plane } from '../types.js'
 import { normalisePath, suspiciousName, type PlaneMatcher } from './planes.js'
 import type { AppendVerdict } from './append.js'
@@ -220,7 +221,7 @@ export function pathFacts(change: Change, ctx: ClassifierContext): PathFacts {
   if (odd !== undefined) facts.suspicious = odd[0]
   const escaping = named.find(([n]) => n === '..' || n.startsWith('../') || n === '')
   if (escaping !== undefined) facts.escaping = escaping[0] === '' ? '(empty path)' : escaping[0]
-  const instrument = named.find(([, p]) => p === 'protected' || p === 'voting')
+  const instrument = named.find(([, p]) => isInstrumentPlane(p))
   if (instrument !== undefined) {
     facts.instrumentName = instrument[0]
     facts.instrumentPlane = instrument[1]
@@ -244,8 +245,7 @@ export function pathFacts(change: Change, ctx: ClassifierContext): PathFacts {
     if (facts.linkTarget !== null) {
       const t = facts.linkTarget
       const plane = t === '' ? 'other' : ctx.planes.planeOf(t)
-      facts.linkHitsInstrument =
-        plane === 'protected' || plane === 'voting' || (ctx.containsInstrument?.(t) ?? false)
+      facts.linkHitsInstrument = isInstrumentPlane(plane) || (ctx.containsInstrument?.(t) ?? false)
     }
   }
   return facts

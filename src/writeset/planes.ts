@@ -3,6 +3,7 @@
 // votes), the ledger and the lints.
 import picomatch from 'picomatch'
 import type { Policy } from '../policy/types.js'
+import { isInstrumentPlane } from '../instrument/rules.js'
 import type { Plane } from '../types.js'
 
 export interface PlaneMatcher {
@@ -58,13 +59,13 @@ export function compilePlanes(policy: Policy): PlaneMatcher {
     planeOf: path => {
       const [raw, ...others] = pathForms(normalisePath(path))
       const plane = planeOfForm(raw as string)
-      if (plane === 'protected' || plane === 'voting') return plane
+      if (isInstrumentPlane(plane)) return plane
       // A name that reads as an instrument path in another form (composed, compatibility
       // characters folded, invisible characters dropped) is instrument: on a macOS checkout,
       // or to a reviewer reading it, it is that path.
       for (const form of others) {
         const p = planeOfForm(form)
-        if (p === 'protected' || p === 'voting') return p
+        if (isInstrumentPlane(p)) return p
       }
       return plane
     }

@@ -28,11 +28,10 @@ import {
 import {
   descendants,
   byType,
-  detectAll,
+  detectFile,
   finding,
   type Detectors,
   instrumentFindings,
-  markMainOnly,
   moduleMatches,
   namesRunner,
   pathMatches,
@@ -47,11 +46,10 @@ import type { DetectContext, Finding } from './types.js'
 const PY_MAIN_GUARD = /^(__name__\s*==\s*(['"])__main__\2|(['"])__main__\3\s*==\s*__name__)$/
 
 export function detectPython(root: Node, ctx: DetectContext): Finding[] {
-  const findings = detectAll(root, pythonNames(root), ctx, PY_DETECTORS)
-  return markMainOnly(root, findings, c => PY_MAIN_GUARD.test(c))
+  return detectFile(root, pythonNames(root), ctx, PY_DETECTORS, PY_MAIN_GUARD)
 }
 
-/** What each node type is checked for; the walk is syntax.ts's detectAll. */
+/** What each node type is checked for; the walk is syntax.ts's detectFile. */
 const PY_DETECTORS: Detectors<Names> = byType<Names>(
   [['import_statement', 'import_from_statement'], importFindings],
   [['call'], callFindings],

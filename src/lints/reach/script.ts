@@ -30,12 +30,11 @@ import {
 import {
   descendants,
   byType,
-  detectAll,
+  detectFile,
   finding,
   type Detectors,
   instrumentFindings,
   isMarkerName,
-  markMainOnly,
   moduleMatches,
   namesRunner,
   pathMatches,
@@ -50,11 +49,10 @@ import type { DetectContext, Finding } from './types.js'
 const JS_MAIN_GUARD = /^(require\.main\s*===?\s*module|module\s*===?\s*require\.main)$/
 
 export function detectScript(root: Node, ctx: DetectContext): Finding[] {
-  const findings = detectAll(root, scriptNames(root), ctx, JS_DETECTORS)
-  return markMainOnly(root, findings, c => JS_MAIN_GUARD.test(c))
+  return detectFile(root, scriptNames(root), ctx, JS_DETECTORS, JS_MAIN_GUARD)
 }
 
-/** What each node type is checked for; the walk is syntax.ts's detectAll. */
+/** What each node type is checked for; the walk is syntax.ts's detectFile. */
 const JS_DETECTORS: Detectors<Names> = byType<Names>(
   [['import_statement', 'export_statement'], n => moduleFindings(n.childForFieldName('source'), n)],
   [['call_expression'], callFindings],

@@ -40,8 +40,23 @@ export function byType<N>(
   return table
 }
 
+/**
+ * A language's detection over one file: every finding of its `detectors` (detectAll), the
+ * process findings under its main guard (an `if` whose bare condition `mainGuard` matches)
+ * marked as the program's own (markMainOnly).
+ */
+export function detectFile<N>(
+  root: Node,
+  names: N,
+  ctx: DetectContext,
+  detectors: Detectors<N>,
+  mainGuard: RegExp
+): Finding[] {
+  return markMainOnly(root, detectAll(root, names, ctx, detectors), c => mainGuard.test(c))
+}
+
 /** Every finding of `detectors` over the nodes `ctx.within` lets the walk into. */
-export function detectAll<N>(
+function detectAll<N>(
   root: Node,
   names: N,
   ctx: DetectContext,
@@ -266,7 +281,7 @@ export function pathMatches(path: string, patterns: readonly string[]): string |
  * program (the `if` whose condition `isMainGuard` recognises): a test that imports the file
  * never runs that code.
  */
-export function markMainOnly(
+function markMainOnly(
   root: Node,
   findings: Finding[],
   isMainGuard: (condition: string) => boolean
