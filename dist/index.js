@@ -9,8 +9,8 @@ process.stdout.write(`oracle-gate ${VERSION}
 `);
 try {
   const [{ run }, { readEnvironment }] = await Promise.all([
-    import("./chunks/main-3OCHVLKZ.js"),
-    import("./chunks/environment-53D2OJCT.js")
+    import("./chunks/main-LKFTRX7P.js"),
+    import("./chunks/environment-BGQLRR3B.js")
   ]);
   await run(readEnvironment());
 } catch (error) {
