@@ -79,7 +79,7 @@ function notes(ins: Inspection): string {
   if (ins.jsConfig !== null) out.push(`tests selected by ${ins.jsConfig}`)
   if (ins.dataFiles.length > 0)
     out.push(
-      `named like tests but defining none (data: protected, off the voting plane, left out of the run): ${ins.dataFiles.join(', ')}`
+      `named like tests but defining none (data: protected, left out of the run by the suite command; the voting globs stay): ${ins.dataFiles.join(', ')}`
     )
   const ciEnv = Object.keys(ins.ci?.env ?? {})
   if (ins.ci !== null && ciEnv.length > 0)

@@ -57,7 +57,7 @@ export interface Inspection {
     { by: 'pytest'; python: string; rootdir: string } | { by: 'files'; why: string } | null
   /** The runner configuration file the JS test files were selected by, if any. */
   jsConfig: string | null
-  /** Files named like tests that define none (data): off the voting plane, protected. */
+  /** Files named like tests that define none (data): protected, left out of the run. */
   dataFiles: string[]
   /** jest: jest-junit is a dependency of the package. */
   jestJunit: boolean
@@ -168,8 +168,10 @@ export function inspect(input: InspectInput): Inspection {
           })
         : []
   const testFiles = selected.files.filter(f => !dataFiles.includes(f))
+  // A data file under a voting glob keeps the glob (a test the patch adds beside it votes):
+  // the data file is protected and the run leaves it out (starter.ts dataExclusions).
   const globs = votingGlobs(testFiles)
-  const voting = withoutFiles(globs.voting, testFiles, dataFiles)
+  const voting = globs.voting
   const paths =
     pytest !== null && pytest.testpaths.length > 0 ? [...pytest.testpaths].sort() : globs.paths
   const python = input.has('python3') || !input.has('python') ? 'python3' : 'python'
@@ -247,26 +249,6 @@ function selectTests(
     f => isTestFile(f, 'js') && (collection === null || collection.collects(f))
   )
   return { files: files.sort(), source: collection?.source ?? null }
-}
-
-/**
- * A voting glob that would also take in a data file named like a test becomes the list of
- * the test files it matched, so the data file stays off the voting plane.
- */
-function withoutFiles(
-  globs: string[],
-  tests: readonly string[],
-  data: readonly string[]
-): string[] {
-  if (data.length === 0) return globs
-  return [
-    ...new Set(
-      globs.flatMap(g => {
-        const match = picomatch(g, { dot: true })
-        return data.some(d => match(d)) ? tests.filter(t => match(t)) : [g]
-      })
-    )
-  ].sort()
 }
 
 function packageJson(text: string | undefined): {
