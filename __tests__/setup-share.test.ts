@@ -215,4 +215,17 @@ describe('setup sharing', () => {
     )
     expect(() => statSync(join(outside, 'node_modules'))).toThrow()
   })
+
+  it('never copies into a node_modules the head committed as a symlink to elsewhere', async () => {
+    const offer = asOffer((await offered()).result)
+    const outside = temp()
+    const head = await taker()
+    symlinkSync(outside, join(head.worktree, 'node_modules'))
+    const snap = await snapshotTree(head.worktree)
+    if (snap === null) throw new Error('no snapshot')
+    const input = { ...head.input, snap, manifests: await manifestDigests(head.worktree, snap) }
+    expect(await takeOffer(offer, input)).toBe('node_modules exists in the worktree already')
+    expect(() => statSync(join(outside, 'node_modules'))).toThrow()
+    expect(() => statSync(join(outside, 'dep'))).toThrow()
+  })
 })

@@ -278,6 +278,9 @@ export async function takeOffer(
   if (input.snap.deps.length > 0) return `${input.snap.deps[0]} exists already`
   const real = await realpath(worktree)
   for (const dir of offer.dirs) {
+    // Whatever stands there (a committed symlink to elsewhere, a file): cp would copy into it.
+    if ((await lstat(join(worktree, dir)).catch(() => null)) !== null)
+      return `${dir} exists in the worktree already`
     const parent = await realpath(join(worktree, posix.dirname(dir))).catch(() => null)
     if (parent === null || (parent !== real && !parent.startsWith(real + sep)))
       return `${posix.dirname(dir)} does not lead to a folder inside the worktree`
