@@ -261,7 +261,7 @@ describe('fit the repositories as they are (issue 25)', () => {
     expect(honest.verdict).toBe('merge')
   }, 180_000)
 
-  it('path-to-regexp: a .spec.ts data file defining no test is left out of the voting plane and the run; doctor blocks the old plane', async () => {
+  it('path-to-regexp: a .spec.ts data file defining no test is protected and left out of the run, the folder glob stays; doctor blocks a run that takes it in', async () => {
     const clock = stopwatch()
     const repo = project('p2r', {
       'package.json': '{"name": "p2r", "type": "module", "devDependencies": {"vitest": "*"}}\n',
@@ -280,15 +280,11 @@ describe('fit the repositories as they are (issue 25)', () => {
     // The runner itself was asked which files it collects and which define tests.
     expect(err).toMatch(/tests selected by vitest list/)
     const policy = policyOf(text)
-    expect(policy.planes.voting).toEqual(['src/index.spec.ts'])
+    // The glob stays (not a file list): a test the patch adds beside the others votes.
+    expect(policy.planes.voting).toEqual(['src/**/*.spec.ts'])
     expect(policy.protected).toContain('src/cases.spec.ts')
-    // Naive: the old plane and command take the data file in: vitest fails on it every run.
-    adopt(
-      repo,
-      text
-        .replace('voting: [src/index.spec.ts]', 'voting: ["src/**/*.spec.ts"]')
-        .replace(' --exclude src/cases.spec.ts', '')
-    )
+    // Naive: a command that takes the data file in: vitest fails on it every run.
+    adopt(repo, text.replace(' --exclude src/cases.spec.ts', ''))
     const naive = await clock.without(() => doctor(repo))
     expect(naive.code).toBe(1)
     expect(blockers(naive.report).join('\n')).toMatch(
@@ -304,6 +300,15 @@ describe('fit the repositories as they are (issue 25)', () => {
     clock.record('path-to-regexp (data file named like a test)')
     expect(failures(honest)).toEqual([])
     expect(honest.verdict).toBe('merge')
+    // A test the patch adds beside the others is on the voting plane (the glob stayed).
+    const added = await judge(repo, 'added', {
+      'src/index.ts':
+        "export const match = (p: string, s: string): boolean => p === s || p === '*' || p === '**'\n",
+      'src/glob.spec.ts':
+        "import { expect, it } from 'vitest'\nimport { match } from './index'\n\nit('** matches', () => expect(match('**', '/x')).toBe(true))\n"
+    })
+    expect(added.write_set.find(r => r.path === 'src/glob.spec.ts')?.plane).toBe('voting')
+    expect(failures(added)).toEqual([])
     const data = await judge(repo, 'data', {
       'src/cases.spec.ts': 'export const CASES: [string, string, boolean][] = []\n'
     })

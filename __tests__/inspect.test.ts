@@ -205,7 +205,7 @@ jobs:
     expect(renderInspected(withIt)).not.toMatch(/NOT a dependency/)
   })
 
-  it('path-to-regexp: a .spec.ts file defining no test is data: off the voting plane, protected, excluded from the run', () => {
+  it('path-to-regexp: a .spec.ts file defining no test is data: the glob stays, the file is protected and excluded from the run', () => {
     const ins = inspect({
       files: ['package.json', 'package-lock.json', 'src/cases.spec.ts', 'src/index.spec.ts'],
       read: reader({
@@ -217,7 +217,8 @@ jobs:
     })
     expect(ins.dataFiles).toEqual(['src/cases.spec.ts'])
     const policy = parsePolicy(renderInspected(ins), FILE)
-    expect(policy.planes.voting).toEqual(['src/index.spec.ts'])
+    // The glob, not a file list: a test the patch adds beside index.spec.ts votes too.
+    expect(policy.planes.voting).toEqual(['src/**/*.spec.ts'])
     expect(policy.protected).toContain('src/cases.spec.ts')
     expect(policy.suite.command).toMatch(/vitest run src --exclude src\/cases\.spec\.ts /)
   })

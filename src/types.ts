@@ -124,7 +124,7 @@ export interface SideRun {
   timed_out: boolean
   duration_ms: number
   tests: number
-  setup?: 'reused' | 'ran' | 'none'
+  setup?: 'reused' | 'shared' | 'ran' | 'none'
   setup_reason?: string
   log_tail?: string
   /** Extension: the first lines of the output, kept when the suite wrote no report. */

@@ -65,12 +65,21 @@ export async function runInit(argv: string[], io: Io): Promise<number> {
 /** What init took from the project's configuration, and what the maintainer must add. */
 function notes(ins: Inspection): string {
   const out: string[] = []
+  const source = ins.pytestSource
+  if (source?.by === 'pytest')
+    out.push(
+      `pytest's configuration asked of pytest (${source.python}): rootdir ${source.rootdir}, ${ins.pytest?.file ?? 'no configuration file'}${ins.pytest?.ignore?.length ? `, ignoring ${ins.pytest.ignore.join(' ')}` : ''}`
+    )
+  if (source?.by === 'files')
+    out.push(
+      `pytest could not be asked (${source.why}): its configuration was read from the files (${ins.pytest?.file ?? 'none found: pytest defaults'})`
+    )
   if (ins.pytest?.file && ins.pytest.testpaths.length > 0)
     out.push(`tests selected by ${ins.pytest.file}'s testpaths: ${ins.pytest.testpaths.join(' ')}`)
   if (ins.jsConfig !== null) out.push(`tests selected by ${ins.jsConfig}`)
   if (ins.dataFiles.length > 0)
     out.push(
-      `named like tests but defining none (data: protected, off the voting plane, left out of the run): ${ins.dataFiles.join(', ')}`
+      `named like tests but defining none (data: protected, left out of the run by the suite command; the voting globs stay): ${ins.dataFiles.join(', ')}`
     )
   const ciEnv = Object.keys(ins.ci?.env ?? {})
   if (ins.ci !== null && ciEnv.length > 0)

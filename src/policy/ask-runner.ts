@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join, relative } from 'node:path'
+import { join, relative, resolve } from 'node:path'
 import { childEnv } from '../exec/env.js'
 import { runShell } from '../exec/process.js'
 import type { Project } from './starter.js'
@@ -95,4 +95,134 @@ export function filesOf(stdout: string, repoDir: string): string[] | null {
     if (rel !== '' && !rel.startsWith('..')) files.add(rel)
   }
   return [...files].sort()
+}
+
+/** What pytest itself says of its configuration (rootdir, inifile, the collection rules). */
+export interface PytestAnswer {
+  /** The interpreter asked (the repository's venv, else the python on PATH). */
+  python: string
+  /** Repository-relative; '.' for the repository itself. */
+  rootdir: string
+  /** Repository-relative configuration file, or null (pytest's defaults). */
+  inifile: string | null
+  /** Repository-relative, as pytest resolves them (empty when pytest would not use them). */
+  testpaths: string[]
+  pythonFiles: string[]
+  pythonClasses: string[]
+  pythonFunctions: string[]
+  pythonpath: boolean
+  /** Repository-relative paths and globs pytest's options ignore (addopts --ignore, …). */
+  ignore: string[]
+}
+
+/** A line of its own the answer is printed on: conftests may print too. */
+const PYTEST_MARK = '@@oracle-gate-pytest@@'
+
+/**
+ * Run with `python -I -c`: no current directory or PYTHONPATH on sys.path, so a module of
+ * the repository cannot stand in for pytest. A plugin answers at pytest_cmdline_main, after
+ * pytest parsed its configuration (ini/toml/cfg, addopts, -c, --rootdir, initial
+ * conftests) and before any collection, and ends the run there.
+ */
+const PYTEST_ASK = `
+import json, sys
+import pytest
+class Ask:
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_cmdline_main(self, config):
+        def ini(name):
+            try:
+                value = config.getini(name)
+            except Exception:
+                return []
+            return [str(v) for v in value] if isinstance(value, (list, tuple)) else value
+        testpaths = ini("testpaths")
+        used = config.invocation_params.dir == config.rootpath
+        print("${PYTEST_MARK}" + json.dumps({
+            "rootdir": str(config.rootpath),
+            "inifile": str(config.inipath) if config.inipath else None,
+            "testpaths": testpaths if used else [],
+            "python_files": ini("python_files"),
+            "python_classes": ini("python_classes"),
+            "python_functions": ini("python_functions"),
+            "pythonpath": bool(ini("pythonpath")),
+            "ignore": [str(p) for p in (config.getoption("ignore") or [])]
+                + [str(p) for p in (config.getoption("ignore_glob") or [])],
+        }), flush=True)
+        return 0
+sys.exit(pytest.main(sys.argv[1:], plugins=[Ask()]))
+`
+
+/** The repository's own interpreter (a venv at the root), else `fallback` from PATH. */
+export function repositoryPython(repoDir: string, fallback: string): string {
+  for (const venv of ['.venv', 'venv']) {
+    const bin = join(repoDir, venv, 'bin', 'python')
+    if (existsSync(bin)) return bin
+  }
+  return fallback
+}
+
+/**
+ * Asks pytest for its configuration, with `args` (the CI's pytest options: -c, --rootdir,
+ * -o). The answer, or why pytest could not be asked (init then reads the files itself).
+ */
+export async function askPytest(
+  repoDir: string,
+  python: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv
+): Promise<PytestAnswer | string> {
+  const temp = await mkdtemp(join(tmpdir(), 'oracle-gate-init-'))
+  try {
+    const quoted = [python, '-I', '-c', PYTEST_ASK, ...args].map(shellQuoted).join(' ')
+    const result = await runShell({
+      command: quoted,
+      cwd: repoDir,
+      env: childEnv(env, { CI: 'true' }),
+      timeoutSec: TIMEOUT_SEC,
+      logFile: join(temp, 'ask.log'),
+      captureStdout: true
+    })
+    const line = result.stdout.split('\n').find(l => l.startsWith(PYTEST_MARK))
+    if (line === undefined) {
+      const why = result.timedOut ? 'timed out' : `exit ${result.exitCode ?? result.signal}`
+      return `${python} could not run pytest (${why})`
+    }
+    return pytestAnswer(line.slice(PYTEST_MARK.length), repoDir, python)
+  } catch (error) {
+    return `pytest could not be asked: ${error instanceof Error ? error.message : String(error)}`
+  } finally {
+    await rm(temp, { recursive: true, force: true }).catch(() => undefined)
+  }
+}
+
+function shellQuoted(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`
+}
+
+/** Pure: the plugin's JSON → repository-relative settings, or why it is unusable. */
+export function pytestAnswer(json: string, repoDir: string, python: string): PytestAnswer | string {
+  let raw: Record<string, unknown>
+  try {
+    raw = JSON.parse(json) as Record<string, unknown>
+  } catch {
+    return 'pytest answered something that is not JSON'
+  }
+  const strings = (v: unknown): string[] =>
+    Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : []
+  const rel = (p: string): string => relative(repoDir, p).split('\\').join('/') || '.'
+  if (typeof raw.rootdir !== 'string') return 'pytest named no rootdir'
+  const rootdir = rel(raw.rootdir)
+  const fromRoot = (p: string): string => rel(join(raw.rootdir as string, p))
+  return {
+    python,
+    rootdir,
+    inifile: typeof raw.inifile === 'string' ? rel(raw.inifile) : null,
+    testpaths: strings(raw.testpaths).map(fromRoot),
+    pythonFiles: strings(raw.python_files),
+    pythonClasses: strings(raw.python_classes),
+    pythonFunctions: strings(raw.python_functions),
+    pythonpath: raw.pythonpath === true,
+    ignore: strings(raw.ignore).map(p => rel(resolve(repoDir, p)))
+  }
 }

@@ -8,10 +8,22 @@ import { delimiter, join, posix } from 'node:path'
 import { layoutProduction } from './production.js'
 import picomatch from 'picomatch'
 import { Git } from '../git/git.js'
-import { askRunner, type RunnerAnswer } from './ask-runner.js'
+import {
+  askPytest,
+  askRunner,
+  repositoryPython,
+  type PytestAnswer,
+  type RunnerAnswer
+} from './ask-runner.js'
 import { ciProposal, type CiProposal } from './ci.js'
 import { definesNoTest, jestCollection, vitestCollection } from './js-config.js'
-import { globRegExp, readPytestConfig, type PytestConfig } from './pytest-config.js'
+import {
+  configFromAnswer,
+  globRegExp,
+  pytestConfigArgs,
+  readPytestConfig,
+  type PytestConfig
+} from './pytest-config.js'
 import { detectProject, type Project } from './starter.js'
 
 export type TestKind = 'pytest' | 'js'
@@ -40,9 +52,12 @@ export interface Inspection {
   protectedFiles: string[]
   /** pytest's configuration (Python projects), the source of testpaths and name patterns. */
   pytest: PytestConfig | null
+  /** Where `pytest` came from: pytest itself (which python), or the files read statically and why. */
+  pytestSource:
+    { by: 'pytest'; python: string; rootdir: string } | { by: 'files'; why: string } | null
   /** The runner configuration file the JS test files were selected by, if any. */
   jsConfig: string | null
-  /** Files named like tests that define none (data): off the voting plane, protected. */
+  /** Files named like tests that define none (data): protected, left out of the run. */
   dataFiles: string[]
   /** jest: jest-junit is a dependency of the package. */
   jestJunit: boolean
@@ -116,6 +131,8 @@ export interface InspectInput {
   has(tool: string): boolean
   /** What the project's runner said it collects, when it could be asked. */
   answer?: RunnerAnswer | null
+  /** What pytest said of its configuration, or why it could not be asked. */
+  pytest?: PytestAnswer | string
 }
 
 export function inspect(input: InspectInput): Inspection {
@@ -126,7 +143,19 @@ export function inspect(input: InspectInput): Inspection {
   let project = detectProject(rootNames, pkg)
   const fallback = toolFallback(project, input.has, input.read)
   if (fallback !== null) project = fallback.project
-  const pytest = project.kind === 'python' ? readPytestConfig(input.read) : null
+  const asked = typeof input.pytest === 'object' ? input.pytest : null
+  const pytest =
+    project.kind !== 'python'
+      ? null
+      : asked !== null
+        ? configFromAnswer(asked)
+        : readPytestConfig(input.read)
+  const pytestSource: Inspection['pytestSource'] =
+    project.kind !== 'python'
+      ? null
+      : asked !== null
+        ? { by: 'pytest', python: asked.python, rootdir: asked.rootdir }
+        : { by: 'files', why: typeof input.pytest === 'string' ? input.pytest : 'not asked' }
   const selected = selectTests(project, pytest, input)
   const withTests = input.answer?.withTests ?? null
   const dataFiles =
@@ -139,8 +168,10 @@ export function inspect(input: InspectInput): Inspection {
           })
         : []
   const testFiles = selected.files.filter(f => !dataFiles.includes(f))
+  // A data file under a voting glob keeps the glob (a test the patch adds beside it votes):
+  // the data file is protected and the run leaves it out (starter.ts dataExclusions).
   const globs = votingGlobs(testFiles)
-  const voting = withoutFiles(globs.voting, testFiles, dataFiles)
+  const voting = globs.voting
   const paths =
     pytest !== null && pytest.testpaths.length > 0 ? [...pytest.testpaths].sort() : globs.paths
   const python = input.has('python3') || !input.has('python') ? 'python3' : 'python'
@@ -162,6 +193,7 @@ export function inspect(input: InspectInput): Inspection {
       f => isTestFile(f, project.kind === 'python' ? 'pytest' : 'js') || isTestFile(f, 'js')
     ),
     pytest,
+    pytestSource,
     jsConfig: selected.source,
     dataFiles,
     jestJunit: 'jest-junit' in pkgJson.deps,
@@ -188,12 +220,18 @@ function selectTests(
         ? picomatch(`${t.replace(/\/$/, '')}{,/**}`)
         : (f: string) => f === t || f.startsWith(`${t.replace(/\/$/, '')}/`)
     )
+    const ignored = (config.ignore ?? []).map(i =>
+      /[*?[]/.test(i)
+        ? picomatch(i)
+        : (f: string) => f === i || f.startsWith(`${i.replace(/\/$/, '')}/`)
+    )
     const files = input.files.filter(
       f =>
         f.endsWith('.py') &&
         !f.split('/').includes('node_modules') &&
         names.some(n => n.test(posix.basename(f))) &&
-        (under.length === 0 || under.some(u => u(f)))
+        (under.length === 0 || under.some(u => u(f))) &&
+        !ignored.some(i => i(f))
     )
     return { files: files.sort(), source: config.file }
   }
@@ -211,26 +249,6 @@ function selectTests(
     f => isTestFile(f, 'js') && (collection === null || collection.collects(f))
   )
   return { files: files.sort(), source: collection?.source ?? null }
-}
-
-/**
- * A voting glob that would also take in a data file named like a test becomes the list of
- * the test files it matched, so the data file stays off the voting plane.
- */
-function withoutFiles(
-  globs: string[],
-  tests: readonly string[],
-  data: readonly string[]
-): string[] {
-  if (data.length === 0) return globs
-  return [
-    ...new Set(
-      globs.flatMap(g => {
-        const match = picomatch(g, { dot: true })
-        return data.some(d => match(d)) ? tests.filter(t => match(t)) : [g]
-      })
-    )
-  ].sort()
 }
 
 function packageJson(text: string | undefined): {
@@ -344,6 +362,11 @@ export async function inspectRepository(
   }
   const input = { files, rootNames, read, has: (tool: string) => onPath(tool, env.PATH) }
   const first = inspect(input)
+  if (first.project.kind === 'python') {
+    const python = repositoryPython(repoDir, first.python)
+    const args = pytestConfigArgs(first.ci?.command)
+    return inspect({ ...input, pytest: await askPytest(repoDir, python, args, env) })
+  }
   const answer = await askRunner(repoDir, first.project, env)
   return answer === null ? first : inspect({ ...input, answer })
 }

@@ -14,6 +14,8 @@ export interface PytestConfig {
   pythonFunctions: string[]
   /** pytest's own `pythonpath` is set. */
   pythonpath: boolean
+  /** Paths and globs pytest's options ignore (--ignore, --ignore-glob), when pytest said. */
+  ignore?: string[]
 }
 
 /** The files pytest looks at in a rootdir, in its order of precedence. */
@@ -133,6 +135,50 @@ function tomlStrings(value: string): string[] {
   const strings = [...value.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'/g)].map(m => m[1] ?? m[2] ?? '')
   // A single string value holds space-separated words (pytest splits ini-style values).
   return value.trimStart().startsWith('[') ? strings : strings.flatMap(words)
+}
+
+/** The answer pytest itself gave (ask-runner.ts) in the shape of a configuration read. */
+export function configFromAnswer(answer: {
+  inifile: string | null
+  testpaths: string[]
+  pythonFiles: string[]
+  pythonClasses: string[]
+  pythonFunctions: string[]
+  pythonpath: boolean
+  ignore: string[]
+}): PytestConfig {
+  return {
+    file: answer.inifile,
+    testpaths: answer.testpaths,
+    pythonFiles: answer.pythonFiles.length > 0 ? answer.pythonFiles : PYTEST_DEFAULTS.pythonFiles,
+    pythonClasses:
+      answer.pythonClasses.length > 0 ? answer.pythonClasses : PYTEST_DEFAULTS.pythonClasses,
+    pythonFunctions:
+      answer.pythonFunctions.length > 0 ? answer.pythonFunctions : PYTEST_DEFAULTS.pythonFunctions,
+    pythonpath: answer.pythonpath,
+    ignore: answer.ignore
+  }
+}
+
+/**
+ * The pytest options of a command line that change how pytest finds its configuration
+ * (-c/--config-file, --rootdir, -o/--override-ini), for asking pytest as the CI runs it.
+ * Pure; words after the first `pytest` (or `py.test`) word only.
+ */
+export function pytestConfigArgs(command: string | null | undefined): string[] {
+  const words = (command ?? '').split(/\s+/).filter(w => w !== '')
+  const at = words.findIndex(w => /(^|\/)(pytest|py\.test)$/.test(w))
+  if (at < 0) return []
+  const out: string[] = []
+  const takes = new Set(['-c', '--config-file', '--rootdir', '-o', '--override-ini'])
+  for (let i = at + 1; i < words.length; i++) {
+    const w = words[i] ?? ''
+    if (/^[;&|]/.test(w)) break
+    const name = w.split('=')[0] ?? ''
+    if (takes.has(w) && i + 1 < words.length) out.push(w, words[++i] ?? '')
+    else if (w.includes('=') && takes.has(name)) out.push(w)
+  }
+  return out
 }
 
 /** pytest's rule for python_classes/python_functions: a glob if it has one, else a prefix. */

@@ -37,6 +37,8 @@ export interface SuiteSettings {
   python_safe_path: boolean
   setup?: string
   setup_timeout: number
+  /** Setup once per dependency fingerprint (src/replay/share.ts). */
+  share_setup: boolean
   reuse: readonly string[]
   reuse_key?: readonly string[]
   env: Readonly<Record<string, string>>

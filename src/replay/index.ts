@@ -180,6 +180,7 @@ async function measureAndScore(
           ),
         canary: canary.plan,
         baseFiles,
+        share: wt.share,
         ...(slice ? { first: slice.first(canary.plan), keep: slice.keep } : {})
       }
     }

@@ -172,7 +172,8 @@ async function diagnosticRun(
     ctx,
     run.side,
     dir,
-    join(ctx.tempDir, `${run.name}-setup.log`)
+    join(ctx.tempDir, `${run.name}-setup.log`),
+    wt.share
   )
   wt.track(dir, setup.links ?? [])
   if (!setup.ok) {

@@ -1,6 +1,8 @@
 // Per-worktree setup: make a fresh worktree ready for the suite and the seeds command,
 // either by linking dependency directories from the checkout (`suite.reuse`, only when
-// provably equivalent, see reuse.ts) or by running `suite.setup` in it.
+// provably equivalent, see reuse.ts), by copying what the base's setup installed when the
+// dependency fingerprint is the same (`suite.share_setup`, see share.ts), or by running
+// `suite.setup` in it.
 //
 // Links, not copies: a copy would cost seconds to minutes for a large node_modules and buy
 // no isolation, because the suite is not sandboxed and the head's code can write anywhere
@@ -15,10 +17,21 @@ import { childEnv } from '../exec/env.js'
 import { runShell } from '../exec/process.js'
 import { decideReuse } from './reuse.js'
 import { placement } from './run.js'
+import {
+  fingerprint,
+  makeOffer,
+  manifestDigests,
+  snapshotTree,
+  takeOffer,
+  type SetupShare
+} from './share.js'
 
 export interface SetupOutcome {
-  /** reused: dependencies linked from the checkout; ran: setup ran; none: nothing configured. */
-  mode: 'reused' | 'ran' | 'none'
+  /**
+   * reused: dependencies linked from the checkout; shared: the base's setup copied (same
+   * dependency fingerprint); ran: setup ran; none: nothing configured.
+   */
+  mode: 'reused' | 'shared' | 'ran' | 'none'
   /** Why this mode (for the log and the card), and why it failed when it did. */
   reason: string
   ok: boolean
@@ -36,13 +49,15 @@ export interface SetupOutcome {
  * from the checkout or runs `suite.setup`. Called once per side, after the instrument
  * overlay, before the suite. Never throws for a failing setup (the caller turns `ok:
  * false` into an error on base and a red vote on head); throws GateError for a policy
- * mistake (a reuse path outside the repository).
+ * mistake (a reuse path outside the repository). With `share` (the run's, from the
+ * Worktrees), the first base setup offers its install and later worktrees take it.
  */
 export async function prepareWorktree(
   ctx: GateContext,
   side: 'base' | 'head',
   worktree: string,
-  logFile: string
+  logFile: string,
+  share?: SetupShare
 ): Promise<SetupOutcome> {
   const started = Date.now()
   const { setup, reuse, reuse_key } = ctx.policy.suite
@@ -87,9 +102,19 @@ export async function prepareWorktree(
       durationMs: 0
     }
 
-  ctx.log.info(`${side}: running suite.setup (${why})`)
   // Contained like every run of the patch's code, with the network to install (run.ts).
   const place = placement(ctx, worktree, { setup: true })
+  const sharing =
+    share !== undefined &&
+    ctx.policy.suite.share_setup &&
+    (share.offer !== null || side === 'head' || !share.tried)
+  const mine = sharing ? await dependencyState(ctx, worktree, setup) : null
+  if (share !== undefined && mine !== null && (share.offer !== null || side === 'head')) {
+    const taken = await takeShare(ctx, side, share, mine, worktree, place.at, logFile, started)
+    if (typeof taken !== 'string') return taken
+    why = `${why}; not shared: ${taken}`
+  }
+  ctx.log.info(`${side}: running suite.setup (${why})`)
   const env = childEnv(ctx.childEnv, {
     // See docs/replay.md (python_safe_path): no implicit cwd on sys.path for setup either.
     ...(ctx.policy.suite.python_safe_path ? { PYTHONSAFEPATH: '1' } : {}),
@@ -115,6 +140,9 @@ export async function prepareWorktree(
   const reason = `ran setup (${why}): ${result}`
   if (ok) ctx.log.info(`${side}: ${result} in ${run.durationMs} ms`)
   else ctx.log.warning(`${side}: ${result}; log ${logFile}`)
+  if (ok && side === 'base' && share !== undefined && mine !== null && !share.tried) {
+    await offerShare(ctx, share, mine, worktree, place.at, logFile)
+  }
   return {
     mode: 'ran',
     reason,
@@ -124,6 +152,65 @@ export async function prepareWorktree(
     tail: run.tail,
     exitCode: run.exitCode
   }
+}
+
+/** A worktree's tree and dependency fingerprint before setup (null: too large to compare). */
+async function dependencyState(ctx: GateContext, worktree: string, setup: string) {
+  const snap = await snapshotTree(worktree)
+  if (snap === null) return null
+  const manifests = await manifestDigests(worktree, snap)
+  return { snap, manifests, digest: fingerprint(setup, ctx.policy.suite.env, manifests) }
+}
+
+type DependencyState = NonNullable<Awaited<ReturnType<typeof dependencyState>>>
+
+/** The base's install copied in (an outcome), or why not (a string, setup runs). */
+async function takeShare(
+  ctx: GateContext,
+  side: 'base' | 'head',
+  share: SetupShare,
+  mine: DependencyState,
+  worktree: string,
+  at: string,
+  logFile: string,
+  started: number
+): Promise<SetupOutcome | string> {
+  if (share.offer === null) return share.why
+  const taken = await takeOffer(share.offer, { worktree, at, logFile, ...mine })
+  if (typeof taken === 'string') return taken
+  const reason = `shared the base's setup (${taken.dirs.join(', ')} copied): dependency fingerprint ${mine.digest.slice(0, 12)} (suite.setup, suite.env and ${mine.manifests.size} manifest(s)) identical to the base's`
+  ctx.log.info(`${side}: ${reason}`)
+  return { mode: 'shared', reason, ok: true, timedOut: false, durationMs: Date.now() - started }
+}
+
+/** After the base's setup: its install set aside for later worktrees, or why not (logged). */
+async function offerShare(
+  ctx: GateContext,
+  share: SetupShare,
+  before: DependencyState,
+  worktree: string,
+  at: string,
+  logFile: string
+): Promise<void> {
+  share.tried = true
+  const offer = await makeOffer({
+    worktree,
+    at,
+    before: before.snap,
+    manifests: before.manifests,
+    digest: before.digest,
+    tempDir: ctx.tempDir,
+    logFile
+  })
+  if (typeof offer === 'string') {
+    share.why = `the base's setup cannot be shared: ${offer}`
+    ctx.log.info(`base: ${share.why}`)
+    return
+  }
+  share.offer = offer
+  ctx.log.info(
+    `base: ${offer.dirs.join(', ')} kept for worktrees with the same dependency fingerprint`
+  )
 }
 
 async function linkAll(

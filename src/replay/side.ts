@@ -17,6 +17,7 @@ import { detectRunner } from './runners.js'
 import { RunWatch, type RunRecord, type WatchRecord } from './tripwires.js'
 import { runSeeds, type Seed, type SeedRun } from './seeds.js'
 import { prepareWorktree } from './setup.js'
+import type { SetupShare } from './share.js'
 import type { Observation } from './transitions.js'
 import { worktreeFiles } from './worktree.js'
 
@@ -78,6 +79,8 @@ export interface SideOptions {
   first?: { command: string; testArgs: string[] } | null
   /** A shard: the observations it keeps (those of its own files); default all. */
   keep?: (o: Observation) => boolean
+  /** The run's setup share (share.ts): the base offers its install, the head takes it. */
+  share?: SetupShare
 }
 
 /** Sets up, runs and reruns one side; see the sections below. */
@@ -199,7 +202,8 @@ async function setupSide(
   run: SideRun
 ): Promise<Reason | null> {
   const { side, worktree } = opts
-  const setup = await prepareWorktree(ctx, side, worktree, join(ctx.tempDir, `${side}-setup.log`))
+  const log = join(ctx.tempDir, `${side}-setup.log`)
+  const setup = await prepareWorktree(ctx, side, worktree, log, opts.share)
   opts.track(setup.links ?? [])
   run.setup = setup.mode
   run.setup_reason = setup.reason

@@ -11,6 +11,7 @@ import { GateError } from '../errors.js'
 import { neutralName } from '../exec/sandbox.js'
 import { normalisePath } from '../writeset/planes.js'
 import { cleanupWorktree } from './setup.js'
+import { newSetupShare, type SetupShare } from './share.js'
 
 export interface Worktrees {
   /**
@@ -33,6 +34,8 @@ export interface Worktrees {
    * back). Sides run one after the other without a sandbox, so one is there at a time.
    */
   stage(dir: string): Promise<string>
+  /** The base's setup, offered to worktrees with the same dependency fingerprint (share.ts). */
+  share: SetupShare
 }
 
 /**
@@ -71,6 +74,8 @@ export async function withWorktrees<T>(
     staged = dir
     return c.at
   }
+  // Per run: the base's install, set aside for the others; removed with the worktrees.
+  const share = newSetupShare()
   // Per run: each side's worktree, once asked for.
   let base: Promise<string> | undefined
   let head: Promise<string> | undefined
@@ -80,13 +85,15 @@ export async function withWorktrees<T>(
       head: () => (head ??= add('head', ctx.head)),
       add,
       track: (dir, links) => void created.get(dir)?.push(...links),
-      stage
+      stage,
+      share
     }
     return await fn(wt)
   } finally {
     // A side that removed or replaced the run path leaves nothing to move back.
     await unstage().catch(() => undefined)
     await removeWorktrees(ctx, created)
+    if (share.offer !== null) await rm(share.offer.stash, { recursive: true, force: true })
   }
 }
 
