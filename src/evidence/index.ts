@@ -7,7 +7,9 @@
 // only under `enforce`, a `weak-evidence` failure. mode `off`: nothing runs, no field.
 // A failure of the stage itself is a notice under `report` (a measurement that is only
 // shown must not block a merge on its own) and a gate error under `enforce` (fail closed).
+import { join } from 'node:path'
 import type { GateContext } from '../context.js'
+import { parsedLanguageOf } from '../lang.js'
 import { errorMessage, GateError } from '../errors.js'
 import type { EvidenceSettings } from '../policy/types.js'
 import { guardGitState } from '../git/state.js'
@@ -36,6 +38,10 @@ export interface EvidenceInput {
   ids: () => Promise<IdContext>
   /** Why the stage cannot measure this run (a shard holds part of the vote), if so. */
   unavailable?: string
+  /** The vote's fidelity check after each mutant run (ReplayHead.fidelity). */
+  fidelity?: () => Promise<readonly unknown[]>
+  /** The merge base's files, for node:test titles. */
+  baseFiles?: readonly string[]
 }
 
 /** What the replay hands over of the head side it just measured. */
@@ -46,6 +52,8 @@ export interface ReplayHead {
   baseFiles: readonly string[]
   /** A shard's run: only part of the vote ran here. */
   shard: boolean
+  /** The vote's fidelity check of the head's worktree (replay/fidelity.ts): empty when the instrument on disk is the merge base's. */
+  fidelity?: () => Promise<readonly unknown[]>
 }
 
 /**
@@ -68,7 +76,14 @@ export async function replayEvidence(
       ctx.policy.suite.report,
       { literalFiles: replayed.baseFiles, runner: detectRunner(ctx.policy.suite) }
     )
-  const input: EvidenceInput = { worktree, head: replayed.head, votes: replayed.votes, ids }
+  const input: EvidenceInput = {
+    worktree,
+    head: replayed.head,
+    votes: replayed.votes,
+    ids,
+    baseFiles: replayed.baseFiles,
+    ...(replayed.fidelity ? { fidelity: replayed.fidelity } : {})
+  }
   if (replayed.shard)
     input.unavailable = 'a shard runs part of the vote; evidence is measured on whole runs only'
   return guardGitState(ctx.git, { what: 'the evidence runs', patchCode: true }, () =>
@@ -163,10 +178,16 @@ async function coverageOf(
     const ids = await input.ids()
     const index = new FileIndex(ids)
     const idOf = (c: RawCase): string => canonicalId(c, ids, index).id
-    parts.push(pyCoverage({ watched: input.head.watched, changed: python, idOf, passing }))
+    parts.push(pyCoverage({ watched: input.head.firstWatched, changed: python, idOf, passing }))
   }
   if (js.length > 0)
-    parts.push(await jsCoverage(ctx, { worktree: input.worktree, changed: js, log: ctx.log }))
+    parts.push(
+      await jsCoverage(ctx, {
+        worktree: input.worktree,
+        changed: js,
+        log: join(ctx.tempDir, 'evidence-coverage.log')
+      })
+    )
   if (other.length > 0)
     parts.push({
       covered: new Map(),
@@ -208,7 +229,8 @@ async function mutation(
     const lines = m.coverage.covered.get(path)
     const text = m.texts.get(path)
     if (!lines || lines.size === 0 || text === undefined) continue
-    perFile.push(mutantsFor(path, languageOf(path), text, lines, max))
+    const language = parsedLanguageOf(path)
+    if (language !== undefined) perFile.push(await mutantsFor(path, language, text, lines, max))
   }
   const mutants = selectMutants(perFile, max)
   if (mutants.length === 0) return []
@@ -219,7 +241,9 @@ async function mutation(
     mutants,
     testsFor,
     budgetSec: settings.budget_s,
-    log: ctx.log
+    log: join(ctx.tempDir, 'evidence-mutants.log'),
+    ...(input.baseFiles ? { baseFiles: input.baseFiles } : {}),
+    ...(input.fidelity ? { fidelity: input.fidelity } : {})
   })
 }
 

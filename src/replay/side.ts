@@ -43,7 +43,7 @@ export interface SideOutcome {
   /** Ids that more than one test of the first run collapsed into. */
   duplicates?: readonly string[]
   /** What the watchers in the first run's reporter sent (replay/watch.ts), when it was read. */
-  watched?: WatchedRun
+  firstWatched?: WatchedRun
 }
 
 /** The watch records of one run (stream.ts `events`): each stage parses its own kind. */
@@ -173,13 +173,13 @@ async function restOfSide(
   const withSeeds = <T extends object>(o: T): T & Pick<SideOutcome, 'seeds' | 'seedsFailure'> =>
     seeded ? { ...o, ...seeded } : o
   if ('failure' in first) return finish(withSeeds({ results: null, failure: first.failure }))
-  const watched = first.watched ? { watched: first.watched } : {}
+  const firstWatched = first.watched ? { firstWatched: first.watched } : {}
 
   const ids = lazyIds(ctx, opts)
   const results = kept(observe(first.report, await ids(), state.duplicates), opts.keep)
   const rerunTampered = await rerunSide(ctx, opts, results, ids, state.logFile, state.watch)
   if (rerunTampered.length > 0) return finish({ results: null, tampered: rerunTampered })
-  return finish(withSeeds({ results: kept(results, opts.keep), ...watched }))
+  return finish(withSeeds({ results: kept(results, opts.keep), ...firstWatched }))
 }
 
 /** A shard's own observations (SideOptions.keep), before and after its reruns. */

@@ -40,7 +40,7 @@ export async function watchPlan(
   if (production.length === 0) return null
   const added = await addedLines(ctx.git, ctx.mergeBase, ctx.head, production)
   const lines: Record<string, [number, number][]> = {}
-  for (const [path, byLine] of added) {
+  for (const [path, byLine] of added.lines) {
     const ranges = toRanges([...byLine.keys()])
     if (ranges.length > 0) lines[path] = ranges
   }
