@@ -2,8 +2,8 @@
 import { createRequire as __oracleGateCreateRequire } from 'module'; const require = __oracleGateCreateRequire(import.meta.url);
 import {
   EXIT
-} from "./chunks/chunk-AYRJRLVH.js";
-import "./chunks/chunk-7QB5LF7M.js";
+} from "./chunks/chunk-5PBASLSB.js";
+import "./chunks/chunk-KK2OQ5NQ.js";
 import {
   VERSION
 } from "./chunks/chunk-4TO6EUUJ.js";
@@ -19,7 +19,7 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v" || argv[0]
 `);
 } else {
   try {
-    const { main } = await import("./chunks/main-KVRETYLH.js");
+    const { main } = await import("./chunks/main-2HG5E3KT.js");
     process.exitCode = await main(argv);
   } catch (error) {
     process.stderr.write(

@@ -9,8 +9,8 @@ process.stdout.write(`oracle-gate ${VERSION}
 `);
 try {
   const [{ run }, { readEnvironment }] = await Promise.all([
-    import("./chunks/main-VPTXMGER.js"),
-    import("./chunks/environment-53D2OJCT.js")
+    import("./chunks/main-ZCPFOZH4.js"),
+    import("./chunks/environment-7DKJ7LEX.js")
   ]);
   await run(readEnvironment());
 } catch (error) {

@@ -1,0 +1,26 @@
+import { createRequire as __oracleGateCreateRequire } from 'module'; const require = __oracleGateCreateRequire(import.meta.url);
+import {
+  EXIT_CODES
+} from "./chunk-KK2OQ5NQ.js";
+
+// src/cli/io.ts
+import { parseArgs } from "node:util";
+var EXIT = {
+  ok: EXIT_CODES.merge,
+  /** An invalid ledger or ledger row. */
+  refused: EXIT_CODES.policy,
+  /** A usage error, or the command could not run. */
+  error: EXIT_CODES.error
+};
+function parseFlags(argv, options) {
+  try {
+    return { values: parseArgs({ args: argv, strict: true, options }).values };
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+export {
+  EXIT,
+  parseFlags
+};

@@ -1,0 +1,527 @@
+# Run-time oracle-reach (issue 26): while the vote runs, the interpreter reports what the
+# patch's own lines did, however the names were built. Loaded by pytest_outcomes.py (by
+# path, never on sys.path or in sys.modules) before any conftest or product module, with
+# the gate's channel and the watch plan (src/replay/watch.ts). It installs an audit hook
+# (PEP 578: it cannot be removed) and, where the interpreter raises no event (environment
+# reads of the runner's keys, the module registry and import hooks, argv, the debugger
+# switches, imports of modules already loaded), wrappers over the objects the product would
+# read. An event is the patch's when the stack holds a frame on one of the patch's lines
+# (the innermost such frame is "the line") and no test framework, logging or warnings
+# frame, nor the body of a module outside the checkout being imported, stands between it
+# and the event. Each (path, line, what) is sent once, as a `reach` record the gate turns
+# into an oracle-reach reason (src/replay/reach-events.ts). Cheap for everything else: an
+# event is looked at only when its name and argument could be a reach; the stack is walked
+# only then. docs/lints.md "At run time" lists what is watched and what is not.
+import _thread
+import builtins
+import os
+import sys
+
+_FRAMEWORK = ("pytest", "_pytest", "pluggy", "hypothesis", "_hypothesis_pytestplugin",
+              "unittest", "nose", "nose2", "xdist", "py", "iniconfig")
+_MARKER_PREFIXES = ("PYTEST", "_PYTEST", "ORACLE_GATE", "HYPOTHESIS_", "TEST_OUTCOME_STREAM",
+                    "COV_CORE_", "PYTHONBREAKPOINT")
+_MARKER_EXACT = ("CI", "GITHUB_ACTIONS")
+_PROCESS = {
+    "subprocess.Popen": "a child process",
+    "os.system": "os.system",
+    "os.fork": "os.fork",
+    "os.forkpty": "os.forkpty",
+    "os.kill": "a signal sent (os.kill)",
+    "os.killpg": "a signal sent (os.killpg)",
+    "os.exec": "os.exec*",
+    "os.posix_spawn": "os.posix_spawn",
+    "os.spawn": "os.spawn*",
+    "pty.spawn": "pty.spawn",
+    "signal.pthread_kill": "signal.pthread_kill",
+    "os.putenv": "the process environment written (os.putenv)",
+    "os.unsetenv": "the process environment written (os.unsetenv)",
+    "ctypes.dlopen": "a native library loaded (ctypes)",
+    "ctypes.dlsym": "a native symbol looked up (ctypes)",
+    "ctypes.call_function": "a native function called (ctypes)",
+}
+_INTROSPECTION = {
+    "sys._getframe": "the call stack read (sys._getframe)",
+    "sys._current_frames": "every thread's stack read (sys._current_frames)",
+    "gc.get_objects": "the heap walked (gc.get_objects)",
+    "gc.get_referrers": "the heap walked (gc.get_referrers)",
+    "gc.get_referents": "the heap walked (gc.get_referents)",
+    "sys.addaudithook": "an audit hook installed",
+    "sys.setprofile": "a profiler installed",
+    "sys.settrace": "a tracer installed",
+    "ctypes.cdata": "memory read at an address (ctypes)",
+    "ctypes.addressof": "an object's address taken (ctypes)",
+    "ctypes.string_at": "memory read at an address (ctypes)",
+    "ctypes.wstring_at": "memory read at an address (ctypes)",
+    "marshal.loads": "code loaded from bytes (marshal)",
+    "code.__new__": "a code object built at run time",
+    "function.__new__": "a function built from a code object",
+}
+# Read through an attribute of a frame or generator: the way to a caller's frame.
+_FRAME_ATTRS = ("tb_frame", "gi_frame", "cr_frame", "ag_frame", "f_back")
+_COMPARISON = ("__eq__", "__ne__", "__hash__", "__lt__", "__le__", "__gt__", "__ge__",
+               "__bool__", "__instancecheck__", "__subclasscheck__", "__contains__")
+# Read from the sys module by the product: the runner's state, not the program's.
+_SYS_WATCHED = {
+    "modules": "the module registry read (sys.modules)",
+    "meta_path": "the import hooks read (sys.meta_path)",
+    "path_hooks": "the import hooks read (sys.path_hooks)",
+    "argv": "the runner's command line read (sys.argv)",
+    "orig_argv": "the runner's command line read (sys.orig_argv)",
+    "gettrace": "the debugger switch read (sys.gettrace)",
+    "getprofile": "the profiler switch read (sys.getprofile)",
+    "__dict__": "the sys module's namespace read",
+    "_xoptions": "the interpreter's options read (sys._xoptions)",
+}
+_LOOKED_AT = frozenset(("open", "os.listdir", "os.scandir", "glob.glob", "glob.glob/2",
+                        "os.symlink", "os.link", "import", "object.__setattr__",
+                        "object.__delattr__", "object.__getattr__", "compile", "exec",
+                        "shutil.copyfile", "os.rename")) | frozenset(_PROCESS) | frozenset(
+    _INTROSPECTION)
+
+
+def install(channel, plan):
+    if not plan.get("reach"):
+        return None
+    watch = _Watch(channel, plan)
+    watch.wrap()
+    sys.addaudithook(watch.hook)
+    return _Plugin(watch)
+
+
+class _Plugin:
+    """What no audit event shows, looked for at a few points of the session: the report's
+    path (known once pytest has parsed its options), and the test framework's, the
+    built-ins' and any class's attributes replaced by a function of the patch's lines (a
+    framework method rewritten, a comparison that lies, made without a class statement)."""
+
+    EVERY = 100
+
+    def __init__(self, watch):
+        self.watch = watch
+        self.tests = 0
+
+    def pytest_configure(self, config):
+        xml = getattr(config.option, "xmlpath", None)
+        if xml:
+            self.watch.reports.append(os.path.abspath(xml))
+
+    def pytest_collection_finish(self, session):
+        self.watch.scan()
+
+    def pytest_runtest_logfinish(self, nodeid, location):
+        self.tests += 1
+        if self.tests % self.EVERY == 0:
+            self.watch.scan()
+
+    def pytest_sessionfinish(self, session, exitstatus):
+        self.watch.scan()
+
+
+def _real(path):
+    return os.path.realpath(path)
+
+
+class _Watch:
+    def __init__(self, channel, plan):
+        self.channel = channel
+        self.root = _real(plan.get("root") or os.getcwd())
+        self.lines = {}
+        for rel, ranges in (plan.get("lines") or {}).items():
+            self.lines[_real(os.path.join(self.root, rel))] = (rel, [tuple(r) for r in ranges])
+        self.instrument = [_real(os.path.join(self.root, p)) for p in plan.get("instrument") or []]
+        self.reports = []
+        self.files = {}  # co_filename -> ("patch", rel, ranges) | ("stop",) | ("other"|"root",)
+        self.sent = set()
+        self.busy = set()
+        self.stops = self._stops()
+
+    # ---------------------------------------------------------------- attribution
+
+    def _stops(self):
+        """Folders whose frames are not the patch's doing: the test framework, the gate's
+        reporters, and the standard library's logging and warnings (they read the stack)."""
+        dirs = [os.path.dirname(_real(__file__))]
+        for name in ("pytest", "_pytest", "pluggy", "hypothesis", "xdist", "logging"):
+            module = sys.modules.get(name)
+            if module is None:
+                try:
+                    import importlib.util
+
+                    spec = importlib.util.find_spec(name)
+                except (ImportError, ValueError):
+                    spec = None
+                origin = spec.origin if spec is not None else None
+            else:
+                origin = getattr(module, "__file__", None)
+            if origin:
+                base = os.path.dirname(_real(origin))
+                dirs.append(base if os.path.basename(origin) == "__init__.py" else origin)
+        import warnings
+
+        dirs.append(_real(warnings.__file__))
+        return tuple(dirs)
+
+    def _kind(self, filename):
+        known = self.files.get(filename)
+        if known is not None:
+            return known
+        real = _real(filename) if filename and not filename.startswith("<") else filename
+        if real in self.lines:
+            rel, ranges = self.lines[real]
+            known = ("patch", rel, ranges)
+        elif real.startswith(self.stops) and any(
+            real == s or real.startswith(s + os.sep) for s in self.stops
+        ):
+            known = ("stop",)
+        elif real.startswith(self.root + os.sep):
+            known = ("root",)
+        else:
+            known = ("other",)
+        self.files[filename] = known
+        return known
+
+    def line_of(self, frame, immediate=False):
+        """The patch's (path, line) the event comes from, or None."""
+        while frame is not None:
+            code = frame.f_code
+            kind = self._kind(code.co_filename)
+            if kind[0] == "patch":
+                n = frame.f_lineno
+                for first, last in kind[2]:
+                    if first <= n <= last:
+                        return kind[1], n
+            if immediate or kind[0] == "stop":
+                return None
+            if kind[0] == "other" and code.co_name == "<module>":
+                return None
+            frame = frame.f_back
+        return None
+
+    def note(self, category, what, depth=2, immediate=False):
+        me = _ident()
+        entered = me not in self.busy
+        if entered:
+            self.busy.add(me)
+        try:
+            at = self.line_of(sys._getframe(depth), immediate)
+        except ValueError:
+            at = None
+        finally:
+            if entered:
+                self.busy.discard(me)
+        if at is not None:
+            self._send(category, what, at)
+
+    # ---------------------------------------------------------------- the audit hook
+
+    def hook(self, event, args):
+        if event not in _LOOKED_AT:
+            return
+        me = _ident()
+        if me in self.busy:
+            return
+        self.busy.add(me)
+        try:
+            found = self.classify(event, args)
+            if found is not None:
+                category, what, immediate = found
+                at = self.line_of(sys._getframe(1), immediate)
+                if at is not None:
+                    self._send(category, what, at)
+        except Exception:  # noqa: BLE001 - the hook must never break the run it watches
+            pass
+        finally:
+            self.busy.discard(me)
+
+    def classify(self, event, args):
+        """(category, what, immediate) of an event that could be a reach, else None."""
+        if event in _PROCESS:
+            return "process", _PROCESS[event], False
+        if event in _INTROSPECTION:
+            return "introspection", _INTROSPECTION[event], False
+        if event == "open":
+            return self.opened(args[0], "open of ")
+        if event in ("os.listdir", "os.scandir", "glob.glob", "glob.glob/2"):
+            return self.opened(args[0] if args and args[0] is not None else ".", "listing of ")
+        if event in ("os.symlink", "os.link", "shutil.copyfile", "os.rename"):
+            return self.opened(args[0], event + " of ")
+        if event == "import":
+            name = args[0]
+            if isinstance(name, str) and name.partition(".")[0] in _FRAMEWORK or str(
+                name
+            ).startswith("pytest_"):
+                return "framework", "import of the test framework's module " + str(name), False
+            return None
+        if event in ("object.__setattr__", "object.__delattr__"):
+            return self.patched(args[0], args[1])
+        if event == "object.__getattr__":
+            if len(args) > 1 and args[1] in _FRAME_ATTRS:
+                return "introspection", "a frame reached through ." + args[1], True
+            return None
+        if event == "compile":
+            return "introspection", "code compiled from a string built at run time", True
+        if event == "exec":
+            return "introspection", "exec of a code object at run time", True
+        return None
+
+    def opened(self, path, verb):
+        if isinstance(path, int):
+            return None
+        try:
+            text = os.fsdecode(path)
+        except (TypeError, ValueError):
+            return None
+        full = os.path.abspath(text)
+        if full.startswith(("/proc/", "/dev/fd")) or full == "/proc":
+            parts = full.split("/")
+            who = parts[2] if len(parts) > 2 else ""
+            if who in ("self", "thread-self") or who.isdigit() or full.startswith("/dev/fd"):
+                return "markers", verb + "process metadata " + full, False
+            return None
+        if full in self.reports:
+            return "instrument", verb + "the runner's report", False
+        if not full.startswith(self.root + os.sep) and full != self.root:
+            return None
+        real = _real(full)
+        for inst in self.instrument:
+            if real == inst or real.startswith(inst + os.sep):
+                rel = os.path.relpath(real, self.root)
+                return "instrument", verb + "the instrument's " + rel, False
+        return None
+
+    def patched(self, target, name):
+        module = getattr(target, "__module__", "") if isinstance(target, type) else ""
+        top = str(module).partition(".")[0]
+        if top in _FRAMEWORK or top.startswith("pytest_"):
+            return "framework", "%s.%s of the test framework patched" % (
+                getattr(target, "__qualname__", "?"), name), False
+        if top == "builtins":
+            return "comparison", "the built-in %s.%s patched" % (
+                getattr(target, "__qualname__", "?"), name), False
+        if isinstance(target, type) and name in _COMPARISON:
+            return "comparison", "%s set on %s at run time" % (
+                name, getattr(target, "__qualname__", "?")), True
+        return None
+
+    # ---------------------------------------------------------------- replaced attributes
+
+    def scan(self):
+        me = _ident()
+        self.busy.add(me)
+        try:
+            self._scan()
+        except Exception:  # noqa: BLE001 - never break the run it watches
+            pass
+        finally:
+            self.busy.discard(me)
+
+    def _scan(self):
+        modules = type(sys).__dict__.get("modules")
+        registry = sys.__dict__ if modules is None else type(sys).__mro__[1].__dict__[
+            "__dict__"].__get__(sys)
+        for name, module in list(registry["modules"].items()):
+            top = name.partition(".")[0]
+            if module is None or not (top in _FRAMEWORK or top.startswith("pytest_")):
+                continue
+            for attr, value in list(vars(module).items()):
+                self._replaced(value, "framework",
+                               "%s.%s of the test framework replaced" % (name, attr))
+        for attr, value in list(vars(builtins).items()):
+            self._replaced(value, "comparison", "the built-in %s replaced" % attr)
+        for cls in _classes():
+            module = str(getattr(cls, "__module__", "")).partition(".")[0]
+            framework = module in _FRAMEWORK or module.startswith("pytest_")
+            for attr, value in list(vars(cls).items()):
+                if framework:
+                    self._replaced(value, "framework", "%s.%s of the test framework replaced" % (
+                        cls.__qualname__, attr))
+                elif attr in _COMPARISON or module == "builtins":
+                    self._lying(cls, attr, value)
+
+    def _replaced(self, value, category, what):
+        at = self._defined_at(value)
+        if at is not None:
+            self._send(category, what, at)
+
+    def _lying(self, cls, attr, value):
+        """A comparison dunder of the patch's lines not written in the class's body (set
+        later, or handed to type()) that never reads the value it compares with."""
+        func = getattr(value, "__func__", value)
+        at = self._defined_at(func)
+        if at is None or getattr(func, "__qualname__", "") == "%s.%s" % (cls.__qualname__, attr):
+            return
+        if _reads_other(func.__code__):
+            return
+        self._send("comparison", "%s of %s made at run time, ignoring what it compares with" % (
+            attr, cls.__qualname__), at)
+
+    def _defined_at(self, value):
+        func = getattr(value, "__func__", value)
+        code = getattr(func, "__code__", None) if callable(func) else None
+        if code is None or not hasattr(code, "co_filename"):
+            return None
+        kind = self._kind(code.co_filename)
+        if kind[0] != "patch":
+            return None
+        for _, _, line in code.co_lines():
+            if line is not None and any(a <= line <= b for a, b in kind[2]):
+                return kind[1], line
+        return None
+
+    def _send(self, category, what, at):
+        key = (at[0], at[1], what)
+        if key not in self.sent:
+            self.sent.add(key)
+            self.channel.send("reach", category=category, what=what[:300], path=at[0],
+                              line=at[1])
+
+    # ---------------------------------------------------------------- wrappers
+
+    def wrap(self):
+        self._wrap_environ()
+        self._wrap_sys()
+        self._wrap_imports()
+        self._wrap_process()
+
+    def _wrap_environ(self):
+        watch = self
+        base = type(os.environ)
+
+        class _Environ(base):
+            def __getitem__(self, key):
+                if isinstance(key, str) and _marker(key):
+                    watch.note("markers", "environment read of " + key)
+                return base.__getitem__(self, key)
+
+            def __iter__(self):
+                keys = base.__iter__(self)
+                if watch.busy and _ident() in watch.busy:
+                    return keys
+                # A copy or scan from the patch's lines never holds the runner's keys.
+                me = _ident()
+                watch.busy.add(me)
+                try:
+                    mine = watch.line_of(sys._getframe(1)) is not None
+                finally:
+                    watch.busy.discard(me)
+                return (k for k in list(keys) if not _marker(k)) if mine else keys
+
+        _Environ.__name__ = _Environ.__qualname__ = base.__name__
+        _Environ.__module__ = base.__module__
+        os.environ.__class__ = _Environ
+
+    def _wrap_sys(self):
+        watch = self
+        base = type(sys)
+        namespace = {}
+
+        def watched(name, what):
+            def get(module):
+                watch.note("markers", what, immediate=True)
+                if name == "__dict__":
+                    return base.__dict__["__dict__"].__get__(module)
+                return base.__dict__["__dict__"].__get__(module)[name]
+
+            def put(module, value):
+                base.__dict__["__dict__"].__get__(module)[name] = value
+
+            return property(get, None if name == "__dict__" else put)
+
+        for name, what in _SYS_WATCHED.items():
+            if name == "__dict__" or name in sys.__dict__:
+                namespace[name] = watched(name, what)
+        namespace["__module__"] = base.__module__
+        namespace["__qualname__"] = base.__qualname__
+        sys.__class__ = type(base.__name__, (base,), namespace)
+
+    def _wrap_imports(self):
+        watch = self
+        original = builtins.__import__
+
+        def __import__(name, globals=None, locals=None, fromlist=(), level=0):
+            if level == 0 and isinstance(name, str) and (
+                name.partition(".")[0] in _FRAMEWORK or name.startswith("pytest_")
+            ):
+                watch.note("framework", "import of the test framework's module " + name)
+            return original(name, globals, locals, fromlist, level)
+
+        __import__.__module__ = "builtins"
+        builtins.__import__ = __import__
+        import importlib
+
+        import_module = importlib.import_module
+
+        def _import_module(name, package=None):
+            if isinstance(name, str) and (
+                name.partition(".")[0] in _FRAMEWORK or name.startswith("pytest_")
+            ):
+                watch.note("framework", "import of the test framework's module " + name)
+            return import_module(name, package)
+
+        _import_module.__name__ = _import_module.__qualname__ = "import_module"
+        _import_module.__doc__ = import_module.__doc__
+        _import_module.__module__ = "importlib"
+        importlib.import_module = _import_module
+
+    def _wrap_process(self):
+        """Exit hooks, signal handlers and the hard exit raise no audit event."""
+        import atexit
+        import signal
+
+        watch = self
+
+        def wrapped(module, name, what):
+            original = getattr(module, name)
+
+            def call(*args, **kwargs):
+                watch.note("process", what)
+                return original(*args, **kwargs)
+
+            call.__name__ = call.__qualname__ = name
+            call.__doc__ = original.__doc__
+            call.__module__ = module.__name__
+            setattr(module, name, call)
+
+        wrapped(atexit, "register", "an exit hook registered (atexit.register)")
+        wrapped(signal, "signal", "a signal handler installed (signal.signal)")
+        wrapped(os, "_exit", "a hard exit (os._exit)")
+        wrapped(os, "abort", "an abort (os.abort)")
+
+
+def _classes():
+    """Every class alive, through the subclass links from object."""
+    seen = set()
+    todo = [object]
+    while todo:
+        cls = todo.pop()
+        try:
+            subs = type.__subclasses__(cls)
+        except TypeError:
+            continue
+        for sub in subs:
+            if id(sub) not in seen:
+                seen.add(id(sub))
+                todo.append(sub)
+                yield sub
+
+
+def _reads_other(code):
+    """Does the function read an argument after the first (the value compared with)?"""
+    names = code.co_varnames[1:code.co_argcount + code.co_kwonlyargcount]
+    if code.co_flags & 0x04:  # *args
+        names += (code.co_varnames[code.co_argcount + code.co_kwonlyargcount],)
+    if not names:
+        return False
+    import dis
+
+    return any(
+        i.opname.startswith("LOAD_") and i.argval in names for i in dis.get_instructions(code)
+    )
+
+
+def _marker(key):
+    return key in _MARKER_EXACT or key.startswith(_MARKER_PREFIXES)
+
+
+_ident = _thread.get_ident
