@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest'
 import type { RawCase } from '../src/replay/junit.js'
 import { withReporter } from '../src/replay/runners.js'
-import { crossCheck, parseStream, planStream, STREAM_VAR } from '../src/replay/stream.js'
+import { crossCheck, MAX_EVENTS, parseStream, planStream, STREAM_VAR } from '../src/replay/stream.js'
 import { judgeStream } from '../src/replay/tripwires.js'
 import { SUITE_COMMANDS } from './helpers/runners.js'
 
@@ -56,6 +56,11 @@ describe('the reporter on the command line', () => {
       PYTHONPATH: '/g/python:/x'
     })
     expect(plan.env[STREAM_VAR]).toMatch(/^3:[0-9a-f]{32}$/)
+    expect(plan.shell.feed).toBeUndefined()
+    // With a watch plan: its descriptor named in the variable, its bytes fed there.
+    const fed = planStream('pytest', 'pytest', {}, '/g', Buffer.from('{}\n'))
+    expect(fed.env[STREAM_VAR]).toMatch(/^3:[0-9a-f]{32}:4$/)
+    expect(fed.shell.feed?.toString()).toBe('{}\n')
     expect(plan.shell.onStream).toBeTypeOf('function')
     // Nothing to add it to: the run is judged on the file alone, and says why.
     expect(planStream('bash run.sh', null, {}, '/g').outcome()).toEqual({
@@ -82,8 +87,30 @@ describe('reading a stream', () => {
       started: 1,
       ended: 1,
       status: 1,
-      problems: []
+      problems: [],
+      events: [],
+      dropped: 0,
+      watched: 0
     })
+  })
+
+  it('keeps watch events in and out of sessions, counts watched sessions, drops past the cap', () => {
+    const text =
+      line({ t: 'reach', what: 'early' }) +
+      line({ t: 'start', watch: true }) +
+      line({ t: 'cover', path: 'a.py', lines: [3] }) +
+      line({ t: 'end', status: 0 }) +
+      line({ t: 'reach', what: 'forged' }, 'guess')
+    const read = parseStream(text, 'n1')
+    expect(read.events.map(e => e.t)).toEqual(['reach', 'cover'])
+    expect(read.watched).toBe(1)
+    expect(read.problems).toEqual([
+      "1 line(s) on the stream were not written by the gate's reporter"
+    ])
+    const flood = Array.from({ length: MAX_EVENTS + 3 }, () => line({ t: 'reach' })).join('')
+    const many = parseStream(flood, 'n1')
+    expect(many.events).toHaveLength(MAX_EVENTS)
+    expect(many.dropped).toBe(3)
   })
 
   it("a line without the run's nonce, a record outside a session or a broken last line is a problem", () => {
@@ -158,7 +185,10 @@ describe('the stream against the file', () => {
       cases: [c('t1', 'failed')],
       started: 1,
       ended: 1,
-      problems: []
+      problems: [],
+      events: [],
+      dropped: 0,
+      watched: 0
     }
     const judged = judgeStream(report, streamed, '/wt', 'pytest')
     expect(judged.report).toEqual({ files: ['j.xml'], cases: [c('t1', 'failed')] })

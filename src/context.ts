@@ -3,6 +3,7 @@ import type { Git } from './git/git.js'
 import type { InstrumentView } from './instrument/view.js'
 import type { Policy } from './policy/types.js'
 import type { Logger } from './types.js'
+import type { WatchPlan } from './replay/watch.js'
 import type { ClassifiedRow } from './writeset/index.js'
 import { TreeCache } from './writeset/index.js'
 import { compilePlanes, type PlaneMatcher } from './writeset/planes.js'
@@ -51,4 +52,9 @@ export interface GateContext extends RunFacts {
   instrument?: InstrumentView
   /** How the replay's runs are contained, set by the replay once it has probed (sandbox.ts). */
   containment?: Containment
+  /**
+   * What the gate's reporter watches in the head's runs (replay/watch.ts), set by the
+   * replay before anything runs; null or absent: nothing is watched.
+   */
+  watch?: WatchPlan | null
 }

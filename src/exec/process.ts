@@ -24,6 +24,11 @@ export interface ShellRun {
   wrap?: readonly string[]
   /** A pipe at the child's descriptor 3, read into this (the outcome stream, replay/stream.ts). */
   onStream?: (chunk: Buffer) => void
+  /**
+   * Bytes at the child's descriptor 4, a pipe closed once they are written (the watch plan
+   * the gate's reporter reads when it loads, replay/watch.ts); needs onStream.
+   */
+  feed?: Buffer
 }
 
 export interface ShellResult {
@@ -77,9 +82,10 @@ export function runShell(run: ShellRun): Promise<ShellResult> {
       cwd: run.cwd,
       env: run.env,
       detached: true, // own process group: kill(-pid) reaches grandchildren
-      stdio: run.onStream ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe']
+      stdio: ['pipe', 'pipe', 'pipe', ...extraPipes(run)]
     })
     if (run.onStream) child.stdio[3]?.on('data', run.onStream)
+    feed(child.stdio[4], run.feed)
     const stdoutText = new StringDecoder('utf8')
     const stderrText = new StringDecoder('utf8')
     child.stdout.on('data', (d: Buffer) => {
@@ -128,6 +134,20 @@ export function runShell(run: ShellRun): Promise<ShellResult> {
       )
     })
   })
+}
+
+/** The stream's pipe at descriptor 3 and the feed's at 4, when asked for. */
+function extraPipes(run: ShellRun): 'pipe'[] {
+  if (!run.onStream) return []
+  return run.feed ? ['pipe', 'pipe'] : ['pipe']
+}
+
+/** Writes the feed and closes the pipe; a child that never reads it is no error. */
+function feed(pipe: unknown, data: Buffer | undefined): void {
+  if (data === undefined || pipe === null || typeof pipe !== 'object') return
+  const w = pipe as NodeJS.WritableStream & { on: (e: string, f: () => void) => void }
+  w.on('error', () => undefined)
+  w.end(data)
 }
 
 function keep(

@@ -29,6 +29,7 @@ import { guardGitState } from '../git/state.js'
 import { planCanary, type CanaryPlanning } from './canary.js'
 import { compileClasses, type ClassOf } from './classes.js'
 import { containmentNotices, containRuns } from './contain.js'
+import { watchPlan } from './watch.js'
 import { checkFidelity, fidelitySpec, foldCollisions, type FidelitySpec } from './fidelity.js'
 import { patchTestPlan, probeInDiff, runPatchTests, type PatchTestPlan } from './patch-tests.js'
 import { detectRunner } from './runners.js'
@@ -94,7 +95,10 @@ export async function replay(
   const spec = await fidelitySpec(ctx.git, view, ctx.policy, voteUsesHead(view, ctx.policy))
   // Decided once, before anything of the patch runs (contain.ts).
   const containment = await containRuns(ctx, spec)
-  const contained = { ...ctx, instrument: view, containment }
+  const instrument =
+    containment.instrument.length > 0 ? containment.instrument : [...spec.files.keys()]
+  const watch = await watchPlan(ctx, instrument)
+  const contained = { ...ctx, instrument: view, containment, watch }
   const outcome = await measureAndScore(contained, ledger, spec, baseSide, mode)
   outcome.reasons.push(...containmentNotices(ctx, containment))
   return { ...outcome, sandbox: containment.report }

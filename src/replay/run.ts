@@ -10,7 +10,8 @@ import { bwrapArgv, neutralName, planLayout } from '../exec/sandbox.js'
 import { JEST_JUNIT_ENV } from './ids.js'
 import { readReport, type Report } from './junit.js'
 import { detectRunner } from './runners.js'
-import { planStream, type StreamOutcome } from './stream.js'
+import { planStream, reportersDir, type StreamOutcome } from './stream.js'
+import { encodeWatch } from './watch.js'
 
 export type Side = 'base' | 'head'
 
@@ -201,7 +202,8 @@ export async function runSuite(ctx: GateContext, req: RunRequest): Promise<Suite
     { ORACLE_GATE_JUNIT: seen, ORACLE_GATE_TESTS: vars.ORACLE_GATE_TESTS },
     jest
   )
-  const stream = planStream(command, detectRunner(ctx.policy.suite), env)
+  const watch = req.side === 'head' && ctx.watch ? encodeWatch(ctx.watch, place.at) : undefined
+  const stream = planStream(command, detectRunner(ctx.policy.suite), env, reportersDir(), watch)
   const result = await runShell({
     command: stream.command,
     cwd: place.cwd,

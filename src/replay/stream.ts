@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url'
 import { OUTCOME_RANK, type Outcome, type RawCase } from './junit.js'
 import { toRepoPath } from './ids.js'
 import { withReporter, type RunnerKind } from './runners.js'
+import { WATCH_FD } from './watch.js'
 
 /** The variable the reporters read (and remove) at load: `<fd>:<nonce>`. */
 export const STREAM_VAR = 'TEST_OUTCOME_STREAM'
@@ -25,6 +26,8 @@ export const STREAM_VAR = 'TEST_OUTCOME_STREAM'
 export const STREAM_FD = 3
 /** The pytest plugin's module name (src/reporters/python/). */
 const PYTEST_MODULE = 'pytest_outcomes'
+/** Most watch events kept from one run; beyond, they are only counted. */
+export const MAX_EVENTS = 10_000
 /** Most bytes kept from one run's stream; beyond, the stream is unreadable (tampered). */
 const MAX_STREAM_BYTES = 64 << 20
 
@@ -33,7 +36,7 @@ const MAX_STREAM_BYTES = 64 << 20
 export interface StreamPlan {
   command: string
   env: Record<string, string>
-  shell: { onStream?: (chunk: Buffer) => void }
+  shell: { onStream?: (chunk: Buffer) => void; feed?: Buffer }
   outcome: () => StreamOutcome
 }
 
@@ -51,6 +54,15 @@ export type StreamOutcome =
       status?: number
       /** Why the stream cannot be trusted as a whole (foreign lines, bad records, size). */
       problems: string[]
+      /**
+       * What the reporter saw the watched lines do (replay/watch.ts): records other than
+       * start, end and case, as sent (`t` their kind), up to MAX_EVENTS; read by their stages.
+       */
+      events: Record<string, unknown>[]
+      /** Events sent beyond MAX_EVENTS (not kept). */
+      dropped: number
+      /** Sessions that started with the watch plan read, when one was fed. */
+      watched: number
     }
 
 /** Where the reporters are: beside the bundle (dist/reporters) or in the source tree. */
@@ -64,12 +76,14 @@ export function reportersDir(): string | null {
 /**
  * The command and environment of one run with the gate's reporter added, for a runner the
  * gate knows. `env` is the child's environment before the addition (PYTHONPATH is kept).
+ * `watch`: the watch plan's bytes (watch.ts), fed at WATCH_FD to a reporter that reads it.
  */
 export function planStream(
   command: string,
   runner: RunnerKind | null,
   env: Readonly<Record<string, string | undefined>>,
-  dir: string | null = reportersDir()
+  dir: string | null = reportersDir(),
+  watch?: Buffer
 ): StreamPlan {
   const off = (why: string): StreamPlan => ({
     command,
@@ -77,12 +91,18 @@ export function planStream(
     shell: {},
     outcome: () => ({ state: 'off', why })
   })
-  const on = (line: string, added: Record<string, string>, nonce: string): StreamPlan => {
+  const on = (
+    line: string,
+    added: Record<string, string>,
+    nonce: string,
+    fed?: Buffer
+  ): StreamPlan => {
     const collector = new StreamCollector(nonce)
+    const spec = `${STREAM_FD}:${nonce}${fed ? `:${WATCH_FD}` : ''}`
     return {
       command: line,
-      env: { ...added, [STREAM_VAR]: `${STREAM_FD}:${nonce}` },
-      shell: { onStream: collector.take },
+      env: { ...added, [STREAM_VAR]: spec },
+      shell: { onStream: collector.take, ...(fed ? { feed: fed } : {}) },
       outcome: () => collector.outcome()
     }
   }
@@ -93,7 +113,7 @@ export function planStream(
     const python = join(dir, 'python')
     const plugins = [env.PYTEST_PLUGINS, PYTEST_MODULE].filter(Boolean).join(',')
     const path = [python, env.PYTHONPATH].filter(Boolean).join(':')
-    return on(command, { PYTEST_PLUGINS: plugins, PYTHONPATH: path }, nonce)
+    return on(command, { PYTEST_PLUGINS: plugins, PYTHONPATH: path }, nonce, watch)
   }
   if (runner === 'go') return off('go test has no reporter of the gate')
   const file = runner === 'vitest' ? 'vitest.mjs' : runner === 'jest' ? 'jest.js' : 'node-test.mjs'
@@ -124,6 +144,9 @@ export class StreamCollector {
   }
 }
 
+/** The records of the outcome stream proper; any other kind is a watch event. */
+const SESSION_KINDS: ReadonlySet<string> = new Set(['start', 'end', 'case'])
+
 const OUTCOMES: ReadonlySet<string> = new Set(['passed', 'failed', 'error', 'skipped'])
 
 /** The records of a stream; anything not written by the reporter is a problem. */
@@ -136,24 +159,36 @@ export function parseStream(
     cases: [],
     started: 0,
     ended: 0,
-    problems: []
+    problems: [],
+    events: [],
+    dropped: 0,
+    watched: 0
   }
   const lines = text.split('\n')
   const last = lines.pop() ?? ''
   if (last !== '') out.problems.push('the stream ends in the middle of a line')
   let foreign = 0
+  let dropped = 0
   for (const line of lines) {
     const record = parseRecord(line)
     if (record === null || record.k !== nonce) {
       foreign++
       continue
     }
+    // Events may come before a session starts (a conftest imports the product) or after.
+    if (!SESSION_KINDS.has(String(record.t))) {
+      if (out.events.length < MAX_EVENTS) out.events.push(record)
+      else dropped++
+      continue
+    }
     if (out.ended === out.started && record.t !== 'start') {
       out.problems.push(`a ${String(record.t)} record outside a session of the runner`)
       continue
     }
-    if (record.t === 'start') out.started++
-    else if (record.t === 'end') {
+    if (record.t === 'start') {
+      out.started++
+      if (record.watch === true) out.watched++
+    } else if (record.t === 'end') {
       out.ended++
       if (typeof record.status === 'number') out.status = record.status
     } else if (record.t === 'case') {
@@ -164,6 +199,7 @@ export function parseStream(
   }
   if (foreign > 0)
     out.problems.push(`${foreign} line(s) on the stream were not written by the gate's reporter`)
+  out.dropped = dropped
   return out
 }
 

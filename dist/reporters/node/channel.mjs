@@ -10,8 +10,9 @@ function take() {
   const spec = process.env[VAR]
   delete process.env[VAR]
   if (!spec) return null
-  const at = spec.indexOf(':')
-  return { fd: Number(spec.slice(0, at)), nonce: spec.slice(at + 1) }
+  // `<fd>:<nonce>[:<watch fd>]` (src/replay/stream.ts, watch.ts).
+  const [fd = '', nonce = ''] = spec.split(':')
+  return { fd: Number(fd), nonce }
 }
 
 const channel = take()

@@ -33,8 +33,9 @@ def _take_channel():
     _strip_list("PYTHONPATH", _HERE, os.pathsep)
     sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
     if not spec:
-        return None
-    fd_text, _, nonce = spec.partition(":")
+        return None, None
+    fd_text, _, rest = spec.partition(":")
+    nonce, _, watch_fd = rest.partition(":")
     fd = int(fd_text)
     try:
         import fcntl
@@ -44,7 +45,35 @@ def _take_channel():
         fd = moved
     except (ImportError, OSError):
         pass
-    return _Channel(fd, nonce)
+    return _Channel(fd, nonce), _read_watch(watch_fd)
+
+
+def _read_watch(fd_text):
+    """The watch plan (src/replay/watch.ts), read to its end from the pipe it came on and
+    closed: once read, nothing is left in the pipe for anyone else. None when none was fed
+    or it cannot be read (a second session of the same run finds the pipe empty)."""
+    if not fd_text:
+        return None
+    fd = int(fd_text)
+    chunks = []
+    try:
+        while True:
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    except OSError:
+        return None
+    finally:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+    try:
+        plan = json.loads(b"".join(chunks).decode("utf-8"))
+    except ValueError:
+        return None
+    return plan if isinstance(plan, dict) and plan.get("v") == 1 else None
 
 
 class _Channel:
@@ -102,7 +131,7 @@ class _Stream:
         self.channel.send("case", **fields)
 
     def pytest_sessionstart(self, session):
-        self.channel.send("start", runner="pytest")
+        self.channel.send("start", runner="pytest", watch=_WATCH is not None)
 
     def pytest_runtest_logreport(self, report):
         outcome = None
@@ -178,9 +207,31 @@ def _fresh_code(root):
     external.SourceLoader.get_code = get_code
 
 
-_CHANNEL = _take_channel()
+def _load_watchers(channel, plan):
+    """The watchers beside this module (gate_*.py: run-time reach, coverage), each handed
+    the channel and the plan before any product module is imported. Loaded by path, so the
+    folder never goes back on sys.path; each returns an optional pytest plugin object."""
+    import importlib.util
+
+    plugins = []
+    for name in sorted(os.listdir(_HERE)):
+        if not (name.startswith("gate_") and name.endswith(".py")):
+            continue
+        spec = importlib.util.spec_from_file_location(name[:-3], os.path.join(_HERE, name))
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        plugin = module.install(channel, plan)
+        if plugin is not None:
+            plugins.append(plugin)
+    return plugins
+
+
+_CHANNEL, _WATCH = _take_channel()
+_WATCHERS = []
 if _CHANNEL is not None:
     _fresh_code(os.path.realpath(os.getcwd()))
+    if _WATCH is not None:
+        _WATCHERS = _load_watchers(_CHANNEL, _WATCH)
 
 
 def pytest_configure(config):
@@ -189,3 +240,5 @@ def pytest_configure(config):
     sys.modules.pop(__name__, None)
     if _CHANNEL is not None and not hasattr(config, "workerinput"):
         config.pluginmanager.register(_Stream(_CHANNEL, config), _NAME + "-stream")
+        for index, plugin in enumerate(_WATCHERS):
+            config.pluginmanager.register(plugin, "%s-watch-%d" % (_NAME, index))

@@ -1,0 +1,69 @@
+// The watch plan: what the gate's reporter, loaded into the head's runner, is asked to watch
+// while the vote runs (issues 26 and 27): the patch's added and changed lines of production
+// code (a run-time event is the patch's when its stack holds a frame on one of them, and
+// evidence counts which of them the voting tests ran), and the instrument's paths (what the
+// product may not open). Built once per run from the merge base's and the head's objects,
+// before any of the head's code runs; handed to each run of the head through a pipe at the
+// runner's descriptor 4 that the reporter reads to its end and closes when it loads, so no
+// file, variable or argument of the run holds it and nothing is left for the product to
+// read (process.ts `feed`). The base is never watched: it holds none of the patch's lines.
+import type { GateContext } from '../context.js'
+import { addedLines } from '../git/hunks.js'
+import { lintFiles } from '../lints/files.js'
+
+/** The child's descriptor of the plan (after the stream at 3). */
+export const WATCH_FD = 4
+
+export interface WatchPlan {
+  /** path (repository-relative, head) → the patch's lines as sorted [first, last] ranges. */
+  lines: Record<string, [number, number][]>
+  /** The instrument's folders and files (repository-relative) that the product may not open. */
+  instrument: string[]
+  /** Report what the patch's lines do at run time (oracle-reach). */
+  reach: boolean
+  /** Record which of the patch's lines each voting test runs (evidence). */
+  cover: boolean
+}
+
+/**
+ * The plan of this run, or null when there is nothing to watch. `instrument`: the
+ * instrument's folders and files as the containment lists them (contain.ts).
+ */
+export async function watchPlan(
+  ctx: GateContext,
+  instrument: readonly string[]
+): Promise<WatchPlan | null> {
+  const reach = ctx.policy.lints['oracle-reach'] !== 'off'
+  const cover = false
+  if (!reach && !cover) return null
+  const production = lintFiles(ctx.planes, ctx.writeSet).production.map(r => r.path)
+  if (production.length === 0) return null
+  const added = await addedLines(ctx.git, ctx.mergeBase, ctx.head, production)
+  const lines: Record<string, [number, number][]> = {}
+  for (const [path, byLine] of added) {
+    const ranges = toRanges([...byLine.keys()])
+    if (ranges.length > 0) lines[path] = ranges
+  }
+  if (Object.keys(lines).length === 0) return null
+  return { lines, instrument: [...instrument], reach, cover }
+}
+
+/** Sorted [first, last] ranges of a set of line numbers. Pure; exported for tests. */
+export function toRanges(lines: readonly number[]): [number, number][] {
+  const sorted = [...new Set(lines)].sort((a, b) => a - b)
+  const out: [number, number][] = []
+  for (const n of sorted) {
+    const last = out[out.length - 1]
+    if (last !== undefined && n === last[1] + 1) last[1] = n
+    else out.push([n, n])
+  }
+  return out
+}
+
+/**
+ * The bytes fed to one run: the plan, with the worktree's path as the run sees it (inside
+ * the sandbox, the one run path), so the reporter can tell the checkout's files by path.
+ */
+export function encodeWatch(plan: WatchPlan, root: string): Buffer {
+  return Buffer.from(`${JSON.stringify({ v: 1, root, ...plan })}\n`, 'utf8')
+}
