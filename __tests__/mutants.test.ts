@@ -247,6 +247,9 @@ describe('which lines, and how many', () => {
     const text = 'function f() {\n  return `x${1}` + "y".repeat(100) + g(\n    1)\n}\n'
     const [m] = await mutantsFor('f.js', 'javascript', text, new Set([2]), 5)
     expect(m?.mutation).toMatch(/^`return [^`\n]{1,40}` → `return undefined`$/)
+    const bidi = "function g() {\n  return h('\u202eevil\u200b')\n}\n"
+    const [b] = await mutantsFor('g.js', 'javascript', bidi, new Set([2]), 5)
+    expect(b?.mutation).toBe("`' evil '` → `''`")
   })
 })
 

@@ -13,6 +13,7 @@ import { execFileSync } from 'node:child_process'
 import {
   existsSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   statSync,
@@ -212,6 +213,26 @@ describe('pytest', () => {
     expect(out?.not_run).toBeUndefined()
     expectRestored(f, before)
     expect(gitClean(f)).toBe('')
+  })
+
+  it("a mutant the size of the original is not mistaken for it by Python's bytecode cache", async () => {
+    // Without the gate's reporter (a wrapper script) and with bytecode allowed, the head's
+    // run leaves bytecode keyed on the source's whole-second time and size.
+    const script = `#!/bin/sh\nexec ${PY} -m pytest oracle -q -p no:cacheprovider --junitxml="$1"\n`
+    const f = fixture({ ...PY_FILES, 'oracle/run.sh': script }, 'sh oracle/run.sh {junit}')
+    delete f.ctx.childEnv.PYTHONDONTWRITEBYTECODE
+    expect(await headRun(f)).toEqual({ [STRONG_PY]: 'passed', [WEAK_PY]: 'passed' })
+    expect(readdirSync(join(f.repo.dir, 'lib/__pycache__')).some(n => n.startsWith('fee.'))).toBe(
+      true
+    )
+    const before = snapshot(f, 'lib/fee.py')
+    const mutants = await mutantsOf(f, 'lib/fee.py', [3])
+    expect(
+      mutants.map(m => [m.mutation, m.replacement.length - (m.original ?? '').length])
+    ).toEqual([['`5` → `6`', 0]])
+    const [out] = await run(f, mutants, () => [STRONG_PY])
+    expect(out).toMatchObject({ killed_by: STRONG_PY })
+    expectRestored(f, before)
   })
 
   it('a weak test that checks only the type leaves a survivor; only it ran', async () => {

@@ -431,11 +431,14 @@ function mutant(
   }
 }
 
-/** Head-written code in a mutation's description: one line, no backticks, at most 40. */
+/**
+ * Head-written code in a mutation's description: one line, no backticks, no invisible or
+ * bidirectional controls, at most 40 characters. (Every printer sanitises it again.)
+ */
 function shown(code: string): string {
   const flat = code
     // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u001f\u007f-\u009f\s]+/g, ' ')
+    .replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\s]+/g, ' ')
     .replace(/`/g, "'")
     .trim()
   return flat.length > 40 ? `${flat.slice(0, 39)}…` : flat

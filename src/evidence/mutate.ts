@@ -131,7 +131,9 @@ async function runOne(ctx: GateContext, input: MutationInput, one: One): Promise
     // on the source's mtime and size (Python's bytecode) never take one text for another.
     await putFile(target.file, target.mutated, target.held, one.k + 1)
     ctx.log.info(`mutation: ${m.path}:${m.line} ${m.mutation}`)
-    run = await runSuite(ctx, mutantRun(ctx, input, one, tests))
+    // Not watched (replay/watch.ts): what the patch's lines do at run time is the vote's
+    // to report, and a mutant's lines are not quite the patch's.
+    run = await runSuite({ ...ctx, watch: null }, mutantRun(ctx, input, one, tests))
   } finally {
     await putFile(target.file, target.held.bytes, target.held, 0)
   }
