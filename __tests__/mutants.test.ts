@@ -313,9 +313,12 @@ describe('judgeMutant: what one run says of a mutant', () => {
     expect(judgeMutant(m, ['t.py::a', 't.py::c', 't.py::b'], run).killed_by).toBe('t.py::c')
   })
 
-  it("killed by the collection error of a selected test's file", () => {
+  it("not run (never killed) when a selected test's file did not load", () => {
     const run = seen({ 't.py::<collection>': ['error'] })
-    expect(judgeMutant(m, ['t.py::a'], run)).toMatchObject({ killed_by: 't.py::<collection>' })
+    expect(judgeMutant(m, ['t.py::a'], run)).toMatchObject({
+      killed_by: null,
+      not_run: expect.stringMatching(/stopped t\.py from loading/)
+    })
   })
 
   it('a failure of a test not selected kills nothing', () => {

@@ -189,9 +189,11 @@ function trusted(run: SuiteRun, worktree: string, ctx: GateContext): Report | { 
 
 /**
  * A mutant's fate from one run's observations: killed by the first selected test that
- * failed or errored (or by the collection error of a selected test's file); survived when
- * every selected test ran and none failed; not run when a selected test is missing or none
- * ran (a run that skips everything proves nothing either way).
+ * failed or errored; survived when every selected test ran and none failed; not run when a
+ * selected test's file did not load (a collection error: no test judged the mutant's
+ * behaviour, and a product that checks its own bytes at import would have every mutant
+ * "killed" so), when a selected test is missing or none ran (a run that skips everything
+ * proves nothing either way).
  */
 export function judgeMutant(
   m: Mutant,
@@ -200,10 +202,17 @@ export function judgeMutant(
 ): MutantOutcome {
   const failing = (id: string): boolean =>
     seen.get(id)?.outcomes.some(o => o === 'failed' || o === 'error') ?? false
-  const killer =
-    tests.find(failing) ??
-    tests.map(t => `${fileOf(t)}::<collection>`).find(c => fileOf(c) !== '' && failing(c))
+  const killer = tests.find(failing)
   if (killer !== undefined) return { ...m, killed_by: killer }
+  const unloaded = tests
+    .map(t => `${fileOf(t)}::<collection>`)
+    .find(c => fileOf(c) !== '' && failing(c))
+  if (unloaded !== undefined)
+    return {
+      ...m,
+      killed_by: null,
+      not_run: `the mutant stopped ${unloaded.slice(0, -'::<collection>'.length)} from loading (a collection error): no test judged it`
+    }
   const missing = tests.filter(t => !seen.has(t))
   if (missing.length > 0)
     return { ...m, killed_by: null, not_run: `${missing.length} selected test(s) did not report` }
