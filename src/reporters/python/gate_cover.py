@@ -6,12 +6,15 @@
 # look-up per call), and a watched file's local tracer keeps only its changed lines. Each
 # test's lines go out on the gate's channel as `cover` records under the test's JUnit
 # classname and name, the same the outcome stream gives its `case`, so the gate maps both
-# to one canonical id; lines run outside any test (imports, collection) go out without one.
+# to one canonical id; lines run while importing and collecting go out without one, and
+# lines run between tests or after them count for nothing.
 # A product that installs its own tracer (sys.settrace) replaces this one: its lines then
 # look uncovered, which under enforce is the safe direction.
 import os
 import sys
 import threading
+
+import pytest
 
 
 def install(channel, plan):
@@ -50,6 +53,7 @@ class _Cover:
         self.current = {}
         self.outside = {}
         self.bucket = self.outside
+        self.outside_open = True
         self.names = None
         sys.settrace(self._global)
         threading.settrace(self._global)
@@ -100,15 +104,24 @@ class _Cover:
         for path in sorted(bucket):
             self.channel.send("cover", path=path, lines=sorted(bucket[path]), **fields)
 
+    # First, so that a plugin running the protocol itself (and stopping the hook) does not
+    # hide the test; if one still does, its lines fall between tests and count for nothing.
+    @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_protocol(self, item, nextitem):
         self.current = {}
         self.bucket = self.current
         self.names = self._names(item)
 
+    def pytest_collection_finish(self, session):
+        # From here on, lines run outside a test (between tests, at the session's end) are
+        # nobody's: only imports and collection count without a test.
+        self.outside_open = False
+        self.bucket = {}
+
     def pytest_runtest_logfinish(self, nodeid, location):
         if self.names is not None:
             self._send(self.current, self.names)
-        self.bucket = self.outside
+        self.bucket = self.outside if self.outside_open else {}
         self.current = {}
         self.names = None
 
