@@ -89,6 +89,8 @@ describe('arid lines (docs/evidence.md "Changed lines")', () => {
     expect(languageOf('x.mts')).toBe('js')
     expect(languageOf('x.pyi')).toBe('python')
     expect(languageOf('x.rs')).toBe('other')
+    expect(arid('types.d.ts', 'export declare const a: number\nexport {}\n')).toEqual([1, 2, 3])
+    expect(arid('m.pyi', 'def f(x: int) -> int: ...\n')).toEqual([1, 2])
   })
 
   it('changedLines: the watch plan’s ranges minus arid lines; unreadable files keep theirs', () => {
