@@ -55,8 +55,9 @@ class _Cover:
         self.bucket = self.outside
         self.outside_open = True
         self.names = None
-        sys.settrace(self._global)
-        threading.settrace(self._global)
+        tracer = self._tracer()
+        sys.settrace(tracer)
+        threading.settrace(tracer)
 
     def _lines_of(self, filename):
         entry = self.known.get(filename)
@@ -69,18 +70,43 @@ class _Cover:
             self.known[filename] = entry
         return entry
 
-    def _global(self, frame, event, arg):
-        entry = self._lines_of(frame.f_code.co_filename)
-        if not entry:
-            return None
-        path, changed = entry
+    def _tracer(self):
+        # The global trace function runs at every call: for a file that is not watched it
+        # does one look-up in a dict of the names already seen, and returns None; in a
+        # watched file, only functions holding a changed line get a local tracer.
+        known = self.known
+        lines_of = self._lines_of
+        codes = {}
+
+        def trace(frame, event, arg):
+            code = frame.f_code
+            entry = known.get(code.co_filename)
+            if entry is None:
+                entry = lines_of(code.co_filename)
+            if not entry:
+                return None
+            local = codes.get(code)
+            if local is None:
+                local = codes[code] = self._local(code, *entry)
+            return local or None
+
+        return trace
+
+    def _local(self, code, path, changed):
+        # False for a function that holds none of the changed lines (its nested functions
+        # are code objects of their own).
+        try:
+            lines = {line for _, _, line in code.co_lines() if line is not None}
+        except AttributeError:
+            lines = changed
+        if not lines & changed:
+            return False
 
         def local(frame, event, arg):
             if event == "line" and frame.f_lineno in changed:
                 self.bucket.setdefault(path, set()).add(frame.f_lineno)
             return local
 
-        # The frame's first line event comes after this call event: count it too.
         return local
 
     def _names(self, item):
