@@ -183,6 +183,24 @@ describe('the scorecard block and its reasons', () => {
     expect(failure?.message).toMatch(/kill 1 of 2 mutants .*survivors: fee\.py:2 `<` → `<=`$/)
   })
 
+  it('lines the measure knows hold no code (JS: `executable`) count neither way', () => {
+    const js = [{ path: 'a.ts', lines: [1, 2, 3, 4] }]
+    const card = evidenceCard(
+      settings(),
+      js,
+      {
+        covered: new Map([['a.ts', new Set([1])]]),
+        executable: new Map([['a.ts', new Set([1, 3])]])
+      },
+      []
+    )
+    expect(card).toMatchObject({
+      changed_lines: 2,
+      covered_lines: 1,
+      uncovered: [{ path: 'a.ts', lines: [3] }]
+    })
+  })
+
   it('no changed lines, no mutants: nothing to fail', () => {
     const card = evidenceCard(settings(), [], { covered: new Map() }, [])
     expect(evidenceReasons(settings({ mode: 'enforce', min_coverage: 1 }), card)).toEqual([])

@@ -183,7 +183,15 @@ async function measureAndScore(
     await prepareHead(ctx, await wt.head(), overlay, tests, reset)
     const [base, head] = await measureSides(ctx, options, baseSide)
     // The vote is complete; its worktree is still here (src/evidence/, docs/evidence.md).
-    const replayed = { head, planeOf, votes: rerunnable, baseFiles, shard: slice !== null }
+    const fidelity = async (): Promise<Reason[]> => (await options('head')).fidelity('run')
+    const replayed = {
+      head,
+      planeOf,
+      votes: rerunnable,
+      baseFiles,
+      shard: slice !== null,
+      fidelity
+    }
     const evidence = await replayEvidence(ctx, wt, replayed)
     // The patch's own tests, only now that no side is left to run (docs/replay.md).
     if (base.results === null || head.results === null) return { base, head, evidence }
