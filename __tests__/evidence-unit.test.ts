@@ -316,7 +316,7 @@ describe('the card’s Evidence section', () => {
     expect(md).toContain('### Evidence')
     const html = renderGfm(md)
     expect(html).toContain(
-      '12 of 14 changed lines run under the locked tests; 9 of 10 mutants killed; survivor <code>fee.py:31</code>'
+      '12 of 14 changed lines run under the locked tests; 9 of 10 mutants killed; survivor <code>fee.py:31</code> <code>&lt;</code> → <code>&lt;=</code>.'
     )
     expect(html).toContain('<code>fee.py</code> lines 40–41')
   })
@@ -349,6 +349,12 @@ describe('the card’s Evidence section', () => {
           path: evil,
           line: 2,
           mutation: '<b>bold</b><img src=y onerror=alert(2)>\n## h',
+          killed_by: null
+        },
+        {
+          path: evil,
+          line: 3,
+          mutation: '`</code><img src=z>` → `` ` ``<i>x</i>`',
           killed_by: null
         }
       ],
