@@ -61,6 +61,11 @@ async function runWatched(cover: boolean): Promise<{
   writeFileSync(join(dir, 'pkg', '__init__.py'), '')
   writeFileSync(join(dir, 'pkg', 'fee.py'), FEE)
   writeFileSync(join(dir, 'tests', 'test_fee.py'), TESTS)
+  // Runs product code between tests (after each): nobody's lines, never "outside any test".
+  writeFileSync(
+    join(dir, 'tests', 'conftest.py'),
+    'def pytest_runtest_logfinish(nodeid, location):\n    from pkg.fee import fee\n\n    fee(5000)\n'
+  )
   writeFileSync(join(dir, 'pytest.ini'), '[pytest]\npythonpath = .\n')
   const feed = encodeWatch(
     // Lines 1 (RATE, run at import), 5-7 (fee), 11 (unused, never run).
@@ -116,6 +121,7 @@ describe('gate_cover.py in a real pytest run', () => {
     // The names are the ones the outcome stream gave the same tests.
     for (const e of cover.filter(e => typeof e.name === 'string'))
       expect(cases.some(c => c.classname === e.classname && c.name === e.name)).toBe(true)
+    // Only the import's line: what the conftest ran between tests (5, 6) is nobody's.
     const outside = cover.filter(e => e.name === undefined)
     expect(outside).toEqual([expect.objectContaining({ path: 'pkg/fee.py', lines: [1] })])
     // Line 11 never ran: no record holds it.

@@ -146,8 +146,12 @@ describe('evidence on a real pytest suite', () => {
       uncovered: [{ path: 'shop/fee.py', lines: [10] }],
       budget_s: 120
     })
-    const notice = card.reasons.find(r => r.rule === 'weak-evidence')
+    // (Mutants, once merged, add notices of their own for survivors.)
+    const notice = card.reasons.find(
+      r => r.rule === 'weak-evidence' && /no passing/.test(r.message)
+    )
     expect(notice).toMatchObject({ level: 'notice', path: 'shop/fee.py', line: 10 })
+    expect(notice?.message).toBe('changed line 10 runs under no passing voting test')
     expect(weak(card, 'failure')).toEqual([])
   })
 

@@ -89,6 +89,8 @@ describe('arid lines (docs/evidence.md "Changed lines")', () => {
     expect(languageOf('x.mts')).toBe('js')
     expect(languageOf('x.pyi')).toBe('python')
     expect(languageOf('x.rs')).toBe('other')
+    expect(arid('types.d.ts', 'export declare const a: number\nexport {}\n')).toEqual([1, 2, 3])
+    expect(arid('m.pyi', 'def f(x: int) -> int: ...\n')).toEqual([1, 2])
   })
 
   it('changedLines: the watch plan’s ranges minus arid lines; unreadable files keep theirs', () => {
@@ -179,6 +181,24 @@ describe('the scorecard block and its reasons', () => {
     const [failure] = more.filter(r => r.level === 'failure')
     expect(failure).toMatchObject({ path: 'fee.py', line: 2 })
     expect(failure?.message).toMatch(/kill 1 of 2 mutants .*survivors: fee\.py:2 `<` → `<=`$/)
+  })
+
+  it('lines the measure knows hold no code (JS: `executable`) count neither way', () => {
+    const js = [{ path: 'a.ts', lines: [1, 2, 3, 4] }]
+    const card = evidenceCard(
+      settings(),
+      js,
+      {
+        covered: new Map([['a.ts', new Set([1])]]),
+        executable: new Map([['a.ts', new Set([1, 3])]])
+      },
+      []
+    )
+    expect(card).toMatchObject({
+      changed_lines: 2,
+      covered_lines: 1,
+      uncovered: [{ path: 'a.ts', lines: [3] }]
+    })
   })
 
   it('no changed lines, no mutants: nothing to fail', () => {
@@ -296,7 +316,7 @@ describe('the card’s Evidence section', () => {
     expect(md).toContain('### Evidence')
     const html = renderGfm(md)
     expect(html).toContain(
-      '12 of 14 changed lines run under the locked tests; 9 of 10 mutants killed; survivor <code>fee.py:31</code>'
+      '12 of 14 changed lines run under the locked tests; 9 of 10 mutants killed; survivor <code>fee.py:31</code> <code>&lt;</code> → <code>&lt;=</code>.'
     )
     expect(html).toContain('<code>fee.py</code> lines 40–41')
   })
@@ -329,6 +349,12 @@ describe('the card’s Evidence section', () => {
           path: evil,
           line: 2,
           mutation: '<b>bold</b><img src=y onerror=alert(2)>\n## h',
+          killed_by: null
+        },
+        {
+          path: evil,
+          line: 3,
+          mutation: '`</code><img src=z>` → `` ` ``<i>x</i>`',
           killed_by: null
         }
       ],

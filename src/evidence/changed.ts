@@ -2,7 +2,7 @@
 // at the head (the watch plan's lines, replay/watch.ts: the one computation of them), minus
 // the arid lines that cannot run, so that no test could ever be asked to run them. The arid
 // table (docs/evidence.md "Changed lines") is by language:
-// - every language: blank lines;
+// - every language: blank lines; declaration files (`.pyi`, `.d.ts`) whole;
 // - Python: comments, lines inside a triple-quoted string, a docstring's lines (a string
 //   that starts a statement), `import` / `from … import` lines (and their continuation in
 //   parentheses), `else:` / `finally:` (no line event of their own) and lines of closing brackets only;
@@ -24,6 +24,8 @@ export function languageOf(path: string): Language {
 /** The 1-based lines of a file's text that cannot run (the table above). */
 export function aridLines(path: string, text: string): Set<number> {
   const lines = text.split(/\r?\n/)
+  // Declaration files (`.pyi`, `.d.ts`) never run at all.
+  if (DECLARATIONS.test(path)) return new Set(lines.map((_, i) => i + 1))
   const language = languageOf(path)
   const arid =
     language === 'python'
@@ -59,6 +61,7 @@ export function changedLines(
   return out
 }
 
+const DECLARATIONS = /\.(?:pyi|d\.[cm]?ts)$/
 const CLOSING = /^[\s)\]},;]*$/
 const PY_BARE = /^\s*(?:else|finally)\s*:\s*(?:#.*)?$/
 const PY_IMPORT = /^\s*(?:import\s|from\s+\S+\s+import\b)/

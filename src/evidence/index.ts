@@ -9,7 +9,6 @@
 // shown must not block a merge on its own) and a gate error under `enforce` (fail closed).
 import { join } from 'node:path'
 import type { GateContext } from '../context.js'
-import { parsedLanguageOf } from '../lang.js'
 import { errorMessage, GateError } from '../errors.js'
 import type { EvidenceSettings } from '../policy/types.js'
 import { guardGitState } from '../git/state.js'
@@ -20,6 +19,7 @@ import type { RawCase } from '../replay/junit.js'
 import type { SideOutcome } from '../replay/side.js'
 import type { Observation } from '../replay/transitions.js'
 import { toRanges } from '../replay/watch.js'
+import { parsedLanguageOf } from '../lang.js'
 import type { EvidenceCard, Plane, Reason } from '../types.js'
 import { changedLines, languageOf } from './changed.js'
 import { jsCoverage } from './js-coverage.js'
@@ -38,10 +38,10 @@ export interface EvidenceInput {
   ids: () => Promise<IdContext>
   /** Why the stage cannot measure this run (a shard holds part of the vote), if so. */
   unavailable?: string
-  /** The vote's fidelity check after each mutant run (ReplayHead.fidelity). */
-  fidelity?: () => Promise<readonly unknown[]>
-  /** The merge base's files, for node:test titles. */
+  /** The merge base's files (node:test titles, ids.ts literalFiles). */
   baseFiles?: readonly string[]
+  /** The vote's fidelity check of the head's worktree after a run (empty: unchanged). */
+  fidelity?: () => Promise<readonly unknown[]>
 }
 
 /** What the replay hands over of the head side it just measured. */
@@ -52,7 +52,7 @@ export interface ReplayHead {
   baseFiles: readonly string[]
   /** A shard's run: only part of the vote ran here. */
   shard: boolean
-  /** The vote's fidelity check of the head's worktree (replay/fidelity.ts): empty when the instrument on disk is the merge base's. */
+  /** The vote's fidelity check of the head's worktree after a run (empty: unchanged). */
   fidelity?: () => Promise<readonly unknown[]>
 }
 
@@ -185,7 +185,7 @@ async function coverageOf(
       await jsCoverage(ctx, {
         worktree: input.worktree,
         changed: js,
-        log: join(ctx.tempDir, 'evidence-coverage.log')
+        log: join(ctx.tempDir, 'head-js-coverage.log')
       })
     )
   if (other.length > 0)
@@ -200,13 +200,20 @@ async function coverageOf(
 export function mergeCoverage(parts: readonly LineCoverage[]): LineCoverage {
   const covered = new Map<string, Set<number>>()
   const byTest = new Map<string, Map<number, string[]>>()
+  const executable = new Map<string, Set<number>>()
   const problems: string[] = []
   for (const part of parts) {
     for (const [path, lines] of part.covered) covered.set(path, new Set(lines))
     for (const [path, lines] of part.byTest ?? []) byTest.set(path, lines)
+    for (const [path, lines] of part.executable ?? []) executable.set(path, new Set(lines))
     problems.push(...(part.problems ?? []))
   }
-  return { covered, byTest, ...(problems.length > 0 ? { problems } : {}) }
+  return {
+    covered,
+    byTest,
+    ...(executable.size > 0 ? { executable } : {}),
+    ...(problems.length > 0 ? { problems } : {})
+  }
 }
 
 interface Measured {
@@ -228,9 +235,9 @@ async function mutation(
   for (const { path } of m.changed) {
     const lines = m.coverage.covered.get(path)
     const text = m.texts.get(path)
-    if (!lines || lines.size === 0 || text === undefined) continue
     const language = parsedLanguageOf(path)
-    if (language !== undefined) perFile.push(await mutantsFor(path, language, text, lines, max))
+    if (!lines || lines.size === 0 || text === undefined || !language) continue
+    perFile.push(await mutantsFor(path, language, text, lines, max))
   }
   const mutants = selectMutants(perFile, max)
   if (mutants.length === 0) return []
@@ -241,7 +248,7 @@ async function mutation(
     mutants,
     testsFor,
     budgetSec: settings.budget_s,
-    log: join(ctx.tempDir, 'evidence-mutants.log'),
+    log: join(ctx.tempDir, 'head-mutants.log'),
     ...(input.baseFiles ? { baseFiles: input.baseFiles } : {}),
     ...(input.fidelity ? { fidelity: input.fidelity } : {})
   })
@@ -268,8 +275,14 @@ export function evidenceCard(
   outcomes: readonly MutantOutcome[]
 ): EvidenceCard {
   let covered = 0
+  let asked = 0
   const uncovered: EvidenceCard['uncovered'] = []
-  for (const { path, lines } of changed) {
+  for (const c of changed) {
+    // Lines the measure knows hold no code that can run count neither way.
+    const runnable = coverage.executable?.get(c.path)
+    const { path } = c
+    const lines = runnable ? c.lines.filter(n => runnable.has(n)) : c.lines
+    asked += lines.length
     const ran = coverage.covered.get(path) ?? new Set<number>()
     const missed = lines.filter(n => !ran.has(n))
     covered += lines.length - missed.length
@@ -283,7 +296,7 @@ export function evidenceCard(
     ...(o.not_run !== undefined ? { not_run: o.not_run } : {})
   }))
   const card: EvidenceCard = {
-    changed_lines: count(changed),
+    changed_lines: asked,
     covered_lines: covered,
     uncovered,
     mutants,

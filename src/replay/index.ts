@@ -188,14 +188,14 @@ async function measureAndScore(
     await prepareHead(ctx, await wt.head(), overlay, tests, reset)
     const [base, head] = await measureSides(ctx, options, baseSide)
     // The vote is complete; its worktree is still here (src/evidence/, docs/evidence.md).
-    const headTree = await wt.stage(await wt.head())
+    const fidelity = async (): Promise<Reason[]> => (await options('head')).fidelity('run')
     const replayed = {
       head,
       planeOf,
       votes: rerunnable,
       baseFiles,
       shard: slice !== null,
-      fidelity: () => checkFidelity(spec, headTree, { side: 'head', moment: 'run' })
+      fidelity
     }
     const evidence = await replayEvidence(ctx, wt, replayed)
     // The patch's own tests, only now that no side is left to run (docs/replay.md).

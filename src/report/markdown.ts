@@ -368,7 +368,7 @@ function evidenceSection(card: Scorecard, maxRows: number): string {
   if (!glance || !e) return ''
   const s = glance.survivor
   const survivor = s
-    ? `; survivor ${mdCode(`${s.path}:${s.line}`)} ${mdText(s.mutation, { cell: false })}${glance.moreSurvivors > 0 ? ` and ${glance.moreSurvivors} more` : ''}`
+    ? `; survivor ${mdCode(`${s.path}:${s.line}`)} ${mdMutation(s.mutation)}${glance.moreSurvivors > 0 ? ` and ${glance.moreSurvivors} more` : ''}`
     : ''
   const lines = ['### Evidence', '', `${glance.figures}${survivor}.`]
   if (e.skipped_reason)
@@ -385,7 +385,7 @@ function evidenceSection(card: Scorecard, maxRows: number): string {
   if (survivors.length > 0) {
     lines.push('', 'Mutants no voting test noticed:', '')
     for (const m of survivors.slice(0, maxRows))
-      lines.push(`- ${mdCode(`${m.path}:${m.line}`)} ${mdText(m.mutation, { cell: false })}`)
+      lines.push(`- ${mdCode(`${m.path}:${m.line}`)} ${mdMutation(m.mutation)}`)
     lines.push(more(survivors.length, maxRows))
   }
   for (const p of e.problems ?? []) lines.push('', `_${mdText(p, { cell: false })}_`)
@@ -393,6 +393,22 @@ function evidenceSection(card: Scorecard, maxRows: number): string {
     .filter((l, i, all) => l !== '' || all[i - 1] !== '')
     .join('\n')
     .trimEnd()
+}
+
+/**
+ * A mutation as written ("`<` → `<=`": the head's code between backticks): each quoted
+ * piece a code span of its own, the rest as text; both escaped, nothing of it markup.
+ */
+function mdMutation(text: string): string {
+  return text
+    .split(/(`[^`\n]*`)/)
+    .map(part =>
+      part.length >= 2 && part.startsWith('`') && part.endsWith('`')
+        ? mdCode(part.slice(1, -1))
+        : // The spaces around the arrow stay; mdText would drop a leading one.
+          part.replace(/\S(?:.*\S)?/s, t => mdText(t, { cell: false }))
+    )
+    .join('')
 }
 
 /** "3–5, 9": line numbers as ranges (numbers only: nothing of the head's text). */
