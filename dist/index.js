@@ -9,7 +9,7 @@ process.stdout.write(`oracle-gate ${VERSION}
 `);
 try {
   const [{ run }, { readEnvironment }] = await Promise.all([
-    import("./chunks/main-MR6TT4EU.js"),
+    import("./chunks/main-YJ53ERWG.js"),
     import("./chunks/environment-BGQLRR3B.js")
   ]);
   await run(readEnvironment());
