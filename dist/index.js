@@ -9,8 +9,8 @@ process.stdout.write(`oracle-gate ${VERSION}
 `);
 try {
   const [{ run }, { readEnvironment }] = await Promise.all([
-    import("./chunks/main-YJ53ERWG.js"),
-    import("./chunks/environment-BGQLRR3B.js")
+    import("./chunks/main-3OCHVLKZ.js"),
+    import("./chunks/environment-53D2OJCT.js")
   ]);
   await run(readEnvironment());
 } catch (error) {
