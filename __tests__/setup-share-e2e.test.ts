@@ -156,6 +156,52 @@ describe('setup once per dependency fingerprint (suite.share_setup)', () => {
     expect(g.card.verdict).toBe('product')
   }, 120_000)
 
+  it('in the sandbox: both sides at its one path, the head takes the copy, the fix merges', async () => {
+    const repo = new TestRepo('og-share-sandbox-')
+    cleanups.push(() => repo.cleanup())
+    repo.write({
+      // The "registry": an untracked folder of the checkout, which setup reads (read-only).
+      '.gitignore': 'node_modules/\noffline/\n',
+      '.github/oracle-gate.yml': `version: 1
+protected: [oracle/**]
+planes:
+  voting: [oracle/props/**]
+  production: [src/**]
+sandbox: required
+suite:
+  command: ${process.execPath} --test --test-reporter=junit --test-reporter-destination={junit} oracle/props/
+  timeout: 120
+  reruns: 0
+  setup: 'mkdir -p node_modules && cp -r "$ORACLE_GATE_CHECKOUT/offline/leftpad" node_modules/'
+  setup_timeout: 120
+`,
+      'package.json': JSON.stringify({ name: 'demo', type: 'module' }),
+      'package-lock.json': '{"lockfileVersion": 3}\n',
+      'src/pad.js': BUGGY,
+      'oracle/props/pad.test.js': PROPS
+    })
+    repo.commit('base')
+    repo.write({
+      'offline/leftpad/package.json': '{"name": "leftpad", "main": "index.js"}',
+      'offline/leftpad/index.js': LEFTPAD
+    })
+    repo.branch('feature').write({ 'src/pad.js': FIXED })
+    repo.commit('head: the fix')
+    repo.checkout('main')
+    const card = await check({
+      repoDir: repo.dir,
+      base: 'main',
+      head: 'feature',
+      today: '2026-01-01',
+      log: memoryLogger(),
+      env: cleanEnv()
+    })
+    expect(card.sandbox).toMatchObject({ kind: 'bwrap', contained: true })
+    expect(side(card, 'base')?.setup).toBe('ran')
+    expect(side(card, 'head')?.setup).toBe('shared')
+    expect(card.verdict).toBe('merge')
+  }, 120_000)
+
   it('a head that changes the lockfile (dependencies: head) sets up anew', async () => {
     const g = await gate('dependencies: head\n', (repo, dir) => {
       // A new release of the dependency: package.json and the lockfile both change.
