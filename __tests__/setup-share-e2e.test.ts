@@ -2,8 +2,8 @@
 // node:test suite needs a real dependency that `npm ci` (offline, from a local tarball
 // outside the repository) installs into node_modules. The setup also appends its side to a
 // log outside the repository, so the test sees how many installs ran.
-import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { execFileSync, spawnSync } from 'node:child_process'
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { check } from '../src/gate.js'
@@ -154,6 +154,110 @@ describe('setup once per dependency fingerprint (suite.share_setup)', () => {
     expect(g.installs).toEqual(['base'])
     expect(side(g.card, 'head')?.setup).toBe('shared')
     expect(g.card.verdict).toBe('product')
+  }, 120_000)
+
+  it('a setup that copies the project into node_modules: a naive share passes a broken head; the gate sets the head up anew, product', async () => {
+    const parent = tempParent('og-share-copy-')
+    cleanups.push(() => parent.cleanup())
+    const marker = join(parent.dir, 'installs.txt')
+    const setup = `mkdir -p node_modules/pad && cp src/pad.js node_modules/pad/ && echo '{"name": "pad", "type": "module", "main": "pad.js"}' > node_modules/pad/package.json`
+    const repo = new TestRepo('og-share-copy-')
+    cleanups.push(() => repo.cleanup())
+    repo.write({
+      '.gitignore': 'node_modules/\n',
+      '.github/oracle-gate.yml': policy(marker).replace(
+        /setup: '.*'\n/,
+        () => `setup: ${JSON.stringify(`${setup} && echo "$ORACLE_GATE_SIDE" >> ${marker}`)}\n`
+      ),
+      'package.json': JSON.stringify({ name: 'demo', type: 'module' }),
+      'package-lock.json': '{"lockfileVersion": 3}\n',
+      'src/pad.js': 'export const pad = (s, n) => s.padStart(n)\n',
+      'oracle/props/pad.test.js': PROPS.replace("'../../src/pad.js'", "'pad'")
+    })
+    repo.commit('base: the suite imports the copy setup makes')
+    repo.branch('feature').write({ 'src/pad.js': "export const pad = () => ''\n" })
+    repo.commit('head: breaks pad')
+    repo.checkout('main')
+
+    // Naive: the head measured with the base's install (what sharing without the copy
+    // check would do) is green although its pad is broken; its own install is red.
+    const suite = (dir: string): number | null =>
+      spawnSync(process.execPath, ['--test', 'oracle/props/'], { cwd: dir, env: cleanEnv() }).status
+    const base = join(parent.dir, 'base')
+    const head = join(parent.dir, 'head')
+    repo.git('worktree', 'add', '-q', '--detach', base, 'main')
+    repo.git('worktree', 'add', '-q', '--detach', head, 'feature')
+    execFileSync('bash', ['-c', setup], { cwd: base })
+    cpSync(join(base, 'node_modules'), join(head, 'node_modules'), { recursive: true })
+    expect(suite(head)).toBe(0)
+    rmSync(join(head, 'node_modules'), { recursive: true })
+    execFileSync('bash', ['-c', setup], { cwd: head })
+    expect(suite(head)).toBe(1)
+    repo.git('worktree', 'remove', '--force', base)
+    repo.git('worktree', 'remove', '--force', head)
+
+    const card = await check({
+      repoDir: repo.dir,
+      base: 'main',
+      head: 'feature',
+      today: '2026-01-01',
+      log: memoryLogger(),
+      env: cleanEnv()
+    })
+    expect(readFileSync(marker, 'utf8').trim().split('\n')).toEqual(['base', 'head'])
+    expect(side(card, 'head')).toMatchObject({
+      setup: 'ran',
+      setup_reason: expect.stringContaining(
+        "node_modules/pad/pad.js is a copy of the merge base's src/pad.js, which the head changed"
+      )
+    })
+    expect(card.verdict).toBe('product')
+  }, 120_000)
+
+  it('in the sandbox: both sides at its one path, the head takes the copy, the fix merges', async () => {
+    const repo = new TestRepo('og-share-sandbox-')
+    cleanups.push(() => repo.cleanup())
+    repo.write({
+      // The "registry": an untracked folder of the checkout, which setup reads (read-only).
+      '.gitignore': 'node_modules/\noffline/\n',
+      '.github/oracle-gate.yml': `version: 1
+protected: [oracle/**]
+planes:
+  voting: [oracle/props/**]
+  production: [src/**]
+sandbox: required
+suite:
+  command: ${process.execPath} --test --test-reporter=junit --test-reporter-destination={junit} oracle/props/
+  timeout: 120
+  reruns: 0
+  setup: 'mkdir -p node_modules && cp -r "$ORACLE_GATE_CHECKOUT/offline/leftpad" node_modules/'
+  setup_timeout: 120
+`,
+      'package.json': JSON.stringify({ name: 'demo', type: 'module' }),
+      'package-lock.json': '{"lockfileVersion": 3}\n',
+      'src/pad.js': BUGGY,
+      'oracle/props/pad.test.js': PROPS
+    })
+    repo.commit('base')
+    repo.write({
+      'offline/leftpad/package.json': '{"name": "leftpad", "main": "index.js"}',
+      'offline/leftpad/index.js': LEFTPAD
+    })
+    repo.branch('feature').write({ 'src/pad.js': FIXED })
+    repo.commit('head: the fix')
+    repo.checkout('main')
+    const card = await check({
+      repoDir: repo.dir,
+      base: 'main',
+      head: 'feature',
+      today: '2026-01-01',
+      log: memoryLogger(),
+      env: cleanEnv()
+    })
+    expect(card.sandbox).toMatchObject({ kind: 'bwrap', contained: true })
+    expect(side(card, 'base')?.setup).toBe('ran')
+    expect(side(card, 'head')?.setup).toBe('shared')
+    expect(card.verdict).toBe('merge')
   }, 120_000)
 
   it('a head that changes the lockfile (dependencies: head) sets up anew', async () => {

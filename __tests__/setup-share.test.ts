@@ -10,6 +10,7 @@ import {
   symlinkSync,
   writeFileSync
 } from 'node:fs'
+import { createHash } from 'node:crypto'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -19,6 +20,7 @@ import {
   manifestDigests,
   snapshotTree,
   takeOffer,
+  type ChangedBlob,
   type SetupOffer
 } from '../src/replay/share.js'
 
@@ -44,7 +46,8 @@ const INSTALL = { 'node_modules/dep/index.js': 'module.exports = 1\n' }
 /** A worktree before setup, "setup" (install) run in it, and the offer made. */
 async function offered(
   install: Record<string, string> = INSTALL,
-  tree: Record<string, string> = TREE
+  tree: Record<string, string> = TREE,
+  changed: ChangedBlob[] = []
 ): Promise<{ worktree: string; result: SetupOffer | string; digest: string }> {
   const worktree = temp()
   put(worktree, tree)
@@ -55,6 +58,7 @@ async function offered(
   put(worktree, install)
   const result = await makeOffer({
     worktree,
+    changed,
     at: '/run/demo',
     before,
     manifests,
@@ -165,6 +169,32 @@ describe('setup sharing', () => {
     )
     const outside = await offered(record('file:/srv/cache/lib-1.0.0.tgz'))
     expect(asOffer(outside.result).dirs).toEqual(['node_modules'])
+  })
+
+  it('refuses an install holding a copy of a file the head changed (its merge-base version), not other files', async () => {
+    const code = 'export const pad = (s, n) => s.padStart(n - 1)\n'
+    const blob = (path: string, text: string): ChangedBlob => {
+      const bytes = Buffer.from(text)
+      const oid = createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex')
+      return { path, oid, size: bytes.length }
+    }
+    const tree = { ...TREE, 'src/pad.js': code }
+    const copied = await offered({ ...INSTALL, 'node_modules/pad/pad.js': code }, tree, [
+      blob('src/pad.js', code)
+    ])
+    expect(copied.result).toBe(
+      "node_modules/pad/pad.js is a copy of the merge base's src/pad.js, which the head changed"
+    )
+    // The near miss: same size, other bytes; and a copy of a file the head did not change.
+    const other = code.replace('n - 1', 'n + 1')
+    const sameSize = await offered({ ...INSTALL, 'node_modules/pad/pad.js': other }, tree, [
+      blob('src/pad.js', code)
+    ])
+    expect(asOffer(sameSize.result).dirs).toEqual(['node_modules'])
+    const unchanged = await offered({ ...INSTALL, 'node_modules/pad/pad.js': code }, tree, [
+      blob('src/other.js', 'x = 1\n')
+    ])
+    expect(asOffer(unchanged.result).dirs).toEqual(['node_modules'])
   })
 
   it('a different manifest, setup command or path sets up anew, naming why', async () => {

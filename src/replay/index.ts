@@ -180,7 +180,8 @@ async function measureAndScore(
           ),
         canary: canary.plan,
         baseFiles,
-        share: wt.share,
+        // suite.parallel sets both sides up at once: nothing to share between them.
+        ...(ctx.policy.suite.parallel ? {} : { share: wt.share }),
         ...(slice ? { first: slice.first(canary.plan), keep: slice.keep } : {})
       }
     }

@@ -23,6 +23,7 @@ import {
   manifestDigests,
   snapshotTree,
   takeOffer,
+  type ChangedBlob,
   type SetupShare
 } from './share.js'
 
@@ -193,8 +194,15 @@ async function offerShare(
   logFile: string
 ): Promise<void> {
   share.tried = true
+  const changed = await changedBlobs(ctx)
+  if (typeof changed === 'string') {
+    share.why = `the base's setup cannot be shared: ${changed}`
+    ctx.log.info(`base: ${share.why}`)
+    return
+  }
   const offer = await makeOffer({
     worktree,
+    changed,
     at,
     before: before.snap,
     manifests: before.manifests,
@@ -211,6 +219,22 @@ async function offerShare(
   ctx.log.info(
     `base: ${offer.dirs.join(', ')} kept for worktrees with the same dependency fingerprint`
   )
+}
+
+/** More changed files than this are not checked for copies: no share, setup runs. */
+const MAX_CHANGED = 5000
+
+/** The merge base's versions of the files the head changed (what a copy would match). */
+async function changedBlobs(ctx: GateContext): Promise<ChangedBlob[] | string> {
+  const rows = ctx.writeSet.filter(r => r.status !== 'added')
+  if (rows.length > MAX_CHANGED) return `the head changed more than ${MAX_CHANGED} files`
+  const out: ChangedBlob[] = []
+  for (const row of rows) {
+    const path = row.previous_path ?? row.path
+    const info = await ctx.git.objectInfo(`${ctx.mergeBase}:${path}`)
+    if (info?.type === 'blob') out.push({ path, oid: info.oid, size: info.size })
+  }
+  return out
 }
 
 async function linkAll(

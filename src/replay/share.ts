@@ -10,7 +10,9 @@
 // - setup wrote nothing outside the dependency folders (no build of the project, no
 //   egg-info, nothing in the tree the head would have had rebuilt from its own code);
 // - no dependency folder holds a copy of a local folder (pip's non-editable install of the
-//   project, npm/pnpm `file:` copies): those copy tracked code the fingerprint does not cover.
+//   project, npm/pnpm `file:` copies), nor any file byte-identical to the merge base's
+//   version of a file the head changed (a setup that copies the project into node_modules):
+//   those copy tracked code the fingerprint does not cover.
 // The copy is taken right after the base's setup, before any of the base's suite runs in it,
 // into the run's temp folder (hidden from every sandboxed run), and each taker gets a copy
 // of its own (copy-on-write where the file system can): nothing the head does reaches the
@@ -28,6 +30,14 @@ export const DEPENDENCY_DIRS: ReadonlySet<string> = new Set(['node_modules', '.v
 
 /** A tree with more entries than this is not compared (no share, full setup). */
 const MAX_ENTRIES = 200_000
+
+/** The merge base's version of a file the head changed: what a copy of it would match. */
+export interface ChangedBlob {
+  path: string
+  /** Git's blob id (sha1, or sha256 in a sha256 repository). */
+  oid: string
+  size: number
+}
 
 /** The tree outside its dependency folders, as setup found or left it. */
 export interface TreeSnapshot {
@@ -190,6 +200,47 @@ async function npmCopyOfRepo(root: string, dir: string): Promise<string | null> 
   return null
 }
 
+/** Git's id of a blob with these bytes, in the algorithm an id of that length names. */
+function blobId(bytes: Buffer, like: string): string {
+  const hash = createHash(like.length === 64 ? 'sha256' : 'sha1')
+  return hash.update(`blob ${bytes.length}\0`).update(bytes).digest('hex')
+}
+
+/**
+ * The first file of a dependency folder that is byte-identical to the merge base's version
+ * of a file the head changed (the base's setup copied it there), or null. Only files of a
+ * candidate's size are read; empty files carry no code and are not compared.
+ */
+export async function copyOfChanged(
+  root: string,
+  dir: string,
+  changed: readonly ChangedBlob[]
+): Promise<string | null> {
+  const bySize = new Map<number, ChangedBlob[]>()
+  for (const c of changed) if (c.size > 0) bySize.set(c.size, [...(bySize.get(c.size) ?? []), c])
+  if (bySize.size === 0) return null
+  const pending = [dir]
+  let seen = 0
+  while (pending.length > 0) {
+    const rel = pending.pop() as string
+    const entries = await readdir(join(root, rel), { withFileTypes: true }).catch(() => [])
+    for (const entry of entries) {
+      const path = `${rel}/${entry.name}`
+      if (++seen > MAX_ENTRIES) return `${dir} has too many files to check for copies`
+      if (entry.isDirectory()) pending.push(path)
+      if (!entry.isFile()) continue
+      const size = (await lstat(join(root, path))).size
+      const candidates = bySize.get(size)
+      if (candidates === undefined) continue
+      const bytes = await readFile(join(root, path))
+      const copy = candidates.find(c => blobId(bytes, c.oid) === c.oid)
+      if (copy !== undefined)
+        return `${path} is a copy of the merge base's ${copy.path}, which the head changed`
+    }
+  }
+  return null
+}
+
 function copiedFromFolder(directUrl: string): boolean {
   try {
     const parsed = JSON.parse(directUrl) as { url?: unknown; dir_info?: { editable?: unknown } }
@@ -216,6 +267,8 @@ async function copyDir(from: string, to: string, logFile: string): Promise<strin
 
 export interface OfferInput {
   worktree: string
+  /** The merge base's versions of the files the head changed (copyOfChanged). */
+  changed: readonly ChangedBlob[]
   at: string
   before: TreeSnapshot
   manifests: Map<string, string>
@@ -238,7 +291,8 @@ export async function makeOffer(input: OfferInput): Promise<SetupOffer | string>
   if (after.deps.length === 0)
     return `setup installed no dependency folder (${[...DEPENDENCY_DIRS].join(', ')})`
   for (const dir of after.deps) {
-    const copied = await localCopy(worktree, dir)
+    const copied =
+      (await localCopy(worktree, dir)) ?? (await copyOfChanged(worktree, dir, input.changed))
     if (copied !== null) return copied
   }
   const stash = join(input.tempDir, neutralName())
