@@ -16,6 +16,12 @@ export interface LineCoverage {
   /** path → the changed lines that ran (a subset of the changed lines asked about). */
   covered: Map<string, Set<number>>
   /**
+   * path → the asked lines that hold code that can run, where the measure knows it (V8:
+   * blank, comment, type-only and lone-brace lines hold none): the others are neither
+   * covered nor uncovered. Absent for a path: every asked line counts.
+   */
+  executable?: Map<string, Set<number>>
+  /**
    * path → line → canonical ids of the voting tests that ran the line, where the runner
    * tells them apart (per-test contexts); absent when only the whole run's lines are known.
    */

@@ -36,6 +36,10 @@ export interface RunRequest {
   /** The words {tests} becomes (the runner's selection form); default: `tests` as they are. */
   testArgs?: readonly string[]
   logFile: string
+  /** More folders the run may write (placement's `writable`): a coverage run's output. */
+  writable?: readonly string[]
+  /** More environment for this run only, set last (the coverage run's; never a vote's). */
+  env?: Readonly<Record<string, string>>
 }
 
 /** POSIX single-quote quoting: safe for any byte string under bash and sh. */
@@ -177,7 +181,8 @@ export async function runSuite(ctx: GateContext, req: RunRequest): Promise<Suite
   // A report left in the tree (committed by the patch, or by an earlier run) must not count.
   await rm(junit, { recursive: true, force: true })
   const configured = ctx.policy.suite.report !== undefined
-  const place = placement(ctx, req.worktree, { writable: configured ? [] : [dirname(junit)] })
+  const writable = [...(configured ? [] : [dirname(junit)]), ...(req.writable ?? [])]
+  const place = placement(ctx, req.worktree, { writable })
   const { seed, max_examples } = ctx.policy.campaign
   const tests = req.tests ?? []
   const seen = place.inside(junit)
@@ -207,7 +212,7 @@ export async function runSuite(ctx: GateContext, req: RunRequest): Promise<Suite
   const result = await runShell({
     command: stream.command,
     cwd: place.cwd,
-    env: { ...env, ...stream.env },
+    env: { ...env, ...stream.env, ...req.env },
     timeoutSec: ctx.policy.suite.timeout,
     logFile: req.logFile,
     ...(place.wrap ? { wrap: place.wrap } : {}),

@@ -1,0 +1,93 @@
+// Preloaded (NODE_OPTIONS=--require) into every Node process of the gate's coverage run
+// only (src/evidence/js-coverage.ts), never into a vote. V8's own dump (NODE_V8_COVERAGE)
+// is written at teardown, too late for a pool worker its runner SIGKILLs while it writes
+// (jest gives a worker a second) or stops with SIGTERM (vitest), and it lacks the text a
+// runner executed after transforming it (TypeScript: its inline source map leads back to
+// the head's lines). So this takes the coverage itself at exit or SIGTERM, keeps only the
+// asked files' scripts, and writes that small dump first; each asked script's executed
+// text is written as soon as it is compiled. The folder above NODE_V8_COVERAGE holds
+// `targets.json` (the asked absolute paths) and receives, in `own/`, per process and
+// thread: `started-<pid>-<thread>`, `sources-<pid>-<thread>.jsonl` and
+// `own-<pid>-<thread>.json`. Any failure leaves the process as it was.
+/* global require, process */
+/* eslint-disable @typescript-eslint/no-require-imports -- a CommonJS preload */
+'use strict'
+const fs = require('node:fs')
+const path = require('node:path')
+
+function start() {
+  const dumps = process.env.NODE_V8_COVERAGE
+  if (!dumps) return
+  const root = path.dirname(dumps)
+  const targets = new Set(JSON.parse(fs.readFileSync(path.join(root, 'targets.json'), 'utf8')))
+  const { fileURLToPath } = require('node:url')
+  const inspector = require('node:inspector')
+  const session = new inspector.Session()
+  session.connect()
+  const thread = require('node:worker_threads').threadId
+  const own = path.join(root, 'own')
+  const name = `${process.pid}-${thread}`
+  // A process that starts and never writes a dump was killed: js-coverage.ts says so.
+  fs.writeFileSync(path.join(own, `started-${name}`), '')
+  const scripts = new Set()
+  // Each asked script's text as soon as it is compiled: a worker thread that is terminated
+  // runs no exit handler (V8 still writes that thread's dump).
+  const keep = (url, source) =>
+    fs.appendFileSync(
+      path.join(own, `sources-${name}.jsonl`),
+      `${JSON.stringify({ url, source })}\n`
+    )
+  session.on('Debugger.scriptParsed', message => {
+    const { url, scriptId } = message.params
+    let file = url
+    try {
+      if (url.startsWith('file:')) file = fileURLToPath(url)
+    } catch {
+      return
+    }
+    if (!targets.has(file)) return
+    scripts.add(scriptId)
+    session.post('Debugger.getScriptSource', { scriptId }, (error, answer) => {
+      if (!error) keep(url, answer.scriptSource)
+    })
+  })
+  session.post('Debugger.enable')
+  session.post('Profiler.enable')
+  session.post('Profiler.startPreciseCoverage', { callCount: true, detailed: true })
+  let written = false
+  // The inspector answers a session of the same thread synchronously.
+  const write = () => {
+    if (written) return
+    written = true
+    let result = []
+    session.post('Profiler.takePreciseCoverage', (error, answer) => {
+      if (!error) result = answer.result.filter(s => scripts.has(s.scriptId))
+    })
+    fs.writeFileSync(path.join(own, `own-${name}.json`), JSON.stringify({ result }))
+  }
+  process.on('exit', () => {
+    try {
+      write()
+    } catch {
+      // nothing more can be done at exit
+    }
+  })
+  process.on('SIGTERM', function onTerm() {
+    try {
+      write()
+    } catch {
+      // the dump is lost; the process ends as it would have
+    }
+    // Alone, end as the signal would have; beside the process's own handlers, leave it to them.
+    if (process.listenerCount('SIGTERM') === 1) {
+      process.removeListener('SIGTERM', onTerm)
+      process.kill(process.pid, 'SIGTERM')
+    }
+  })
+}
+
+try {
+  start()
+} catch {
+  // no inspector, no targets: V8's own dumps are all there is
+}
