@@ -61,6 +61,7 @@ const UNIT = [
   'seeds',
   'shard-split',
   'simhash',
+  'v8-coverage',
   'verdict',
   'writeset',
   'zip'
