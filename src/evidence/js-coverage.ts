@@ -38,36 +38,64 @@ export function isJsPath(path: string): boolean {
   return JS_FILE.test(path)
 }
 
+/**
+ * What a coverage run adds to a run of the suite, for a caller that runs it (one extra run
+ * can measure Python and JavaScript at once: merge the `writable` and `env` of each).
+ */
+export interface JsCoveragePlan {
+  /** Folders the run must be able to write (RunRequest.writable). */
+  writable: string[]
+  /** Environment added to the run (RunRequest.env): NODE_V8_COVERAGE, NODE_OPTIONS. */
+  env: Record<string, string>
+  /** After the run: the asked lines it ran. */
+  read: (run: { timedOut: boolean }) => Promise<LineCoverage>
+}
+
 /** The changed JavaScript and TypeScript lines the head's suite runs (one extra run). */
 export async function jsCoverage(ctx: GateContext, input: JsCoverageInput): Promise<LineCoverage> {
-  const asked = input.changed.filter(c => isJsPath(c.path) && c.lines.length > 0)
-  if (asked.length === 0) return { covered: new Map(), executable: new Map() }
-  const dir = join(ctx.tempDir, neutralName())
-  const dumps = join(dir, neutralName())
-  await mkdir(dumps, { recursive: true })
-  await mkdir(join(dir, 'own'))
-  const place = placement(ctx, input.worktree, { writable: [dir] })
-  const at = await runPath(place, input.worktree)
-  const { files, problems } = await askedFiles(ctx, asked, at)
-  await writeFile(join(dir, 'targets.json'), JSON.stringify([...files.keys()]))
+  const plan = await planJsCoverage(ctx, input)
+  if (plan === null) return { covered: new Map(), executable: new Map() }
   const run = await runSuite(ctx, {
     side: 'head',
     worktree: input.worktree,
     attempt: 3000,
     command: ctx.policy.suite.command,
     logFile: input.log,
-    writable: [dir],
-    env: coverageEnv(ctx, place.inside(dumps), problems)
+    writable: plan.writable,
+    env: plan.env
   })
-  if (run.result.timedOut)
-    problems.push(`the coverage run timed out after ${ctx.policy.suite.timeout}s`)
-  const read = await readDumps(dumps, join(dir, 'own'), new Set(files.keys()))
-  problems.push(...read.problems)
-  if (read.dumps.length === 0)
-    problems.push(
-      'the coverage run wrote no V8 coverage (does the suite command set NODE_V8_COVERAGE?)'
-    )
-  return relativeTo(coveredLines(read.dumps, files), files, problems)
+  return plan.read({ timedOut: run.result.timedOut })
+}
+
+/**
+ * The folders, environment and reader of a coverage run in `worktree` (the path given to
+ * runSuite); null when no changed file is JavaScript or TypeScript (nothing to run).
+ */
+export async function planJsCoverage(
+  ctx: GateContext,
+  input: Omit<JsCoverageInput, 'log'>
+): Promise<JsCoveragePlan | null> {
+  const asked = input.changed.filter(c => isJsPath(c.path) && c.lines.length > 0)
+  if (asked.length === 0) return null
+  const dir = join(ctx.tempDir, neutralName())
+  const dumps = join(dir, neutralName())
+  await mkdir(dumps, { recursive: true })
+  await mkdir(join(dir, 'own'))
+  const place = placement(ctx, input.worktree, { writable: [dir] })
+  const { files, problems } = await askedFiles(ctx, asked, await runPath(place, input.worktree))
+  await writeFile(join(dir, 'targets.json'), JSON.stringify([...files.keys()]))
+  const env = coverageEnv(ctx, place.inside(dumps), problems)
+  const read = async (run: { timedOut: boolean }): Promise<LineCoverage> => {
+    const found = await readDumps(dumps, join(dir, 'own'), new Set(files.keys()))
+    const all = [...problems, ...found.problems]
+    if (run.timedOut) all.push(`the coverage run timed out after ${ctx.policy.suite.timeout}s`)
+    if (found.dumps.length === 0)
+      all.push(
+        'the coverage run wrote no V8 coverage (does the suite command set NODE_V8_COVERAGE?)'
+      )
+    return relativeTo(coveredLines(found.dumps, files), files, all)
+  }
+  return { writable: [dir], env, read }
 }
 
 /** The worktree as the run's processes name it (real path: Node resolves links). */
