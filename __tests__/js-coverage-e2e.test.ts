@@ -278,4 +278,14 @@ describe('JavaScript diff coverage through V8, real runners', () => {
     )
     expectFixCoveredBranchNot(judged)
   })
+
+  it('jest in band (one process, its texts read at exit): the same lines', async () => {
+    const judged = await measure(
+      jestRepo(),
+      `${SUITE_COMMANDS.jest('oracle/props')} --runInBand`,
+      'lib/fee.ts',
+      FEE_TS_HEAD
+    )
+    expectFixCoveredBranchNot(judged)
+  })
 })
