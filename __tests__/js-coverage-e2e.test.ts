@@ -288,4 +288,33 @@ describe('JavaScript diff coverage through V8, real runners', () => {
     )
     expectFixCoveredBranchNot(judged)
   })
+
+  it('a head that litters the coverage folder (a FIFO, a link, garbage): refused by name, no hang, its real lines still measured', async () => {
+    const litter = `import { execFileSync } from 'node:child_process'
+import { symlinkSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { test } from 'node:test'
+const dir = process.env.NODE_V8_COVERAGE
+test('litters', () => {
+  if (!dir) return
+  execFileSync('mkfifo', [join(dir, 'coverage-999-1-0.json')])
+  writeFileSync(join(dir, 'coverage-998-1-0.json'), 'not json')
+  symlinkSync('/etc/passwd', join(dir, 'coverage-997-1-0.json'))
+})
+`
+    const repo = nodeRepo().write({ 'oracle/props/litter.test.mjs': litter })
+    const judged = await measure(
+      repo,
+      SUITE_COMMANDS.nodeTest('oracle/props/'),
+      'lib/fee.mjs',
+      FEE_JS_HEAD
+    )
+    expect(judged.coverage.problems?.sort()).toEqual(
+      ['997', '998', '999'].map(
+        pid =>
+          `a coverage file was not V8's (unreadable, too big or of another shape): coverage-${pid}-1-0.json`
+      )
+    )
+    expectFixCoveredBranchNot({ ...judged, coverage: { ...judged.coverage, problems: undefined } })
+  })
 })
