@@ -7,7 +7,7 @@
 // asked files' scripts with their executed texts, and writes that small dump first. The
 // folder above NODE_V8_COVERAGE holds `targets.json` (the asked absolute paths) and
 // receives, in `own/`, per process and thread: `started-<pid>-<thread>`,
-// `sources-<pid>-<thread>.jsonl` and `own-<pid>-<thread>.json`. Any failure leaves the
+// `sources-<pid>-<thread>.jsonl` and `own-<pid>-<thread>-end.json`. Any failure leaves the
 // process as it was.
 /* global require, process */
 /* eslint-disable @typescript-eslint/no-require-imports -- a CommonJS preload */
@@ -27,8 +27,9 @@ function start() {
   const { isMainThread, threadId } = require('node:worker_threads')
   const own = path.join(root, 'own')
   const name = `${process.pid}-${threadId}`
-  // A process that starts and never writes a dump was killed: js-coverage.ts says so.
-  fs.writeFileSync(path.join(own, `started-${name}`), '')
+  // A process that may have run asked code and never writes a dump was killed:
+  // js-coverage.ts says so. Marked at start, or (eager below) when an asked script compiles.
+  const mark = () => fs.writeFileSync(path.join(own, `started-${name}`), '')
   const asked = url => {
     try {
       return targets.has(url.startsWith('file:') ? fileURLToPath(url) : url)
@@ -52,15 +53,22 @@ function start() {
   // compiled, with the debugger on from the start. Elsewhere it is turned on at the end
   // only: on from the start, it costs a big suite about a fifth more CPU.
   const eager = !isMainThread || typeof process.send === 'function'
+  let marked = false
+  if (!eager) mark()
   if (eager) {
     session.on('Debugger.scriptParsed', message => {
       const { url, scriptId } = message.params
-      if (asked(url)) sourceOf(scriptId, url)
+      if (!asked(url)) return
+      if (!marked) mark()
+      marked = true
+      sourceOf(scriptId, url)
     })
     session.post('Debugger.enable')
   }
   session.post('Profiler.enable')
   session.post('Profiler.startPreciseCoverage', { callCount: true, detailed: true })
+  // One take per process: a take resets V8's counts, and a second one lists only what ran
+  // since, in a form that cannot be read safely. `end` names it.
   let written = false
   const write = () => {
     if (written) return
@@ -73,7 +81,23 @@ function start() {
       session.post('Debugger.enable')
       for (const script of result) sourceOf(script.scriptId, script.url)
     }
-    fs.writeFileSync(path.join(own, `own-${name}.json`), JSON.stringify({ result }))
+    fs.writeFileSync(path.join(own, `own-${name}-end.json`), JSON.stringify({ result }))
+  }
+  // jest's pool workers are told to end (jest-worker's CHILD_MESSAGE_END, `[2, …]`) and then
+  // have a second to exit before SIGKILL: the take starts when that message arrives (the
+  // tests are over by then), not at exit. Under heavy load it can still be cut off, and
+  // js-coverage.ts then says so.
+  if (process.env.JEST_WORKER_ID && typeof process.send === 'function') {
+    const onEnd = message => {
+      if (!Array.isArray(message) || message[0] !== 2) return
+      process.removeListener('message', onEnd)
+      try {
+        write()
+      } catch {
+        // the exit handler will not try again; V8's own dump may still come
+      }
+    }
+    process.on('message', onEnd)
   }
   process.on('exit', () => {
     try {
