@@ -276,6 +276,74 @@ describe('JavaScript diff coverage through V8, real runners', () => {
       'lib/fee.ts',
       FEE_TS_HEAD
     )
+    // jest SIGKILLs a worker one second after telling it to end; on a loaded machine its
+    // take can be cut off. Then the card says so, and no line is claimed that did not run.
+    const { problems } = judged.coverage
+    if (problems === undefined) return expectFixCoveredBranchNot(judged)
+    expect(problems).toEqual([expect.stringMatching(/Node processes .* ended before writing/)])
+    const ran = [lineOf(FEE_TS_HEAD, 'return 0'), lineOf(FEE_TS_HEAD, 'if (total < 0)')]
+    for (const line of judged.coverage.covered.get('lib/fee.ts') ?? []) expect(ran).toContain(line)
+  })
+
+  it('jest in band (one process, its texts read at exit): the same lines', async () => {
+    const judged = await measure(
+      jestRepo(),
+      `${SUITE_COMMANDS.jest('oracle/props')} --runInBand`,
+      'lib/fee.ts',
+      FEE_TS_HEAD
+    )
     expectFixCoveredBranchNot(judged)
+  })
+
+  it('a head that litters the coverage folder (a FIFO, a link, garbage): refused by name, no hang, its real lines still measured', async () => {
+    const litter = `import { execFileSync } from 'node:child_process'
+import { symlinkSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { test } from 'node:test'
+const dir = process.env.NODE_V8_COVERAGE
+test('litters', () => {
+  if (!dir) return
+  execFileSync('mkfifo', [join(dir, 'coverage-999-1-0.json')])
+  writeFileSync(join(dir, 'coverage-998-1-0.json'), 'not json')
+  symlinkSync('/etc/passwd', join(dir, 'coverage-997-1-0.json'))
+})
+`
+    const repo = nodeRepo().write({ 'oracle/props/litter.test.mjs': litter })
+    const judged = await measure(
+      repo,
+      SUITE_COMMANDS.nodeTest('oracle/props/'),
+      'lib/fee.mjs',
+      FEE_JS_HEAD
+    )
+    expect(judged.coverage.problems?.sort()).toEqual(
+      ['997', '998', '999'].map(
+        pid =>
+          `a coverage file was not V8's (unreadable, too big or of another shape): coverage-${pid}-1-0.json`
+      )
+    )
+    expectFixCoveredBranchNot({ ...judged, coverage: { ...judged.coverage, problems: undefined } })
+  })
+
+  it('a head that removes the coverage folder at exit: its lines are not claimed, nothing throws', async () => {
+    const remover = `import { rmSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { test } from 'node:test'
+import { fee } from '../../lib/fee.mjs'
+test('removes', () => {
+  fee({ total: 200 })
+  process.on('exit', () => rmSync(dirname(process.env.NODE_V8_COVERAGE ?? '/nonexistent/x'), { recursive: true, force: true }))
+})
+`
+    const repo = nodeRepo().write({ 'oracle/props/fee.test.mjs': remover })
+    const { coverage } = await measure(
+      repo,
+      SUITE_COMMANDS.nodeTest('oracle/props/'),
+      'lib/fee.mjs',
+      FEE_JS_HEAD
+    )
+    // The child's coverage is gone with the folder (V8 recreates it for the parent's dump):
+    // the line the test ran is not claimed, and nothing throws.
+    expect(coverage.covered.get('lib/fee.mjs')).toEqual(new Set())
+    expect(coverage.executable?.get('lib/fee.mjs')?.has(lineOf(FEE_JS_HEAD, 'return 0'))).toBe(true)
   })
 })

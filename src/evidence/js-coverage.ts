@@ -169,16 +169,24 @@ function parseJson(text: string | null): unknown {
 function processOf(name: string): string | null {
   const m =
     /^coverage-(\d+)-\d+-(\d+)\.json$/.exec(name) ??
-    /^(?:own|started|sources)-(\d+)-(\d+)(?:\.json|\.jsonl)?$/.exec(name)
+    /^own-(\d+)-(\d+)-end\.json$/.exec(name) ??
+    /^(?:started|sources)-(\d+)-(\d+)(?:\.jsonl)?$/.exec(name)
   return m ? `${m[1]}-${m[2]}` : null
 }
 
-/** The coverage files of each process and thread, by kind. */
+/** The coverage files of one process or thread, by kind. */
 interface ProcessFiles {
-  own?: string
+  /** The hook's take (`…-end.json`). */
+  own: string[]
+  ended: boolean
   v8: string[]
   sources?: string
   started: boolean
+}
+
+/** The names in a folder the run could write; none when the run removed or replaced it. */
+async function listing(dir: string): Promise<string[]> {
+  return readdir(dir).catch(() => [])
 }
 
 async function listRun(v8Dir: string, ownDir: string): Promise<Map<string, ProcessFiles>> {
@@ -186,26 +194,28 @@ async function listRun(v8Dir: string, ownDir: string): Promise<Map<string, Proce
   const entry = (name: string): ProcessFiles | null => {
     const key = processOf(name)
     if (key === null) return null
-    const found = by.get(key) ?? { v8: [], started: false }
+    const found = by.get(key) ?? { own: [], ended: false, v8: [], started: false }
     by.set(key, found)
     return found
   }
-  for (const name of (await readdir(v8Dir)).sort()) entry(name)?.v8.push(join(v8Dir, name))
-  for (const name of await readdir(ownDir)) {
+  for (const name of (await listing(v8Dir)).sort()) entry(name)?.v8.push(join(v8Dir, name))
+  for (const name of (await listing(ownDir)).sort()) {
     const files = entry(name)
     if (files === null) continue
-    if (name.startsWith('own-')) files.own = join(ownDir, name)
-    else if (name.startsWith('sources-')) files.sources = join(ownDir, name)
+    if (name.startsWith('own-')) {
+      files.own.push(join(ownDir, name))
+      files.ended ||= name.endsWith('-end.json')
+    } else if (name.startsWith('sources-')) files.sources = join(ownDir, name)
     else files.started = true
   }
   return by
 }
 
 /**
- * The dumps of the run: per process and thread the hook's (taken at exit or SIGTERM), else
- * V8's (a worker thread, terminated, runs no exit handler; a process that dropped
- * NODE_OPTIONS), with the texts the hook kept there. V8's dump of a process the hook wrote
- * for comes after the hook took (and so reset) the counts, and adds nothing.
+ * The dumps of the run: per process and thread the hook's take, else V8's dump (a worker
+ * thread, terminated, runs no exit handler; a process that dropped NODE_OPTIONS), with the
+ * texts the hook kept there. V8's dump of a process the hook wrote for comes after the
+ * hook took (and so reset) the counts, and adds nothing.
  */
 async function readDumps(
   v8Dir: string,
@@ -215,10 +225,10 @@ async function readDumps(
   const run = await listRun(v8Dir, ownDir)
   const problems: string[] = []
   const started = [...run.values()].filter(f => f.started)
-  const lost = started.filter(f => f.own === undefined && f.v8.length === 0)
+  const lost = started.filter(f => !f.ended && f.v8.length === 0)
   if (lost.length > 0)
     problems.push(
-      `${lost.length} of ${started.length} Node processes of the coverage run ended before writing their coverage (killed?): the lines only they ran are missing`
+      `${lost.length} of ${started.length} Node processes of the coverage run that may have run changed code ended before writing their coverage (killed?): the lines only they ran are missing`
     )
   const dumps: V8Dump[] = []
   let read = 0
@@ -226,7 +236,7 @@ async function readDumps(
     const sources = parseSourceLines(
       files.sources ? await readRegular(files.sources, MAX_DUMP_BYTES) : null
     )
-    for (const path of files.own !== undefined ? [files.own] : files.v8) {
+    for (const path of files.own.length > 0 ? files.own : files.v8) {
       if (++read > MAX_DUMPS) break
       const dump = parseDump(parseJson(await readRegular(path, MAX_DUMP_BYTES)), asked)
       if (dump === null)
