@@ -17,6 +17,7 @@ import { cost } from './cost.mjs'
 import { fixedCost } from './fixed.mjs'
 import { shard } from './shard.mjs'
 import { sandboxCost } from './sandbox.mjs'
+import { reachCost } from './reach.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const only = process.argv.slice(2)
@@ -32,7 +33,8 @@ const figures = [
   ['cost', cost],
   ['fixed', fixedCost],
   ['shard', shard],
-  ['sandbox', sandboxCost]
+  ['sandbox', sandboxCost],
+  ['reach', reachCost]
 ]
 
 const rows = []

@@ -73,11 +73,16 @@ _SYS_WATCHED = {
     "__dict__": "the sys module's namespace read",
     "_xoptions": "the interpreter's options read (sys._xoptions)",
 }
-_LOOKED_AT = frozenset(("open", "os.listdir", "os.scandir", "glob.glob", "glob.glob/2",
-                        "os.symlink", "os.link", "import", "object.__setattr__",
-                        "object.__delattr__", "object.__getattr__", "compile", "exec",
-                        "shutil.copyfile", "os.rename")) | frozenset(_PROCESS) | frozenset(
-    _INTROSPECTION)
+_LISTINGS = ("os.listdir", "os.scandir", "os.walk", "glob.glob", "glob.glob/2")
+_COPIES = ("os.symlink", "os.link", "shutil.copyfile", "os.rename")
+# The only events the hook looks at; every other returns at once.
+_LOOKED_AT = (
+    frozenset(("open", "import", "object.__getattr__", "compile", "exec"))
+    | frozenset(_LISTINGS)
+    | frozenset(_COPIES)
+    | frozenset(_PROCESS)
+    | frozenset(_INTROSPECTION)
+)
 
 
 def install(channel, plan):
@@ -242,9 +247,9 @@ class _Watch:
             return "introspection", _INTROSPECTION[event], False
         if event == "open":
             return self.opened(args[0], "open of ")
-        if event in ("os.listdir", "os.scandir", "glob.glob", "glob.glob/2"):
+        if event in _LISTINGS:
             return self.opened(args[0] if args and args[0] is not None else ".", "listing of ")
-        if event in ("os.symlink", "os.link", "shutil.copyfile", "os.rename"):
+        if event in _COPIES:
             return self.opened(args[0], event + " of ")
         if event == "import":
             name = args[0]
@@ -253,8 +258,6 @@ class _Watch:
             ).startswith("pytest_"):
                 return "framework", "import of the test framework's module " + str(name), False
             return None
-        if event in ("object.__setattr__", "object.__delattr__"):
-            return self.patched(args[0], args[1])
         if event == "object.__getattr__":
             if len(args) > 1 and args[1] in _FRAME_ATTRS:
                 return "introspection", "a frame reached through ." + args[1], True
@@ -288,20 +291,6 @@ class _Watch:
             if real == inst or real.startswith(inst + os.sep):
                 rel = os.path.relpath(real, self.root)
                 return "instrument", verb + "the instrument's " + rel, False
-        return None
-
-    def patched(self, target, name):
-        module = getattr(target, "__module__", "") if isinstance(target, type) else ""
-        top = str(module).partition(".")[0]
-        if top in _FRAMEWORK or top.startswith("pytest_"):
-            return "framework", "%s.%s of the test framework patched" % (
-                getattr(target, "__qualname__", "?"), name), False
-        if top == "builtins":
-            return "comparison", "the built-in %s.%s patched" % (
-                getattr(target, "__qualname__", "?"), name), False
-        if isinstance(target, type) and name in _COMPARISON:
-            return "comparison", "%s set on %s at run time" % (
-                name, getattr(target, "__qualname__", "?")), True
         return None
 
     # ---------------------------------------------------------------- replaced attributes
@@ -433,21 +422,49 @@ class _Watch:
                 namespace[name] = watched(name, what)
         namespace["__module__"] = base.__module__
         namespace["__qualname__"] = base.__qualname__
+
+        # The import system makes every new module as type(sys)(name): those stay plain.
+        def __new__(cls, *args, **kwargs):
+            module = base.__new__(base)
+            base.__init__(module, *args, **kwargs)
+            return module
+
+        namespace["__new__"] = __new__
         sys.__class__ = type(base.__name__, (base,), namespace)
 
     def _wrap_imports(self):
+        """Imports of framework modules already loaded raise no audit event. The patch's
+        modules run with builtins of their own whose __import__ reports them (every import
+        statement and __import__ call there; the rest of the run keeps the fast import)."""
         watch = self
         original = builtins.__import__
 
         def __import__(name, globals=None, locals=None, fromlist=(), level=0):
-            if level == 0 and isinstance(name, str) and (
-                name.partition(".")[0] in _FRAMEWORK or name.startswith("pytest_")
+            if (
+                level == 0
+                and isinstance(name, str)
+                and (name.partition(".")[0] in _FRAMEWORK or name.startswith("pytest_"))
             ):
                 watch.note("framework", "import of the test framework's module " + name)
             return original(name, globals, locals, fromlist, level)
 
         __import__.__module__ = "builtins"
-        builtins.__import__ = __import__
+        from importlib import _bootstrap_external as external
+
+        loader = external._LoaderBasics
+        exec_module = loader.exec_module
+
+        def _exec_module(self, module):
+            path = getattr(module, "__file__", None)
+            if isinstance(path, str) and watch._kind(path)[0] == "patch":
+                own = dict(vars(builtins))
+                own["__import__"] = __import__
+                module.__dict__["__builtins__"] = own
+            return exec_module(self, module)
+
+        _exec_module.__name__ = _exec_module.__qualname__ = "exec_module"
+        _exec_module.__module__ = exec_module.__module__
+        loader.exec_module = _exec_module
         import importlib
 
         import_module = importlib.import_module
