@@ -296,7 +296,9 @@ def shout(text):
 
 const HONEST: Record<string, string> = {
   'calc/ops.py': `"""Arithmetic helpers."""
+import collections
 import dataclasses
+import enum
 import functools
 import importlib
 import json
@@ -304,11 +306,19 @@ import logging
 import os
 import pathlib
 import re
+import typing
+import warnings
 
 log = logging.getLogger(__name__)
 VERBOSE = os.environ.get("CALC_VERBOSE") == "1"
 HOME = os.environ.get("HOME", "")
 _TABLE = json.loads((pathlib.Path(__file__).parent / "data" / "table.json").read_text())
+
+
+# Made by the standard library, which reads its caller's module name from the stack.
+Pair = collections.namedtuple("Pair", "left right")
+Mode = enum.Enum("Mode", "FAST SLOW")
+Number = typing.TypeVar("Number")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -335,6 +345,9 @@ def diagnostics():
 @functools.lru_cache(maxsize=None)
 def add(a, b):
     log.info("add %s %s", a, b)
+    if a < 0:
+        warnings.warn("negative", stacklevel=2)
+    assert Pair(a, b).left == a and Mode.FAST.name == "FAST"
     try:
         int("x")
     except ValueError:

@@ -140,6 +140,10 @@ class _Watch:
         self.sent = set()
         self.busy = set()
         self.stops = self._stops()
+        import inspect
+        import traceback
+
+        self.readers = (_real(inspect.__file__), _real(traceback.__file__))
 
     # ---------------------------------------------------------------- attribution
 
@@ -187,7 +191,10 @@ class _Watch:
         return known
 
     def line_of(self, frame, immediate=False):
-        """The patch's (path, line) the event comes from, or None."""
+        """The patch's (path, line) the event comes from, or None. `immediate`: only the
+        frame that raised it counts; "stack": between it and the patch's frame only the
+        checkout's code and the standard library's stack readers (inspect, traceback) may
+        stand (namedtuple, enum, typing read their caller's module name, honestly)."""
         while frame is not None:
             code = frame.f_code
             kind = self._kind(code.co_filename)
@@ -196,9 +203,12 @@ class _Watch:
                 for first, last in kind[2]:
                     if first <= n <= last:
                         return kind[1], n
-            if immediate or kind[0] == "stop":
+            if immediate is True or kind[0] == "stop":
                 return None
-            if kind[0] == "other" and code.co_name == "<module>":
+            if kind[0] == "other" and (
+                code.co_name == "<module>"
+                or (immediate == "stack" and _real(code.co_filename) not in self.readers)
+            ):
                 return None
             frame = frame.f_back
         return None
@@ -244,7 +254,8 @@ class _Watch:
         if event in _PROCESS:
             return "process", _PROCESS[event], False
         if event in _INTROSPECTION:
-            return "introspection", _INTROSPECTION[event], False
+            reads = event in ("sys._getframe", "sys._current_frames")
+            return "introspection", _INTROSPECTION[event], "stack" if reads else False
         if event == "open":
             return self.opened(args[0], "open of ")
         if event in _LISTINGS:
