@@ -374,12 +374,24 @@ beforeAll(() => {
   for (const [name, attack] of Object.entries(ATTACKS))
     repo.branch(name, 'main').write({ 'calc/ops.py': attack.ops }).commit(`attack: ${name}`)
   repo.branch('honest', 'main').write(HONEST).commit('honest fix')
+  // The merge base's waiver for the path and category: the same attack is let through.
+  const policy = BASE['.github/oracle-gate.yml']!
+  repo.branch('main-allow', 'main')
+  repo
+    .write({
+      '.github/oracle-gate.yml': `${policy}lints:\n  reach_allow:\n    - path: calc/ops.py\n      categories: [markers]\n`
+    })
+    .commit('waiver')
+  repo
+    .branch('allowed', 'main-allow')
+    .write({ 'calc/ops.py': ATTACKS['env-rot13']!.ops })
+    .commit('attack under a waiver')
   repo.checkout('main')
 })
 afterAll(() => repo.cleanup())
 
-function judge(head: string): Promise<Scorecard> {
-  return check({ repoDir: repo.dir, base: 'main', head, today: '2026-12-01', log: memoryLogger() })
+function judge(head: string, base = 'main'): Promise<Scorecard> {
+  return check({ repoDir: repo.dir, base, head, today: '2026-12-01', log: memoryLogger() })
 }
 
 const atRunTime = (card: Scorecard): Reason[] =>
@@ -417,6 +429,12 @@ describe('oracle-reach at run time on a real pytest suite', () => {
       ).toContainEqual(expect.stringMatching(new RegExp(`^${attack.category}: .* at run time — `)))
     })
   }
+
+  it('lints.reach_allow of the merge base waives the path and category at run time too', async () => {
+    const card = await judge('allowed', 'main-allow')
+    expect(atRunTime(card)).toEqual([])
+    expect(card.verdict).toBe('merge')
+  })
 
   it('the honest fix with its near-misses merges; pre-existing I/O in a changed file never counts', async () => {
     const card = await judge('honest')
