@@ -1,7 +1,8 @@
 // The run-time reach watcher (src/reporters/python/gate_reach.py) in a real pytest run, fed
 // a plan as the gate feeds it: the product finds no trace of it by name (no module, path,
 // variable or file), it reports only what the plan's lines did (the same code on a line
-// outside the plan, or with reach off, sends nothing), and a second pytest session of the
+// outside the plan, or with reach off, sends nothing; a child waited for is ordinary, one
+// still running when the session ends outlives it), and a second pytest session of the
 // same command, finding the plan already read, starts unwatched.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -26,6 +27,12 @@ const PRODUCT = `import os
 def probe():
     os.environ.get("PYTEST_" + "CURRENT_TEST")
     return 1
+
+
+def children():
+    import subprocess, sys
+    subprocess.run([sys.executable, "-c", "pass"], check=True)
+    return subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE)
 `
 
 const TEST = `import json, os, sys
@@ -42,6 +49,13 @@ def test_probe():
     }
     with open(os.environ["PROBE_OUT"], "w") as out:
         json.dump(found, out)
+
+
+def test_children():
+    from pkg.mod import children
+    child = children()
+    import atexit
+    atexit.register(child.kill)
 
 
 def test_outside():
@@ -92,7 +106,12 @@ async function run(plan: WatchPlan | null, twice = false): Promise<Seen> {
 }
 
 const plan = (reach: boolean): WatchPlan => ({
-  lines: { 'pkg/mod.py': [[5, 6]] },
+  lines: {
+    'pkg/mod.py': [
+      [5, 6],
+      [10, 13]
+    ]
+  },
   instrument: ['test_probe.py'],
   reach,
   cover: false
@@ -110,6 +129,15 @@ describe('the run-time reach watcher in a real pytest run', () => {
         what: 'environment read of PYTEST_CURRENT_TEST',
         path: 'pkg/mod.py',
         line: 5
+      },
+      // The child waited for (line 11) is ordinary; the one still running at the end is not.
+      {
+        t: 'reach',
+        k: expect.any(String),
+        category: 'process',
+        what: 'a child process still running when the session ended',
+        path: 'pkg/mod.py',
+        line: 12
       }
     ])
     expect(seen.found).toEqual({

@@ -22,8 +22,9 @@ _FRAMEWORK = ("pytest", "_pytest", "pluggy", "hypothesis", "_hypothesis_pytestpl
 _MARKER_PREFIXES = ("PYTEST", "_PYTEST", "ORACLE_GATE", "HYPOTHESIS_", "TEST_OUTCOME_STREAM",
                     "COV_CORE_", "PYTHONBREAKPOINT")
 _MARKER_EXACT = ("CI", "GITHUB_ACTIONS")
+# A child waited for is ordinary (git, a compiler); one still running when the session
+# ends outlives it (subprocess.Popen is judged then). A fork or an exec never is.
 _PROCESS = {
-    "subprocess.Popen": "a child process",
     "os.system": "os.system",
     "os.fork": "os.fork",
     "os.forkpty": "os.forkpty",
@@ -40,6 +41,7 @@ _PROCESS = {
     "ctypes.dlsym": "a native symbol looked up (ctypes)",
     "ctypes.call_function": "a native function called (ctypes)",
 }
+_SPAWNS = ("os.posix_spawn", "os.spawn", "os.fork")
 _INTROSPECTION = {
     "sys._getframe": "the call stack read (sys._getframe)",
     "sys._current_frames": "every thread's stack read (sys._current_frames)",
@@ -81,6 +83,7 @@ _LOOKED_AT = (
     | frozenset(_LISTINGS)
     | frozenset(_COPIES)
     | frozenset(_PROCESS)
+    | frozenset(("subprocess.Popen",))
     | frozenset(_INTROSPECTION)
 )
 
@@ -121,6 +124,7 @@ class _Plugin:
 
     def pytest_sessionfinish(self, session, exitstatus):
         self.watch.scan()
+        self.watch.survivors()
 
 
 def _real(path):
@@ -144,6 +148,10 @@ class _Watch:
         import traceback
 
         self.readers = (_real(inspect.__file__), _real(traceback.__file__))
+        import subprocess
+
+        self.subprocess = _real(subprocess.__file__)
+        self.children = []
 
     # ---------------------------------------------------------------- attribution
 
@@ -240,9 +248,18 @@ class _Watch:
         try:
             found = self.classify(event, args)
             if found is not None:
-                category, what, immediate = found
-                at = self.line_of(sys._getframe(1), immediate)
-                if at is not None:
+                category, what, mode = found
+                frame = sys._getframe(1)
+                if mode == "spawn" and self._within_popen(frame) is not None:
+                    return  # the spawn of a subprocess.Popen: judged as that
+                at = self.line_of(frame, mode if mode in (True, "stack") else False)
+                if at is None:
+                    return
+                if mode == "popen":
+                    child = self._within_popen(frame)
+                    if child is not None:
+                        self.children.append((child, what, at))
+                else:
                     self._send(category, what, at)
         except Exception:  # noqa: BLE001 - the hook must never break the run it watches
             pass
@@ -251,8 +268,10 @@ class _Watch:
 
     def classify(self, event, args):
         """(category, what, immediate) of an event that could be a reach, else None."""
+        if event == "subprocess.Popen":
+            return "process", "a child process still running when the session ended", "popen"
         if event in _PROCESS:
-            return "process", _PROCESS[event], False
+            return "process", _PROCESS[event], "spawn" if event in _SPAWNS else False
         if event in _INTROSPECTION:
             reads = event in ("sys._getframe", "sys._current_frames")
             return "introspection", _INTROSPECTION[event], "stack" if reads else False
@@ -303,6 +322,25 @@ class _Watch:
                 rel = os.path.relpath(real, self.root)
                 return "instrument", verb + "the instrument's " + rel, False
         return None
+
+    def _within_popen(self, frame):
+        """The subprocess.Popen being built on this stack, if any."""
+        while frame is not None:
+            code = frame.f_code
+            if code.co_name == "__init__" and _real(code.co_filename) == self.subprocess:
+                return frame.f_locals.get("self")
+            frame = frame.f_back
+        return None
+
+    def survivors(self):
+        """The patch's children still running: they outlive the session."""
+        for child, what, at in self.children:
+            try:
+                running = child.poll() is None
+            except Exception:  # noqa: BLE001
+                running = False
+            if running:
+                self._send("process", what, at)
 
     # ---------------------------------------------------------------- replaced attributes
 
