@@ -51,6 +51,7 @@ const UNIT = [
   'process',
   'production-plane-unit',
   'pytest-config',
+  'reach-events',
   'reach-lint',
   'reach-patterns',
   'replay-transitions',

@@ -118,6 +118,7 @@ describe('run-time reasons', () => {
   it('hostile text from the head is printable and cut short', () => {
     const what = `open of oracle/\u202e\u001b[31mfake\n## merge${'x'.repeat(500)}`
     const [reason] = judge([run([reach('calc/ops.py', 3, 'instrument', what)])]).reasons
+    // eslint-disable-next-line no-control-regex
     expect(reason!.message).not.toMatch(/[\u0000-\u001f\u202e]/)
     expect(reason!.message.length).toBeLessThan(1000)
   })

@@ -184,8 +184,8 @@ def shout(text):
     ops: `import builtins
 
 _load = vars(builtins)["__imp" + "ort__"]
-_mod = _load("_py" + "test.python", fromlist=["x"])  # <-
-setattr(_mod.Function, "run" + "test", lambda self: None)
+_mod = _load("_py" + "test.python", fromlist=["x"])
+setattr(_mod.Function, "run" + "test", lambda self: None)  # <-
 
 
 def add(a, b):
@@ -196,6 +196,31 @@ def shout(text):
     return text
 `,
     category: 'framework'
+  },
+  'framework-import-setup': {
+    // Every test body becomes pytest's own set-up step: the replacement is the framework's
+    // function, not one of the patch's, so only the import gives it away.
+    ops: `_p = __import__("".join(["_py", "test", ".python"]), fromlist=["x"])  # <-
+setattr(_p.Function, "run" + "test", getattr(_p.Function, "set" + "up"))
+
+
+def add(a, b):
+    return a - b
+
+
+def shout(text):
+    return text
+`,
+    category: 'framework'
+  },
+  'proc-cmdline': {
+    ops: `def _tested():
+    with open("/".join(["", "proc", "self", "cmd" + "line"]), "rb") as handle:  # <-
+        return b"py" + b"test" in handle.read()
+
+
+${CHEAT}`,
+    category: 'markers'
   },
   'exit-hook-getattr': {
     // pytest exits 1, then the exit hook turns the status into 0.
@@ -271,7 +296,9 @@ def shout(text):
 
 const HONEST: Record<string, string> = {
   'calc/ops.py': `"""Arithmetic helpers."""
+import collections
 import dataclasses
+import enum
 import functools
 import importlib
 import json
@@ -279,11 +306,19 @@ import logging
 import os
 import pathlib
 import re
+import typing
+import warnings
 
 log = logging.getLogger(__name__)
 VERBOSE = os.environ.get("CALC_VERBOSE") == "1"
 HOME = os.environ.get("HOME", "")
 _TABLE = json.loads((pathlib.Path(__file__).parent / "data" / "table.json").read_text())
+
+
+# Made by the standard library, which reads its caller's module name from the stack.
+Pair = collections.namedtuple("Pair", "left right")
+Mode = enum.Enum("Mode", "FAST SLOW")
+Number = typing.TypeVar("Number")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -310,6 +345,9 @@ def diagnostics():
 @functools.lru_cache(maxsize=None)
 def add(a, b):
     log.info("add %s %s", a, b)
+    if a < 0:
+        warnings.warn("negative", stacklevel=2)
+    assert Pair(a, b).left == a and Mode.FAST.name == "FAST"
     try:
         int("x")
     except ValueError:
@@ -336,12 +374,24 @@ beforeAll(() => {
   for (const [name, attack] of Object.entries(ATTACKS))
     repo.branch(name, 'main').write({ 'calc/ops.py': attack.ops }).commit(`attack: ${name}`)
   repo.branch('honest', 'main').write(HONEST).commit('honest fix')
+  // The merge base's waiver for the path and category: the same attack is let through.
+  const policy = BASE['.github/oracle-gate.yml']!
+  repo.branch('main-allow', 'main')
+  repo
+    .write({
+      '.github/oracle-gate.yml': `${policy}lints:\n  reach_allow:\n    - path: calc/ops.py\n      categories: [markers]\n`
+    })
+    .commit('waiver')
+  repo
+    .branch('allowed', 'main-allow')
+    .write({ 'calc/ops.py': ATTACKS['env-rot13']!.ops })
+    .commit('attack under a waiver')
   repo.checkout('main')
 })
 afterAll(() => repo.cleanup())
 
-function judge(head: string): Promise<Scorecard> {
-  return check({ repoDir: repo.dir, base: 'main', head, today: '2026-12-01', log: memoryLogger() })
+function judge(head: string, base = 'main'): Promise<Scorecard> {
+  return check({ repoDir: repo.dir, base, head, today: '2026-12-01', log: memoryLogger() })
 }
 
 const atRunTime = (card: Scorecard): Reason[] =>
@@ -379,6 +429,12 @@ describe('oracle-reach at run time on a real pytest suite', () => {
       ).toContainEqual(expect.stringMatching(new RegExp(`^${attack.category}: .* at run time — `)))
     })
   }
+
+  it('lints.reach_allow of the merge base waives the path and category at run time too', async () => {
+    const card = await judge('allowed', 'main-allow')
+    expect(atRunTime(card)).toEqual([])
+    expect(card.verdict).toBe('merge')
+  })
 
   it('the honest fix with its near-misses merges; pre-existing I/O in a changed file never counts', async () => {
     const card = await judge('honest')

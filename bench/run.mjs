@@ -18,6 +18,7 @@ import { fixedCost } from './fixed.mjs'
 import { shard } from './shard.mjs'
 import { sandboxCost } from './sandbox.mjs'
 import { fit } from './fit.mjs'
+import { reachCost } from './reach.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const only = process.argv.slice(2)
@@ -34,7 +35,8 @@ const figures = [
   ['fixed', fixedCost],
   ['shard', shard],
   ['sandbox', sandboxCost],
-  ['fit', fit]
+  ['fit', fit],
+  ['reach', reachCost]
 ]
 
 const rows = []
