@@ -9,8 +9,8 @@ process.stdout.write(`oracle-gate ${VERSION}
 `);
 try {
   const [{ run }, { readEnvironment }] = await Promise.all([
-    import("./chunks/main-VVXVYNHY.js"),
-    import("./chunks/environment-53D2OJCT.js")
+    import("./chunks/main-2MZ3A64M.js"),
+    import("./chunks/environment-PR5Q3W7O.js")
   ]);
   await run(readEnvironment());
 } catch (error) {
