@@ -18,6 +18,7 @@ const UNIT = [
   'doctor-findings',
   'env',
   'fixture-manifest',
+  'fixture-strength',
   'git-batch',
   'git-version',
   'github',
