@@ -19,6 +19,7 @@ const UNIT = [
   'env',
   'evidence-unit',
   'fixture-manifest',
+  'fixture-strength',
   'git-batch',
   'git-version',
   'github',

@@ -207,6 +207,67 @@ const JS_HONEST = [
   'const ok = a === b\nconst o = { value: 5, toJSON() { return 5 } }\n'
 ]
 
+// Names spelt from constant parts (issue 26): the resolver folds the building, so each is
+// the literal name the table above already catches.
+const PY_BUILT: Array<[ReachCategory, string]> = [
+  ['framework', 'import importlib\nm = importlib.import_module("".join(["py", "test"]))'],
+  [
+    'framework',
+    'import importlib\nm = importlib.import_module("-".join(["_py", "test"]).replace("-", ""))'
+  ],
+  ['framework', '__import__("tsetyp"[::-1])'],
+  ['framework', '__import__("PYTEST".lower())'],
+  ['framework', 'import codecs\n__import__(codecs.decode("clgrfg", "rot13"))'],
+  ['framework', 'import base64\n__import__(base64.b64decode("cHl0ZXN0").decode())'],
+  ['framework', '__import__(bytes.fromhex("707974657374").decode())'],
+  ['framework', '__import__("".join(map(chr, [112, 121, 116, 101, 115, 116])))'],
+  ['framework', '__import__(chr(112) + "ytest")'],
+  ['framework', 'p = "py"\n__import__(f"{p}test")'],
+  ['framework', '__import__("%stest" % "py")'],
+  ['framework', '__import__("{}{}".format("py", "test"))'],
+  ['framework', 'vars(__builtins__)["__import__"]("pytest")'],
+  ['framework', 'globals()["__builtins__"]["__import__"]("pytest")'],
+  ['markers', 'import os\nx = os.environ["PYTEST_" + "CURRENT_TEST"]'],
+  ['markers', 'import os\nx = os.environ.get("_".join(["PYTEST", "CURRENT", "TEST"]))'],
+  ['markers', 'import os\nx = getattr(os, "environ").get("TSET_TNERRUC_TSETYP"[::-1])'],
+  ['introspection', 'import sys\nf = getattr(sys, "_get" + "frame")(1)'],
+  ['introspection', 'import sys\nf = vars(sys)["_getframe"](1)'],
+  ['introspection', 'import sys\nf = sys.__dict__["".join(["_get", "frame"])](1)'],
+  [
+    'introspection',
+    'import importlib\ni = importlib.import_module("tcepsni"[::-1])\ns = i.stack()'
+  ],
+  ['process', 'import os\ngetattr(os, "_" + "exit")(0)'],
+  ['comparison', 'import builtins\nsetattr(builtins, "le" + "n", fake)'],
+  ['comparison', 'Any = type("Any", (), {"__eq__": lambda s, o: True})'],
+  ['comparison', 'Any = type("Any", (object,), {"__" + "eq__": lambda self, other: True})()'],
+  ['comparison', 'Lie = type("Lie", (int,), {"__eq__": lambda s, o: s.real == s.real})'],
+  ['comparison', 'Lie = type("Lie", (), {"__class__": property(lambda s: float)})']
+]
+
+const PY_BUILT_HONEST = [
+  'name = "".join(["py", "test"])\nprint(name)\n',
+  'label = "{}-{}".format("fee", "table")\n',
+  'import base64\ntoken = base64.b64decode(raw).decode()\n',
+  'word = "abc"[::-1]\n',
+  'import os\nhome = os.environ["HO" + "ME"]\n',
+  'Point = type("Point", (), {"x": 0, "__repr__": lambda s: "Point"})\n',
+  'Key = type("Key", (), {"__eq__": lambda s, o: s.k == o.k, "__hash__": lambda s: hash(s.k)})\n'
+]
+
+describe('oracle-reach patterns: names built from constants (Python)', () => {
+  for (const [category, code] of PY_BUILT) {
+    it(`${category}: ${code.split('\n').pop()}`, async () => {
+      expect(await categories('python', code)).toContain(category)
+    })
+  }
+  for (const code of PY_BUILT_HONEST) {
+    it(`honest: ${code.split('\n')[0]}`, async () => {
+      expect(await categories('python', code)).toEqual([])
+    })
+  }
+})
+
 describe('oracle-reach patterns (Python)', () => {
   for (const [category, code] of PY_ATTACKS) {
     it(`${category}: ${code.split('\n').pop()}`, async () => {
@@ -216,6 +277,44 @@ describe('oracle-reach patterns (Python)', () => {
   for (const code of PY_HONEST) {
     it(`honest: ${code.split('\n')[0]}`, async () => {
       expect(await categories('python', code)).toEqual([])
+    })
+  }
+})
+
+const JS_BUILT: Array<[ReachCategory, string]> = [
+  ['framework', "const m = require(['vi', 'test'].join(''))"],
+  ['framework', "const m = await import('tsetiv'.split('').reverse().join(''))"],
+  ['framework', 'const m = require(String.fromCharCode(118, 105, 116, 101, 115, 116))'],
+  ['framework', "const m = require(atob('dml0ZXN0'))"],
+  ['framework', "const m = require(Buffer.from('6a657374', 'hex').toString())"],
+  ['framework', "const p = 'vi'\nconst m = require(`${p}test`)"],
+  ['framework', "const m = require('VITEST'.toLowerCase())"],
+  ['markers', "const on = process.env['VI' + 'TEST']"],
+  ['markers', "const on = process.env[['VI', 'TEST'].join('')]"],
+  ['markers', "const on = Reflect.get(process.env, 'JEST_' + 'WORKER_ID')"],
+  ['framework', "const w = globalThis[atob('X192aXRlc3Rfd29ya2VyX18=')]"],
+  ['comparison', "Object[['i', 's'].join('')] = () => true"],
+  ['process', "process[['ex', 'it'].join('')](0)"]
+]
+
+const JS_BUILT_HONEST = [
+  "const label = ['fee', 'table'].join('-')\n",
+  'const token = atob(input)\n',
+  'const name = `${first} ${last}`\n',
+  "const mode = process.env['NODE_' + 'ENV']\n",
+  "const word = 'abc'.split('').reverse().join('')\n"
+]
+
+describe('oracle-reach patterns: names built from constants (JavaScript, TypeScript)', () => {
+  for (const [category, code] of JS_BUILT) {
+    it(`${category}: ${code.split('\n').pop()}`, async () => {
+      expect(await categories('javascript', code)).toContain(category)
+      expect(await categories('typescript', code)).toContain(category)
+    })
+  }
+  for (const code of JS_BUILT_HONEST) {
+    it(`honest: ${code.split('\n')[0]}`, async () => {
+      expect(await categories('javascript', code)).toEqual([])
     })
   }
 })

@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import { DEFAULT_POLICY_PATH } from '../policy/load.js'
+import { fixtureStrengthNote } from '../policy/fixture-strength.js'
 import { inspectRepository, type Inspection } from '../policy/inspect.js'
 import {
   describeProject,
@@ -88,6 +89,9 @@ function notes(ins: Inspection): string {
     out.push(
       'jest-junit is NOT a dependency: add it as a devDependency (the policy says how) and commit the lockfile with the policy, or every run leaves no report'
     )
+  // init proposes no seeds corpus: only the tests' own generators count here.
+  const strength = fixtureStrengthNote(ins.fixtures, ins.propertyLibrary, undefined)
+  if (strength !== null) out.push(strength)
   return out.map(l => `${logText(l)}\n`).join('')
 }
 

@@ -52,6 +52,8 @@ export interface DoctorInput {
   owner: string
   /** The suite's runner kind (pytest's exit 2 means its collection was interrupted). */
   runner?: string | null
+  /** Fixture tests without generated inputs or seeds with distance (policy/fixture-strength.ts). */
+  fixtureStrength?: string | null
 }
 
 export type Level = 'blocker' | 'warning' | 'info'
@@ -202,6 +204,8 @@ export function diagnose(input: DoctorInput): DoctorReport {
         'tests defined twice under one name in one scope (Python runs only the last; JS collapses them into one id)',
       items: input.shadowed.map(s => `${s.file}: ${s.name} (lines ${s.lines.join(', ')})`)
     })
+  if (input.fixtureStrength)
+    findings.push({ level: 'info', code: 'fixtures-only', message: input.fixtureStrength })
   if (alwaysFailing.length > 0)
     findings.push({
       level: 'warning',

@@ -29,6 +29,7 @@ import { logCollectionErrors } from './collection.js'
 import { diagnose, type DoctorReport, type DoctorRun, type ImportProbe } from './findings.js'
 import { unmeasuredImports } from './production.js'
 import { shadowedTests, type Shadowed } from './shadow.js'
+import { fixtureFiles, fixtureStrengthNote } from '../policy/fixture-strength.js'
 
 export interface DoctorOptions {
   repoDir: string
@@ -94,7 +95,8 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
       ledgered: await ledgered(ctx, sha),
       today: options.today,
       owner: options.owner,
-      runner: detectRunner(policy.suite)
+      runner: detectRunner(policy.suite),
+      fixtureStrength: await fixtureStrength(ctx, worktree, files)
     })
   } finally {
     await cleanupWorktree(links).catch(() => undefined)
@@ -168,6 +170,31 @@ async function logText(file: string): Promise<string> {
     await handle.close()
   }
 }
+
+/** Doctor's word on fixture tests without generated inputs or seeds with distance. */
+async function fixtureStrength(
+  ctx: GateContext,
+  worktree: string,
+  files: readonly string[]
+): Promise<string | null> {
+  const voting = files.filter(f => ctx.planes.planeOf(f) === 'voting')
+  const fixtures = fixtureFiles(files, voting)
+  if (fixtures.length === 0) return null
+  let generators: string | null = null
+  for (const file of voting.filter(f => languageOf(f) !== undefined).slice(0, 500)) {
+    const text = await readFile(join(worktree, file), 'utf8').catch(() => '')
+    const found = PROPERTY_IMPORT.exec(text.slice(0, 1_000_000))
+    if (found) {
+      generators = found[1] ?? found[2] ?? 'property tests'
+      break
+    }
+  }
+  return fixtureStrengthNote(fixtures, generators, ctx.policy.seeds)
+}
+
+/** An import of a property library in a test file (Python or JavaScript). */
+const PROPERTY_IMPORT =
+  /^\s*(?:from|import)\s+(hypothesis)\b|(?:from\s+|require\(\s*)['"](fast-check|@fast-check\/[\w-]+)['"]/m
 
 async function scanShadowed(worktree: string, files: readonly string[]): Promise<Shadowed[]> {
   const out: Shadowed[] = []

@@ -3,6 +3,7 @@
 // and whether a property library is in use. The starter that ignored all this put the real
 // suite on a plane that never votes (issue 15). Detection is a pure function of the tracked
 // file list, a file reader and the PATH, so every shape can be tested without a project.
+import { fixtureFiles } from './fixture-strength.js'
 import { accessSync, constants, readdirSync, readFileSync } from 'node:fs'
 import { delimiter, join, posix } from 'node:path'
 import { layoutProduction } from './production.js'
@@ -59,6 +60,8 @@ export interface Inspection {
   jsConfig: string | null
   /** Files named like tests that define none (data): protected, left out of the run. */
   dataFiles: string[]
+  /** Data files beside or under the tests: what fixture tests compare with (fixture-strength.ts). */
+  fixtures: string[]
   /** jest: jest-junit is a dependency of the package. */
   jestJunit: boolean
   /** The package's own test script. */
@@ -196,6 +199,7 @@ export function inspect(input: InspectInput): Inspection {
     pytestSource,
     jsConfig: selected.source,
     dataFiles,
+    fixtures: fixtureFiles(input.files, testFiles),
     jestJunit: 'jest-junit' in pkgJson.deps,
     testScript: pkgJson.testScript,
     ci: ciProposal(

@@ -52,8 +52,16 @@ export function detectPython(root: Node, ctx: DetectContext): Finding[] {
 /** What each node type is checked for; the walk is syntax.ts's detectFile. */
 const PY_DETECTORS: Detectors<Names> = byType<Names>(
   [['import_statement', 'import_from_statement'], importFindings],
-  [['call'], callFindings],
+  [
+    ['call'],
+    (node, names, ctx) => [...callFindings(node, names), ...builtFindings(node, names, ctx)]
+  ],
   [['attribute', 'identifier'], referenceFindings],
+  [
+    ['subscript'],
+    (node, names, ctx) => [...referenceFindings(node, names), ...builtFindings(node, names, ctx)]
+  ],
+  [['binary_operator'], builtFindings],
   [['assignment', 'augmented_assignment'], assignmentFindings],
   [['string', 'concatenated_string'], stringFindings],
   [['class_definition'], classFindings],
@@ -80,7 +88,8 @@ const PATHS: PythonDomain<PathValue | PyString> = {
   module: name => (name.startsWith('.') ? undefined : pathValue(name)),
   member: (object, name) =>
     object.kind === 'path' ? pathValue(`${object.path}.${name}`) : undefined,
-  global: pathValue,
+  // `__builtins__` is the builtins module by another name (a dict in imported modules).
+  global: name => pathValue(name === '__builtins__' ? 'builtins' : name),
   join: lastDefined,
   call: (callee, node, names) => {
     if (callee?.kind !== 'path' || !IMPORT_CALLS.has(callee.path)) return undefined
@@ -154,6 +163,8 @@ function callFindings(node: Node, names: Names): Finding[] {
     const name = names.stringOf(args[1])
     if (base !== undefined && name !== undefined) return targetFindings(`${base}.${name}`, node)
   }
+  if (callee === 'type' && args.length === 3 && args[2]?.type === 'dictionary')
+    return typeCallFindings(args, names)
   if ((callee === 'os.kill' || callee === 'os.killpg') && args[0]) {
     const target = args[0].text
     if (/getpid|getppid|getpgid|getpgrp/.test(target) || target === '0')
@@ -292,6 +303,26 @@ function stringFindings(node: Node, names: Names, ctx: DetectContext): Finding[]
   return out
 }
 
+/**
+ * A string built at run time from constants (`"".join(...)`, `s[::-1]`, a decoder, `%`):
+ * checked as its literal would be, at the outermost expression that still folds.
+ */
+function builtFindings(node: Node, names: Names, ctx: DetectContext): Finding[] {
+  const value = names.stringOf(node)
+  if (value === undefined || (node.parent && names.stringOf(node.parent) !== undefined)) return []
+  const out = runFindings(node, value, true)
+  if (namesRunner(value) && expressionUses(expressionRoot(node), names, PY_RUNTIME_SOURCES))
+    out.push(
+      finding(
+        'markers',
+        node,
+        `checks whether ${quote(value.trim())} is running (a name built at run time)`
+      )
+    )
+  out.push(...instrumentFindings(node, [value], ctx))
+  return out
+}
+
 /** `os.path.join("a", "b")`, `Path("a") / "b"`: the path the string is part of, if static. */
 function joinedPath(node: Node, names: Names): string[] {
   let parent = node.parent
@@ -386,6 +417,39 @@ function classFindings(node: Node, names: Names): Finding[] {
   return out
 }
 
+/** `type(name, bases, {...})`: a class made without a class statement, judged as one. */
+function typeCallFindings(args: Node[], names: Names): Finding[] {
+  const bases = (args[1]?.type === 'tuple' ? args[1].namedChildren : [args[1]])
+    .map(b => (b ? resolvePython(b, names) : undefined))
+    .filter((b): b is string => b !== undefined)
+  const valueBase = bases.find(b => PY_VALUE_TYPES.has(b))
+  const out: Finding[] = []
+  for (const pair of args[2]?.namedChildren ?? []) {
+    if (pair?.type !== 'pair') continue
+    const key = names.stringOf(pair.childForFieldName('key'))
+    const value = pair.childForFieldName('value')
+    if (key === undefined || !value) continue
+    if (key === '__class__')
+      out.push(
+        finding('comparison', pair, 'defines __class__ through type(), which makes isinstance lie')
+      )
+    if (!PY_COMPARISON_DUNDERS.has(key)) continue
+    if (valueBase !== undefined)
+      out.push(
+        finding('comparison', pair, `redefines ${key} through type() on a subclass of ${valueBase}`)
+      )
+    else if (value.type === 'lambda' && returnsConstant(value))
+      out.push(
+        finding(
+          'comparison',
+          pair,
+          `defines ${key} through type() to return a constant, whatever it is compared with`
+        )
+      )
+  }
+  return out
+}
+
 function memberName(def: Node): string | undefined {
   if (def.type === 'function_definition') return def.childForFieldName('name')?.text
   if (def.type === 'expression_statement') {
@@ -421,8 +485,8 @@ export function returnsConstant(def: Node): boolean {
 
 /** The second parameter's name and the result expressions of a method or a lambda. */
 function methodShape(def: Node): { other: string | undefined; results: Node[] } {
-  if (def.type === 'expression_statement') {
-    const lambda = def.namedChildren[0]?.childForFieldName('right')
+  if (def.type === 'expression_statement' || def.type === 'lambda') {
+    const lambda = def.type === 'lambda' ? def : def.namedChildren[0]?.childForFieldName('right')
     if (lambda?.type !== 'lambda') return { other: undefined, results: [] }
     const params = lambda.childForFieldName('parameters')?.namedChildren ?? []
     const body = lambda.childForFieldName('body')

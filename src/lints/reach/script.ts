@@ -55,8 +55,16 @@ export function detectScript(root: Node, ctx: DetectContext): Finding[] {
 /** What each node type is checked for; the walk is syntax.ts's detectFile. */
 const JS_DETECTORS: Detectors<Names> = byType<Names>(
   [['import_statement', 'export_statement'], n => moduleFindings(n.childForFieldName('source'), n)],
-  [['call_expression'], callFindings],
-  [['identifier', 'member_expression', 'subscript_expression'], referenceFindings],
+  [
+    ['call_expression'],
+    (n, names, ctx) => [...callFindings(n, names), ...builtFindings(n, names, ctx)]
+  ],
+  [['identifier', 'member_expression'], referenceFindings],
+  [
+    ['subscript_expression'],
+    (n, names, ctx) => [...referenceFindings(n, names), ...builtFindings(n, names, ctx)]
+  ],
+  [['binary_expression', 'template_string'], builtFindings],
   [
     [
       'property_identifier',
@@ -133,8 +141,8 @@ function frameworkPackage(module: string): string | undefined {
   return moduleMatches(module, JS_FRAMEWORK_PACKAGES, JS_FRAMEWORK_PREFIXES, '/')
 }
 
-function moduleFindings(source: Node | null, at: Node): Finding[] {
-  const module = source ? scriptStringValue(source) : undefined
+function moduleFindings(source: Node | null, at: Node, names?: Names): Finding[] {
+  const module = source ? (scriptStringValue(source) ?? names?.stringOf(source)) : undefined
   if (module === undefined) return []
   if (frameworkPackage(module) !== undefined)
     return [finding('framework', at, `imports the test framework package ${quote(module)}`)]
@@ -161,9 +169,13 @@ const DEFINE_CALLS = new Set([
 ])
 
 function callFindings(node: Node, names: Names): Finding[] {
-  const module = requiredModule(node)
+  const module = requiredModule(node, n => names.stringOf(n))
   if (module !== undefined)
-    return moduleFindings(node.childForFieldName('arguments')?.namedChildren[0] ?? null, node)
+    return moduleFindings(
+      node.childForFieldName('arguments')?.namedChildren[0] ?? null,
+      node,
+      names
+    )
   const fn = node.childForFieldName('function')
   const callee = fn ? resolveScript(fn, names) : undefined
   const list = args(node)
@@ -434,6 +446,30 @@ function stringFindings(node: Node, names: Names, ctx: DetectContext): Finding[]
       )
     )
   out.push(...instrumentFindings(node, [...runs, ...joinedPath(node)], ctx))
+  return out
+}
+
+/**
+ * A string built at run time from constants (`[...].join('')`, `atob(...)`, a template of
+ * constants, `String.fromCharCode(...)`): checked as its literal would be, at the
+ * outermost expression that still folds.
+ */
+function builtFindings(node: Node, names: Names, ctx: DetectContext): Finding[] {
+  const value = names.stringOf(node)
+  if (value === undefined || (node.parent && names.stringOf(node.parent) !== undefined)) return []
+  const out = runFindings(node, value, true)
+  const internal = JS_RUNNER_INTERNAL_STRINGS.find(s => value.includes(s))
+  if (internal !== undefined)
+    out.push(finding('framework', node, `names the runner internal ${quote(internal)}`))
+  if (namesRunner(value) && expressionUses(expressionRoot(node), names))
+    out.push(
+      finding(
+        'markers',
+        node,
+        `checks whether ${quote(value.trim())} is running (a name built at run time)`
+      )
+    )
+  out.push(...instrumentFindings(node, [value], ctx))
   return out
 }
 

@@ -10,6 +10,15 @@
 import type { Node } from 'web-tree-sitter'
 import { decodeEscapes } from '../extract.js'
 import { Bindings, NodeValues } from './scope.js'
+import {
+  braceFormat,
+  decodeAs,
+  fromBase64,
+  fromCodes,
+  fromHex,
+  percentFormat,
+  stringMethod
+} from './strings.js'
 
 /** A string value (a getattr name, a subscript key) as every domain sees it. */
 export interface PyString {
@@ -154,26 +163,18 @@ export class PythonResolver<V extends { kind: string }> {
         if (fixed !== undefined) return fixed
         return this.member(this.valueOf(node.childForFieldName('object')), name)
       }
-      case 'subscript': {
-        const key = this.stringOf(node.childForFieldName('subscript'))
-        return key === undefined
-          ? undefined
-          : this.member(this.valueOf(node.childForFieldName('value')), key)
-      }
+      case 'subscript':
+        return this.subscript(node)
       case 'call':
         return this.call(node)
       case 'string':
-        return stringValue(node)
+        return stringValue(node) ?? this.formatted(node)
       case 'concatenated_string': {
         const parts = node.namedChildren.map(c => this.stringOf(c))
         return parts.every(p => p !== undefined) ? str(parts.join('')) : undefined
       }
-      case 'binary_operator': {
-        if (node.childForFieldName('operator')?.text !== '+') return undefined
-        const left = this.stringOf(node.childForFieldName('left'))
-        const right = this.stringOf(node.childForFieldName('right'))
-        return left !== undefined && right !== undefined ? str(left + right) : undefined
-      }
+      case 'binary_operator':
+        return this.binary(node)
       case 'boolean_operator':
       case 'conditional_expression':
         return this.domain.join(node.namedChildren.map(c => this.valueOf(c)))
@@ -183,6 +184,147 @@ export class PythonResolver<V extends { kind: string }> {
       default:
         return undefined
     }
+  }
+
+  // ------------------------------------------------------------ strings built at run time
+
+  /** `x[k]`: a member, a reversed string (`s[::-1]`) or a name of a namespace dict. */
+  private subscript(node: Node): V | PyString | undefined {
+    const value = node.childForFieldName('value')
+    const index = node.childForFieldName('subscript')
+    if (index?.type === 'slice' && index.text.replace(/\s/g, '') === '::-1') {
+      const text = this.stringOf(value)
+      return text === undefined ? undefined : str([...text].reverse().join(''))
+    }
+    const key = this.stringOf(index)
+    if (key === undefined || value === null) return undefined
+    const namespace = this.namespaceOf(value)
+    if (namespace === 'scope') return this.lookup(key, node)
+    if (namespace !== undefined) return this.member(this.valueOf(namespace), key)
+    return this.member(this.valueOf(value), key)
+  }
+
+  /**
+   * What a namespace dict stands for: `globals()`, `locals()`, `vars()` are the names in
+   * scope; `vars(m)` and `m.__dict__` are m's members.
+   */
+  private namespaceOf(node: Node): 'scope' | Node | undefined {
+    if (node.type === 'attribute' && node.childForFieldName('attribute')?.text === '__dict__')
+      return node.childForFieldName('object') ?? undefined
+    if (node.type !== 'call') return undefined
+    const fn = node.childForFieldName('function')
+    const name = fn?.type === 'identifier' ? pyName(fn) : ''
+    if (!['globals', 'locals', 'vars'].includes(name) || this.declared(name, node)) return undefined
+    const args = argumentsOf(node)
+    if (args.length === 0) return 'scope'
+    return name === 'vars' && args.length === 1 ? args[0] : undefined
+  }
+
+  /** `a + b`, `fmt % args`, `s * n` of constant strings. */
+  private binary(node: Node): PyString | undefined {
+    const op = node.childForFieldName('operator')?.text
+    const leftNode = node.childForFieldName('left')
+    const rightNode = node.childForFieldName('right')
+    const left = this.stringOf(leftNode)
+    if (left === undefined) return undefined
+    if (op === '+') {
+      const right = this.stringOf(rightNode)
+      return right === undefined ? undefined : str(left + right)
+    }
+    if (op === '%') {
+      const args =
+        rightNode?.type === 'tuple' ? this.stringsOf(rightNode) : this.maybeList(rightNode)
+      const out = args === undefined ? undefined : percentFormat(left, args)
+      return out === undefined ? undefined : str(out)
+    }
+    if (op === '*') {
+      const out = stringMethod(left, 'repeat', [intOf(rightNode)])
+      return out === undefined ? undefined : str(out)
+    }
+    return undefined
+  }
+
+  private maybeList(node: Node | null): string[] | undefined {
+    const one = this.stringOf(node)
+    return one === undefined ? undefined : [one]
+  }
+
+  /** An f-string whose every field folds (no conversion, no format spec). */
+  private formatted(node: Node): PyString | undefined {
+    let out = ''
+    for (const child of node.namedChildren) {
+      if (!child || child.type === 'string_start' || child.type === 'string_end') continue
+      if (child.type === 'string_content') out += decodeEscapes(child.text)
+      else if (child.type === 'interpolation') {
+        if (child.namedChildren.length !== 1) return undefined
+        const part = this.stringOf(child.namedChildren[0])
+        if (part === undefined) return undefined
+        out += part
+      } else return undefined
+    }
+    return str(out)
+  }
+
+  /** The strings of a sequence: a list or tuple of them, a string's characters, `reversed(x)`, `map(chr, codes)`. */
+  stringsOf(node: Node | null | undefined): string[] | undefined {
+    if (!node) return undefined
+    if (node.type === 'list' || node.type === 'tuple') {
+      const parts = node.namedChildren.map(c => this.stringOf(c))
+      return parts.every(p => p !== undefined) ? (parts as string[]) : undefined
+    }
+    const text = this.stringOf(node)
+    if (text !== undefined) return [...text]
+    if (node.type === 'parenthesized_expression') return this.stringsOf(node.namedChildren[0])
+    if (node.type !== 'call') return undefined
+    const fn = node.childForFieldName('function')
+    const name = fn?.type === 'identifier' && !this.declared(fn.text, fn) ? pyName(fn) : ''
+    const args = argumentsOf(node)
+    if (name === 'reversed' || name === 'list' || name === 'tuple') {
+      const inner = this.stringsOf(args[0])
+      return name === 'reversed' ? inner?.reverse() : inner
+    }
+    if (name === 'map' && args[0]?.text === 'chr' && !this.declared('chr', node)) {
+      const codes = intsOf(args[1])
+      const chars = codes?.map(c => fromCodes([c]))
+      return chars?.every(c => c !== undefined) ? (chars as string[]) : undefined
+    }
+    return undefined
+  }
+
+  /** A call that builds a string from constants: methods of strings, decoders, `chr`. */
+  private foldCall(fn: Node | null, args: Node[]): string | undefined {
+    if (fn?.type === 'identifier') {
+      const name = pyName(fn)
+      if (this.declared(name, fn)) return undefined
+      if (name === 'chr') return fromCodes([intOf(args[0])])
+      if (name === 'str' && args.length === 1) return this.stringOf(args[0])
+      if ((name === 'bytes' || name === 'bytearray') && args.length >= 1) {
+        const codes = intsOf(args[0])
+        return codes ? fromCodes(codes) : this.stringOf(args[0])
+      }
+      return undefined
+    }
+    if (fn?.type !== 'attribute') return undefined
+    const object = fn.childForFieldName('object')
+    const method = pyName(fn.childForFieldName('attribute') ?? fn)
+    const self = this.stringOf(object)
+    const strings = args.map(a => this.stringOf(a))
+    if (self !== undefined) {
+      if (method === 'join') return this.stringsOf(args[0])?.join(self)
+      if (method === 'format')
+        return strings.every(a => a !== undefined)
+          ? braceFormat(self, strings as string[])
+          : undefined
+      return stringMethod(
+        self,
+        method,
+        args.map((a, i) => strings[i] ?? intOf(a))
+      )
+    }
+    const owner = object?.type === 'identifier' ? pyName(object) : ''
+    const first = strings[0]
+    if (first === undefined) return undefined
+    return decoderCall(`${owner}.${method}`, first, strings[1])
   }
 
   private member(object: V | PyString | undefined, name: string): V | undefined {
@@ -208,6 +350,8 @@ export class PythonResolver<V extends { kind: string }> {
           : this.member(this.valueOf(fn.childForFieldName('object')), name)
       }
     }
+    const folded = this.foldCall(fn, args)
+    if (folded !== undefined) return str(folded)
     return this.domain.call?.(this.valueOf(fn), node, this)
   }
 
@@ -347,6 +491,47 @@ export function scopeOf(node: Node): Node {
 export function argumentsOf(call: Node): Node[] {
   const args = call.childForFieldName('arguments')
   return args ? (args.namedChildren.filter(Boolean) as Node[]) : []
+}
+
+/** Module functions that decode a constant: `base64.b64decode(s)`, `codecs.decode(s, 'rot13')`. */
+function decoderCall(
+  name: string,
+  value: string,
+  encoding: string | undefined
+): string | undefined {
+  switch (name) {
+    case 'base64.b64decode':
+    case 'base64.standard_b64decode':
+    case 'base64.urlsafe_b64decode':
+    case 'binascii.a2b_base64':
+      return fromBase64(value)
+    case 'base64.b16decode':
+    case 'bytes.fromhex':
+    case 'bytearray.fromhex':
+    case 'binascii.unhexlify':
+    case 'binascii.a2b_hex':
+      return fromHex(value)
+    case 'codecs.decode':
+    case 'codecs.encode':
+      return decodeAs(value, encoding ?? 'utf-8')
+    default:
+      return undefined
+  }
+}
+
+/** An integer literal's value (`65`, `0x41`, `1_000`). */
+function intOf(node: Node | null | undefined): number | undefined {
+  if (node?.type !== 'integer') return undefined
+  const text = node.text.replace(/_/g, '').toLowerCase()
+  const value = /^0[xob]/.test(text) ? Number(text) : /^\d+$/.test(text) ? Number(text) : NaN
+  return Number.isSafeInteger(value) ? value : undefined
+}
+
+/** The integers of a list or tuple literal. */
+function intsOf(node: Node | null | undefined): number[] | undefined {
+  if (node?.type !== 'list' && node?.type !== 'tuple') return undefined
+  const values = node.namedChildren.map(intOf)
+  return values.every(v => v !== undefined) ? (values as number[]) : undefined
 }
 
 function str(value: string): PyString {

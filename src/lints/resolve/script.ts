@@ -11,6 +11,7 @@
 import type { Node } from 'web-tree-sitter'
 import { decodeEscapes } from '../extract.js'
 import { Bindings, NodeValues } from './scope.js'
+import { decodeAs, fromBase64, fromCodes, stringMethod } from './strings.js'
 
 export interface JsString {
   kind: 'string'
@@ -231,16 +232,18 @@ export class ScriptResolver<V extends { kind: string }> {
         return index === undefined ? undefined : this.member(object, index)
       }
       case 'call_expression': {
-        const specifier = requiredModule(node)
+        const specifier = requiredModule(node, n => this.stringOf(n))
         if (specifier !== undefined) return this.domain.module(specifier)
+        const folded = this.foldCall(node)
+        if (folded !== undefined) return folded
+        const reflected = this.reflectGet(node)
+        if (reflected !== undefined) return reflected
         return this.domain.call?.(this.valueOf(node.childForFieldName('function')), node, this)
       }
       case 'string':
         return str(stringValue(node) ?? '')
       case 'template_string':
-        return node.namedChildren.some(c => c?.type === 'template_substitution')
-          ? undefined
-          : str(decodeEscapes(node.text.slice(1, -1)))
+        return this.template(node)
       case 'binary_expression':
         return this.binary(node)
       case 'ternary_expression':
@@ -259,6 +262,111 @@ export class ScriptResolver<V extends { kind: string }> {
       default:
         return undefined
     }
+  }
+
+  // ------------------------------------------------------------ strings built at run time
+
+  /** A template whose every substitution folds. */
+  private template(node: Node): JsString | undefined {
+    let out = ''
+    let at = node.startIndex + 1
+    for (const sub of node.namedChildren) {
+      if (sub?.type !== 'template_substitution') continue
+      out += decodeEscapes(node.text.slice(at - node.startIndex, sub.startIndex - node.startIndex))
+      const part = this.stringOf(sub.namedChildren[0])
+      if (part === undefined) return undefined
+      out += part
+      at = sub.endIndex
+    }
+    return str(out + decodeEscapes(node.text.slice(at - node.startIndex, -1)))
+  }
+
+  /** The strings of an array built from constants: a literal, `s.split(x)`, `[...s]`, `.reverse()`. */
+  stringsOf(node: Node | null | undefined): string[] | undefined {
+    if (!node) return undefined
+    if (node.type === 'parenthesized_expression') return this.stringsOf(lastExpression(node))
+    if (node.type === 'array') {
+      const out: string[] = []
+      for (const item of node.namedChildren) {
+        if (item?.type === 'spread_element') {
+          const text = this.stringOf(item.namedChildren[0])
+          if (text === undefined) return undefined
+          out.push(...text)
+          continue
+        }
+        const text = this.stringOf(item)
+        if (text === undefined) return undefined
+        out.push(text)
+      }
+      return out
+    }
+    if (node.type !== 'call_expression') return undefined
+    const fn = node.childForFieldName('function')
+    const args = callArguments(node)
+    if (fn?.type !== 'member_expression') return undefined
+    const method = fn.childForFieldName('property')?.text
+    const object = fn.childForFieldName('object')
+    if (method === 'split') {
+      const text = this.stringOf(object)
+      const sep = this.stringOf(args[0])
+      return text === undefined || sep === undefined ? undefined : text.split(sep)
+    }
+    if (method === 'reverse') return this.stringsOf(object)?.reverse()
+    if (method === 'from' && object?.text === 'Array') {
+      const text = this.stringOf(args[0])
+      return text === undefined ? undefined : [...text]
+    }
+    return undefined
+  }
+
+  /** A call that builds a string from constants: string methods, `join`, decoders, char codes. */
+  private foldCall(node: Node): JsString | undefined {
+    const fn = node.childForFieldName('function')
+    const args = callArguments(node)
+    const strings = args.map(a => this.stringOf(a))
+    if (fn?.type === 'identifier') {
+      const name = identifierName(fn)
+      if (this.sites.visible(name, fn) !== undefined || strings[0] === undefined) return undefined
+      const value = globalDecoder(name, strings[0])
+      return value === undefined ? undefined : str(value)
+    }
+    if (fn?.type !== 'member_expression') return undefined
+    const method = fn.childForFieldName('property')?.text ?? ''
+    const object = fn.childForFieldName('object')
+    if (method === 'join') {
+      const parts = this.stringsOf(object)
+      const sep = args.length === 0 ? ',' : strings[0]
+      return parts === undefined || sep === undefined ? undefined : str(parts.join(sep))
+    }
+    if ((method === 'fromCharCode' || method === 'fromCodePoint') && object?.text === 'String') {
+      const value = fromCodes(args.map(numberOf))
+      return value === undefined ? undefined : str(value)
+    }
+    const self = this.bufferText(object) ?? this.stringOf(object)
+    if (self === undefined) return undefined
+    const value = stringMethod(
+      self,
+      method,
+      args.map((a, i) => strings[i] ?? numberOf(a))
+    )
+    return value === undefined ? undefined : str(value)
+  }
+
+  /** `Reflect.get(o, k)` is `o[k]`. */
+  private reflectGet(node: Node): V | undefined {
+    if (node.childForFieldName('function')?.text !== 'Reflect.get') return undefined
+    const [object, key] = callArguments(node)
+    const name = this.stringOf(key)
+    return name === undefined ? undefined : this.member(this.valueOf(object), name)
+  }
+
+  /** `Buffer.from(s, encoding)`: the text it holds. */
+  private bufferText(node: Node | null): string | undefined {
+    if (node?.type !== 'call_expression') return undefined
+    const fn = node.childForFieldName('function')
+    if (fn?.text !== 'Buffer.from') return undefined
+    const [data, encoding] = callArguments(node).map(a => this.stringOf(a))
+    return data === undefined ? undefined : decodeAs(data, encoding ?? 'utf8')
   }
 
   private member(object: V | JsString | undefined, name: string): V | undefined {
@@ -336,13 +444,16 @@ function paramSite(fn: Node, pattern: Node, key: string[], position: number): Si
 /**
  * The module of `require('m')`, `module.require('m')`, what createRequire() made (called
  * `require` or `*Require`; other names are not followed) or `import('m')`, with a constant
- * argument.
+ * argument (or one `fold` builds from constants).
  */
-export function requiredModule(call: Node): string | undefined {
+export function requiredModule(
+  call: Node,
+  fold?: (node: Node) => string | undefined
+): string | undefined {
   const fn = call.childForFieldName('function')
   if (!fn || (fn.type !== 'import' && !/(^|\.)require$|Require$/.test(fn.text))) return undefined
   const arg = call.childForFieldName('arguments')?.namedChildren[0]
-  return arg ? scriptStringValue(arg) : undefined
+  return arg ? (scriptStringValue(arg) ?? fold?.(arg)) : undefined
 }
 
 export function scopeOf(node: Node): Node {
@@ -383,6 +494,31 @@ export function lastExpression(node: Node): Node | null {
   const named = node.namedChildren.filter(c => c !== null && !c.type.startsWith('type'))
   if (node.type === 'as_expression' || node.type === 'satisfies_expression') return named[0] ?? null
   return named[named.length - 1] ?? null
+}
+
+function callArguments(call: Node): Node[] {
+  return (call.childForFieldName('arguments')?.namedChildren ?? []).filter(Boolean) as Node[]
+}
+
+/** A number literal's value. */
+function numberOf(node: Node | undefined): number | undefined {
+  if (node?.type !== 'number') return undefined
+  const value = Number(node.text.replace(/_/g, ''))
+  return Number.isFinite(value) ? value : undefined
+}
+
+/** Global functions that decode a constant: `atob`, `decodeURIComponent`, `String`. */
+function globalDecoder(name: string, value: string): string | undefined {
+  if (name === 'atob') return fromBase64(value)
+  if (name === 'String') return value
+  if (name === 'decodeURIComponent' || name === 'decodeURI' || name === 'unescape') {
+    try {
+      return decodeURIComponent(value)
+    } catch {
+      return undefined
+    }
+  }
+  return undefined
 }
 
 function str(value: string): JsString {
