@@ -66,10 +66,18 @@ const RUNNERS = {
 
 function runOnce(dir, command, plan) {
   return new Promise(done => {
-    const env = { PATH: process.env.PATH, HOME: process.env.HOME, TEST_OUTCOME_STREAM: `3:bench${plan ? ':4' : ''}` }
+    const env = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      TEST_OUTCOME_STREAM: `3:bench${plan ? ':4' : ''}`
+    }
     if (plan) env.NODE_OPTIONS = `--require=${reporters}/gate-reach.cjs`
     const start = process.hrtime.bigint()
-    const child = spawn('bash', ['-c', command], { cwd: dir, env, stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] })
+    const child = spawn('bash', ['-c', command], {
+      cwd: dir,
+      env,
+      stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe']
+    })
     child.stdio[4].on('error', () => {})
     child.stdio[4].end(plan ? `${JSON.stringify(plan)}\n` : '')
     let out = ''
@@ -87,7 +95,8 @@ for (const [name, r] of Object.entries(RUNNERS)) {
   const dir = tempDir(`bench-reach-${name}-`)
   writeFiles(dir, suite(r.ext, name))
   mkdirSync(join(dir, 'node_modules'), { recursive: true })
-  for (const pkg of r.link) symlinkSync(dirname(require.resolve(`${pkg}/package.json`)), join(dir, 'node_modules', pkg))
+  for (const pkg of r.link)
+    symlinkSync(dirname(require.resolve(`${pkg}/package.json`)), join(dir, 'node_modules', pkg))
   const lines = {}
   for (let f = 0; f < FILES; f++) lines[`src/m${f}.${r.ext}`] = [[1, 4]]
   const plan = { v: 1, root: dir, lines, instrument: ['test'], reach: true, cover: false }

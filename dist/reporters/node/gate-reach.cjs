@@ -16,10 +16,6 @@
 // taken out of NODE_OPTIONS (the product sees the user's) and put back into each spawn.
 'use strict'
 const fs = require('node:fs')
-const { ChildProcess } = require('node:child_process')
-const Module = require('node:module')
-const { isMainThread } = require('node:worker_threads')
-const { install } = require('./reach-hooks.cjs')
 
 // The originals, before the hooks wrap them (the hooks' own writes are not the product's).
 const { closeSync, readSync, writeSync } = fs
@@ -180,6 +176,7 @@ function drainAll(pipes) {
 
 /** Every spawn gets the relay's pipe, the plan through it, and our --require back. */
 function relaySpawns(watch, option) {
+  const { ChildProcess } = require('node:child_process')
   const spawn = ChildProcess.prototype.spawn
   const pipes = []
   ChildProcess.prototype.spawn = function (options) {
@@ -216,14 +213,18 @@ function withRelay(pairs, fd, option) {
 }
 
 function main() {
-  // Nothing of ours in the module registry the product can read.
-  for (const file of [__filename, require.resolve('./reach-hooks.cjs')]) delete Module._cache[file]
-
+  // Nothing of ours in the module registry the product can read; modules loaded only when
+  // there is a plan (every node process of the run loads this file).
+  const Module = require('node:module')
+  delete Module._cache[__filename]
   const option = takeOption()
-  if (!isMainThread) return
+  if (!require('node:worker_threads').isMainThread) return
   const watch = intake()
   if (watch === null || watch.plan.reach !== true) return
   const drain = relaySpawns(watch, option)
+  const hooks = require.resolve('./reach-hooks.cjs')
+  const { install } = require(hooks)
+  delete Module._cache[hooks]
   install(watch.plan, watch.emit, drain, [watch.fd])
 }
 
