@@ -2,7 +2,7 @@
 // suite (40 test files of 25 tests each over 40 product modules, every product file's lines
 // on the watch plan) run by vitest, jest and node:test with the gate's reporter, with and
 // without the watcher, the way the gate runs a head (stream at descriptor 3, plan at 4).
-// Medians of 3 wall-clock runs. Run: node bench/reach-node.mjs
+// Medians of 3 wall-clock runs. Run: node bench/reach-node.mjs [--real]
 import { spawn } from 'node:child_process'
 import { symlinkSync, mkdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
@@ -91,7 +91,7 @@ function runOnce(dir, command, plan) {
   })
 }
 
-for (const [name, r] of Object.entries(RUNNERS)) {
+for (const [name, r] of Object.entries(process.argv.includes('--real') ? {} : RUNNERS)) {
   const dir = tempDir(`bench-reach-${name}-`)
   writeFiles(dir, suite(r.ext, name))
   mkdirSync(join(dir, 'node_modules'), { recursive: true })
@@ -114,4 +114,28 @@ for (const [name, r] of Object.entries(RUNNERS)) {
   console.log(
     `${name}: ${FILES * TESTS} tests, plain ${a.toFixed(2)} s, watched ${b.toFixed(2)} s (${(((b - a) / a) * 100).toFixed(1)} %), ${last.cases} cases streamed, ${last.events} reach events, exit ${last.code}`
   )
+}
+
+// A real suite: eight of this project's own unit test files (vitest, TypeScript), with
+// every line of the modules they test on the plan (source maps kept, every hit attributed).
+if (process.argv.includes('--real')) {
+  const root = join(here, '..')
+  const tests = ['junit', 'runners', 'policy', 'sanitize', 'markdown', 'simhash', 'glob-linebreak', 'lints-overlap']
+  const command = `node node_modules/vitest/vitest.mjs run ${tests.map(t => `__tests__/${t}.test.ts`).join(' ')} --project unit --reporter=dot --reporter=${reporters}/vitest.mjs`
+  const lines = {}
+  for (const f of ['src/replay/junit.ts', 'src/replay/runners.ts', 'src/policy/load.ts', 'src/report/sanitize.ts', 'src/lints/overlap.ts'])
+    lines[f] = [[1, 100000]]
+  const plan = { v: 1, root, lines, instrument: ['__tests__'], reach: true, cover: false }
+  await runOnce(root, command, null)
+  const plain = []
+  const watched = []
+  let last
+  for (let i = 0; i < 3; i++) {
+    plain.push((await runOnce(root, command, null)).seconds)
+    last = await runOnce(root, command, plan)
+    watched.push(last.seconds)
+  }
+  const a = median(plain)
+  const b = median(watched)
+  console.log(`real (oracle-gate's own unit tests): plain ${a.toFixed(2)} s, watched ${b.toFixed(2)} s (${(((b - a) / a) * 100).toFixed(1)} %), ${last.cases} cases, ${last.events} reach events, exit ${last.code}`)
 }

@@ -95,7 +95,9 @@ function intake() {
   if (relayed !== undefined && /^\d+$/.test(relayed)) {
     const fd = Number(relayed)
     const plan = readPlan(fd, true)
-    return plan && { plan, fd, emit: record => writeLine(fd, JSON.stringify(record)) }
+    return (
+      plan && { plan, fd, runner: false, emit: record => writeLine(fd, JSON.stringify(record)) }
+    )
   }
   const spec = process.env[STREAM_VAR]
   if (!spec) return null
@@ -112,7 +114,12 @@ function intake() {
   process.env[STREAM_VAR] = `${fdText}:${nonce}:watched`
   plan.report = [...(plan.report ?? []), ...reportPaths()]
   const fd = Number(fdText)
-  return { plan, fd, emit: record => writeLine(fd, JSON.stringify({ ...record, k: nonce })) }
+  return {
+    plan,
+    fd,
+    runner: true,
+    emit: record => writeLine(fd, JSON.stringify({ ...record, k: nonce }))
+  }
 }
 
 /** The relay of one child's pipe: its records go on as events, never a session's. */
@@ -225,7 +232,7 @@ function main() {
   const hooks = require.resolve('./reach-hooks.cjs')
   const { install } = require(hooks)
   delete Module._cache[hooks]
-  install(watch.plan, watch.emit, drain, [watch.fd])
+  install(watch.plan, watch.emit, drain, [watch.fd], watch.runner)
 }
 
 main()
