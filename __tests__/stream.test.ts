@@ -4,7 +4,13 @@
 import { describe, expect, it } from 'vitest'
 import type { RawCase } from '../src/replay/junit.js'
 import { withReporter } from '../src/replay/runners.js'
-import { crossCheck, MAX_EVENTS, parseStream, planStream, STREAM_VAR } from '../src/replay/stream.js'
+import {
+  crossCheck,
+  MAX_EVENTS,
+  parseStream,
+  planStream,
+  STREAM_VAR
+} from '../src/replay/stream.js'
 import { judgeStream } from '../src/replay/tripwires.js'
 import { SUITE_COMMANDS } from './helpers/runners.js'
 
@@ -72,6 +78,34 @@ describe('the reporter on the command line', () => {
       state: 'off',
       why: expect.stringMatching(/reporters are missing/)
     })
+  })
+
+  it('node runners take the watcher through NODE_OPTIONS only with a watch plan, after the user’s', () => {
+    const command = 'npx vitest run --reporter=junit'
+    const plain = planStream(command, 'vitest', { NODE_OPTIONS: '--max-old-space-size=512' }, '/g')
+    expect(plain.env).not.toHaveProperty('NODE_OPTIONS')
+    expect(plain.shell.feed).toBeUndefined()
+    const fed = planStream(
+      command,
+      'vitest',
+      { NODE_OPTIONS: '--max-old-space-size=512' },
+      '/g',
+      Buffer.from('{}\n')
+    )
+    expect(fed.env.NODE_OPTIONS).toBe('--max-old-space-size=512 --require=/g/node/gate-reach.cjs')
+    expect(fed.env[STREAM_VAR]).toMatch(/^3:[0-9a-f]{32}:4$/)
+    expect(fed.shell.feed?.toString()).toBe('{}\n')
+    // A folder with a space is quoted the way NODE_OPTIONS reads it.
+    const spaced = planStream(
+      'node --test --test-reporter=junit --test-reporter-destination=x',
+      'node-test',
+      {},
+      '/g h',
+      Buffer.from('{}\n')
+    )
+    expect(spaced.env.NODE_OPTIONS).toBe('--require="/g h/node/gate-reach.cjs"')
+    // No reporter, no watcher: the run is not streamed at all.
+    expect(planStream('npx jest', 'jest', {}, '/g', Buffer.from('{}\n')).env).toEqual({})
   })
 })
 
