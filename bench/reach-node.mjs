@@ -73,7 +73,7 @@ function runOnce(dir, command, plan) {
     }
     if (plan) env.NODE_OPTIONS = `--require=${reporters}/gate-reach.cjs`
     const start = process.hrtime.bigint()
-    const cpuFile = join(dir, '.cpu')
+    const cpuFile = join(tempDir('bench-cpu-'), 'cpu')
     const child = spawn('/usr/bin/time', ['-f', '%U %S', '-o', cpuFile, 'bash', '-c', command], {
       cwd: dir,
       env,
