@@ -9,7 +9,7 @@ process.stdout.write(`oracle-gate ${VERSION}
 `);
 try {
   const [{ run }, { readEnvironment }] = await Promise.all([
-    import("./chunks/main-VPTXMGER.js"),
+    import("./chunks/main-VVXVYNHY.js"),
     import("./chunks/environment-53D2OJCT.js")
   ]);
   await run(readEnvironment());

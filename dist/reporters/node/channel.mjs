@@ -10,10 +10,9 @@ function take() {
   const spec = process.env[VAR]
   delete process.env[VAR]
   if (!spec) return null
-  // `<fd>:<nonce>[:<watch fd>]` (src/replay/stream.ts, watch.ts); the watcher
-  // (gate-reach.cjs) puts `watched` in the third place once it has read the plan.
-  const [fd = '', nonce = '', watch = ''] = spec.split(':')
-  return { fd: Number(fd), nonce, watched: watch === 'watched' }
+  // `<fd>:<nonce>[:<watch fd>]` (src/replay/stream.ts, watch.ts).
+  const [fd = '', nonce = ''] = spec.split(':')
+  return { fd: Number(fd), nonce }
 }
 
 const channel = take()
@@ -21,10 +20,7 @@ const channel = take()
 /** Sends one record; a closed descriptor ends the stream quietly (the gate sees it cut). */
 export function send(kind, fields = {}) {
   if (channel === null) return
-  const extra = kind === 'start' ? { watch: channel.watched } : {}
-  const data = Buffer.from(
-    `${JSON.stringify({ ...fields, ...extra, k: channel.nonce, t: kind })}\n`
-  )
+  const data = Buffer.from(`${JSON.stringify({ ...fields, k: channel.nonce, t: kind })}\n`)
   let offset = 0
   while (offset < data.length) {
     try {
