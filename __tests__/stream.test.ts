@@ -1,10 +1,19 @@
 // The pure parts of the outcome stream: how the gate's reporter joins a suite command, how
 // a stream is read (anything not the reporter's is a problem), and how it is held against
 // the JUnit file. End to end with real runners: outcome-stream.test.ts.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { RawCase } from '../src/replay/junit.js'
 import { withReporter } from '../src/replay/runners.js'
-import { crossCheck, MAX_EVENTS, parseStream, planStream, STREAM_VAR } from '../src/replay/stream.js'
+import {
+  crossCheck,
+  MAX_EVENTS,
+  parseStream,
+  planStream,
+  STREAM_VAR
+} from '../src/replay/stream.js'
 import { judgeStream } from '../src/replay/tripwires.js'
 import { SUITE_COMMANDS } from './helpers/runners.js'
 
@@ -72,6 +81,32 @@ describe('the reporter on the command line', () => {
       state: 'off',
       why: expect.stringMatching(/reporters are missing/)
     })
+  })
+
+  it('node runners take the watcher through NODE_OPTIONS only with a watch plan, after the user’s', () => {
+    const command = 'npx vitest run --reporter=junit'
+    const user = { NODE_OPTIONS: '--max-old-space-size=512' }
+    // A folder with a space, holding the watcher: quoted the way NODE_OPTIONS reads it.
+    const dir = join(mkdtempSync(join(tmpdir(), 'og watch ')), 'r')
+    mkdirSync(join(dir, 'node'), { recursive: true })
+    writeFileSync(join(dir, 'node', 'gate-reach.cjs'), '')
+    const plain = planStream(command, 'vitest', user, dir)
+    expect(plain.env).not.toHaveProperty('NODE_OPTIONS')
+    expect(plain.shell.feed).toBeUndefined()
+    const fed = planStream(command, 'vitest', user, dir, Buffer.from('{}\n'))
+    expect(fed.env.NODE_OPTIONS).toBe(
+      `--max-old-space-size=512 --require="${join(dir, 'node', 'gate-reach.cjs')}"`
+    )
+    expect(fed.env[STREAM_VAR]).toMatch(/^3:[0-9a-f]{32}:4$/)
+    expect(fed.shell.feed?.toString()).toBe('{}\n')
+    rmSync(dirname(dir), { recursive: true, force: true })
+    // An installation without the watcher (an older bundle): streamed, not watched.
+    const old = planStream(command, 'vitest', user, '/g', Buffer.from('{}\n'))
+    expect(old.env).not.toHaveProperty('NODE_OPTIONS')
+    expect(old.shell.feed).toBeUndefined()
+    expect(old.env[STREAM_VAR]).toMatch(/^3:[0-9a-f]{32}$/)
+    // No reporter, no watcher: the run is not streamed at all.
+    expect(planStream('npx jest', 'jest', {}, dir, Buffer.from('{}\n')).env).toEqual({})
   })
 })
 

@@ -2,9 +2,9 @@
 // suite (40 test files of 25 tests each over 40 product modules, every product file's lines
 // on the watch plan) run by vitest, jest and node:test with the gate's reporter, with and
 // without the watcher, the way the gate runs a head (stream at descriptor 3, plan at 4).
-// Medians of 3 wall-clock runs. Run: node bench/reach-node.mjs
+// Medians of 3 wall-clock runs. Run: node bench/reach-node.mjs [--real]
 import { spawn } from 'node:child_process'
-import { symlinkSync, mkdirSync } from 'node:fs'
+import { mkdirSync, readFileSync, symlinkSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
@@ -66,43 +66,89 @@ const RUNNERS = {
 
 function runOnce(dir, command, plan) {
   return new Promise(done => {
-    const env = { PATH: process.env.PATH, HOME: process.env.HOME, TEST_OUTCOME_STREAM: `3:bench${plan ? ':4' : ''}` }
+    const env = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      TEST_OUTCOME_STREAM: `3:bench${plan ? ':4' : ''}`
+    }
     if (plan) env.NODE_OPTIONS = `--require=${reporters}/gate-reach.cjs`
     const start = process.hrtime.bigint()
-    const child = spawn('bash', ['-c', command], { cwd: dir, env, stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] })
+    const cpuFile = join(tempDir('bench-cpu-'), 'cpu')
+    const child = spawn('/usr/bin/time', ['-f', '%U %S', '-o', cpuFile, 'bash', '-c', command], {
+      cwd: dir,
+      env,
+      stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe']
+    })
     child.stdio[4].on('error', () => {})
     child.stdio[4].end(plan ? `${JSON.stringify(plan)}\n` : '')
     let out = ''
     child.stdio[3].on('data', d => (out += d))
     child.on('close', code => {
       const seconds = Number(process.hrtime.bigint() - start) / 1e9
+      const [user, sys] = readFileSync(cpuFile, 'utf8').trim().split(/\s+/).slice(-2).map(Number)
       const events = out.split('\n').filter(l => l.includes('"t":"reach"')).length
       const cases = out.split('\n').filter(l => l.includes('"t":"case"')).length
-      done({ seconds, code, events, cases })
+      done({ seconds, cpu: user + sys, code, events, cases })
     })
   })
 }
 
-for (const [name, r] of Object.entries(RUNNERS)) {
-  const dir = tempDir(`bench-reach-${name}-`)
-  writeFiles(dir, suite(r.ext, name))
-  mkdirSync(join(dir, 'node_modules'), { recursive: true })
-  for (const pkg of r.link) symlinkSync(dirname(require.resolve(`${pkg}/package.json`)), join(dir, 'node_modules', pkg))
-  const lines = {}
-  for (let f = 0; f < FILES; f++) lines[`src/m${f}.${r.ext}`] = [[1, 4]]
-  const plan = { v: 1, root: dir, lines, instrument: ['test'], reach: true, cover: false }
-  await runOnce(dir, r.command, null) // warm the transform caches
+/** Plain and watched runs alternated, 3 each: medians of wall and CPU (the process tree's). */
+async function compare(dir, command, plan) {
   const plain = []
   const watched = []
   let last
   for (let i = 0; i < 3; i++) {
-    plain.push((await runOnce(dir, r.command, null)).seconds)
-    last = await runOnce(dir, r.command, plan)
-    watched.push(last.seconds)
+    plain.push(await runOnce(dir, command, null))
+    last = await runOnce(dir, command, plan)
+    watched.push(last)
   }
-  const a = median(plain)
-  const b = median(watched)
-  console.log(
-    `${name}: ${FILES * TESTS} tests, plain ${a.toFixed(2)} s, watched ${b.toFixed(2)} s (${(((b - a) / a) * 100).toFixed(1)} %), ${last.cases} cases streamed, ${last.events} reach events, exit ${last.code}`
-  )
+  const figure = key => {
+    const a = median(plain.map(r => r[key]))
+    const b = median(watched.map(r => r[key]))
+    return `${key} ${a.toFixed(2)} → ${b.toFixed(2)} s (${(((b - a) / a) * 100).toFixed(1)} %)`
+  }
+  return `${figure('seconds')}, ${figure('cpu')}; ${last.cases} cases streamed, ${last.events} reach events, exit ${last.code}`
+}
+
+for (const [name, r] of Object.entries(process.argv.includes('--real') ? {} : RUNNERS)) {
+  const dir = tempDir(`bench-reach-${name}-`)
+  writeFiles(dir, suite(r.ext, name))
+  mkdirSync(join(dir, 'node_modules'), { recursive: true })
+  for (const pkg of r.link)
+    symlinkSync(dirname(require.resolve(`${pkg}/package.json`)), join(dir, 'node_modules', pkg))
+  const lines = {}
+  for (let f = 0; f < FILES; f++) lines[`src/m${f}.${r.ext}`] = [[1, 4]]
+  const plan = { v: 1, root: dir, lines, instrument: ['test'], reach: true, cover: false }
+  await runOnce(dir, r.command, null) // warm the transform caches
+  console.log(`${name}: ${FILES * TESTS} tests, ${await compare(dir, r.command, plan)}`)
+}
+
+// A real suite: eight of this project's own unit test files (vitest, TypeScript), with
+// every line of the modules they test on the plan (source maps kept, every hit attributed).
+if (process.argv.includes('--real')) {
+  const root = join(here, '..')
+  const tests = [
+    'junit',
+    'runners',
+    'policy',
+    'sanitize',
+    'markdown',
+    'simhash',
+    'glob-linebreak',
+    'lints-overlap'
+  ]
+  const command = `node node_modules/vitest/vitest.mjs run ${tests.map(t => `__tests__/${t}.test.ts`).join(' ')} --project unit --reporter=dot --reporter=${reporters}/vitest.mjs`
+  const lines = {}
+  for (const f of [
+    'src/replay/junit.ts',
+    'src/replay/runners.ts',
+    'src/policy/load.ts',
+    'src/report/sanitize.ts',
+    'src/lints/overlap.ts'
+  ])
+    lines[f] = [[1, 100000]]
+  const plan = { v: 1, root, lines, instrument: ['__tests__'], reach: true, cover: false }
+  await runOnce(root, command, null)
+  console.log(`real (oracle-gate's own unit tests): ${await compare(root, command, plan)}`)
 }

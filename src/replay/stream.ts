@@ -119,10 +119,12 @@ export function planStream(
   const file = runner === 'vitest' ? 'vitest.mjs' : runner === 'jest' ? 'jest.js' : 'node-test.mjs'
   const added = withReporter(command, runner, join(dir, 'node', file))
   if ('why' in added) return off(added.why)
-  if (watch === undefined) return on(added.command, {}, nonce)
+  const watcher = join(dir, 'node', WATCHER)
+  // No watcher in this installation (an old bundle): not watched, and the start says so.
+  if (watch === undefined || !existsSync(watcher)) return on(added.command, {}, nonce)
   // The watcher (gate-reach.cjs) loads first into every node process of the run; it takes
   // itself out of NODE_OPTIONS there, and passes the plan on to the processes it spawns.
-  const preload = `--require=${optionWord(join(dir, 'node', WATCHER))}`
+  const preload = `--require=${optionWord(watcher)}`
   const options = [env.NODE_OPTIONS, preload].filter(Boolean).join(' ')
   return on(added.command, { NODE_OPTIONS: options }, nonce, watch)
 }
