@@ -201,11 +201,38 @@ export function siblingImports(runner: RunnerKind, text: string): string[] {
   )
 }
 
+/**
+ * How the sibling loads its modules: CommonJS (`require`, or a `.cjs` file) or ES modules.
+ * The canary is written the same way: an `import` in a CommonJS package does not load.
+ */
+export function moduleStyle(path: string, text: string): 'esm' | 'cjs' {
+  if (path.endsWith('.cjs') || path.endsWith('.cts')) return 'cjs'
+  if (path.endsWith('.mjs') || path.endsWith('.mts')) return 'esm'
+  const requires = /^\s*(const|let|var)\s[^=]+=\s*require\(/m.test(text)
+  const imports = /^\s*import\s/m.test(text)
+  return requires && !imports ? 'cjs' : 'esm'
+}
+
+/** The framework lines of a JavaScript canary, in the sibling's module style. */
+function frameworkHeader(runner: RunnerKind, style: 'esm' | 'cjs'): string[] {
+  if (runner === 'vitest')
+    return [
+      style === 'cjs'
+        ? "const { expect, test } = require('vitest')"
+        : "import { expect, test } from 'vitest'"
+    ]
+  if (runner !== 'node-test') return []
+  return style === 'cjs'
+    ? ["const { test } = require('node:test')", "const assert = require('node:assert/strict')"]
+    : ["import { test } from 'node:test'", "import assert from 'node:assert/strict'"]
+}
+
 /** The text of one canary file: the sibling's imports, then its tests. */
 export function canaryContent(
   runner: RunnerKind,
   canaries: readonly Canary[],
-  imports: readonly string[]
+  imports: readonly string[],
+  style: 'esm' | 'cjs' = 'esm'
 ): string {
   const claim = (c: Canary): number => c.a + c.b + (c.expect === 'failed' ? 1 : 0)
   const header = [...imports]
@@ -216,9 +243,7 @@ export function canaryContent(
     )
     return [...header, '', '', tests.join('\n\n')].join('\n')
   }
-  if (runner === 'vitest') header.unshift("import { expect, test } from 'vitest'")
-  if (runner === 'node-test')
-    header.unshift("import { test } from 'node:test'", "import assert from 'node:assert/strict'")
+  header.unshift(...frameworkHeader(runner, style))
   const check = (c: Canary): string =>
     runner === 'node-test'
       ? `assert.equal(left + right, ${claim(c)})`
@@ -246,9 +271,13 @@ export async function armCanary(worktree: string, plan: CanaryPlan): Promise<voi
     const beside = join(worktree, canaries[0]?.beside ?? '')
     const text = await readFile(beside, 'utf8').catch(() => '')
     const full = join(worktree, path)
-    await writeFile(full, canaryContent(plan.runner, canaries, siblingImports(plan.runner, text)), {
-      flag: 'wx'
-    })
+    const content = canaryContent(
+      plan.runner,
+      canaries,
+      siblingImports(plan.runner, text),
+      moduleStyle(canaries[0]?.beside ?? '', text)
+    )
+    await writeFile(full, content, { flag: 'wx' })
     const info = await stat(beside).catch(() => null)
     if (info) await utimes(full, info.atime, info.mtime)
   }
