@@ -32,6 +32,19 @@ describe('childEnv', () => {
     expect(env).toEqual({ PATH: '/usr/bin', ORACLE_GATEWAY: 'x', ORACLE_GATE_SIDE: 'base' })
   })
 
+  it("drops an inherited V8 coverage folder (it says the run is measured); the gate's own stays", () => {
+    const env = childEnv(
+      {
+        PATH: '/usr/bin',
+        NODE_V8_COVERAGE: '/tmp/ci-cov',
+        NODE_OPTIONS: '--max-old-space-size=4096'
+      },
+      {}
+    )
+    expect(env).toEqual({ PATH: '/usr/bin', NODE_OPTIONS: '--max-old-space-size=4096' })
+    expect(childEnv({}, { NODE_V8_COVERAGE: '/tmp/own' })).toEqual({ NODE_V8_COVERAGE: '/tmp/own' })
+  })
+
   it('drops the file commands, the runtime and OIDC credentials, keeps the rest', () => {
     const env = childEnv(parent)
     expect(Object.keys(env).sort()).toEqual(

@@ -171,6 +171,33 @@ describe('the scorecard block and its reasons', () => {
     )
   })
 
+  it('enforce: mutants made but none judged is weak evidence; report says nothing of it', () => {
+    const full = { covered: new Map([['fee.py', new Set([1, 2, 3, 4, 5])]]) }
+    const unloaded = 'the mutant stopped t.py from loading (a collection error): no test judged it'
+    const card = evidenceCard(settings(), changed, full, [
+      mutant(1, null, unloaded),
+      mutant(2, null, 'budget')
+    ])
+    const [failure] = evidenceReasons(settings({ mode: 'enforce' }), card).filter(
+      r => r.level === 'failure'
+    )
+    expect(failure).toMatchObject({ rule: 'weak-evidence', path: 'fee.py', line: 1 })
+    expect(failure?.message).toMatch(/none of the 2 mutant\(s\).*stopped t\.py from loading/)
+    expect(evidenceReasons(settings(), card).filter(r => r.level === 'failure')).toEqual([])
+    // Near miss: one judged and killed is evidence; no mutant at all asks for none.
+    const judged = evidenceCard(settings(), changed, full, [
+      mutant(1, 't::a'),
+      mutant(2, null, 'budget')
+    ])
+    expect(
+      evidenceReasons(settings({ mode: 'enforce' }), judged).filter(r => r.level === 'failure')
+    ).toEqual([])
+    const none = evidenceCard(settings(), changed, full, [])
+    expect(
+      evidenceReasons(settings({ mode: 'enforce' }), none).filter(r => r.level === 'failure')
+    ).toEqual([])
+  })
+
   it('enforce: the kill ratio counts mutants run to their end and names the survivors', () => {
     const full = { covered: new Map([['fee.py', new Set([1, 2, 3, 4, 5])]]) }
     const outcomes = [mutant(1, 't::a'), mutant(2, null), mutant(3, null, 'budget')]

@@ -367,5 +367,16 @@ export function evidenceReasons(settings: EvidenceSettings, card: EvidenceCard):
       line: survivor.line,
       message: `the voting tests kill ${killed} of ${run} mutants of the patch (${percent(ratio)}; evidence.min_kill_ratio asks ${percent(settings.min_kill_ratio)}); survivors: ${survivors.map(s => `${s.path}:${s.line} ${s.mutation}`).join('; ')}`
     })
+  // Mutants made but none judged (each stopped the tests loading, timed out, or the budget
+  // ran out): a kill ratio of nothing is no evidence, and enforce asks for evidence.
+  const unjudged = card.mutants[0]
+  if (run === 0 && unjudged !== undefined && settings.min_kill_ratio > 0)
+    reasons.push({
+      rule: 'weak-evidence',
+      level: 'failure',
+      path: unjudged.path,
+      line: unjudged.line,
+      message: `none of the ${card.mutants.length} mutant(s) of the patch could be judged by the voting tests (${unjudged.path}:${unjudged.line}: ${unjudged.not_run ?? 'not run'}); evidence.min_kill_ratio asks ${percent(settings.min_kill_ratio)} of them killed`
+    })
   return reasons
 }

@@ -56,11 +56,20 @@ export function isCredentialName(name: string): boolean {
 }
 
 /**
+ * Inherited variables that tell a child it is measured: the gate's own, and a coverage
+ * folder (NODE_V8_COVERAGE) the machine's CI may have set for the gate itself; the gate's
+ * coverage run sets its own (src/evidence/js-coverage.ts).
+ */
+function measuring(name: string): boolean {
+  return name.startsWith('ORACLE_GATE_') || name === 'NODE_V8_COVERAGE'
+}
+
+/**
  * Builds a child environment from `parent` with credentials removed (by name, and any
  * variable whose value equals or contains a known secret value, whatever it is called),
- * without the runner's file-command variables, and without any inherited `ORACLE_GATE_*`
- * variable (a name that says the gate is measuring; the gate sets its own where the contract
- * gives them, through `extra` or later).
+ * without the runner's file-command variables, and without any inherited variable that says
+ * the gate is measuring (`ORACLE_GATE_*`, NODE_V8_COVERAGE; the gate sets its own where the
+ * contract gives them, through `extra` or later).
  */
 export function childEnv(
   parent: NodeJS.ProcessEnv,
@@ -69,7 +78,7 @@ export function childEnv(
 ): NodeJS.ProcessEnv {
   const known = [...secretValues(parent), ...secrets.filter(s => s.length >= 8)]
   const env: NodeJS.ProcessEnv = {}
-  const inherited = Object.entries(parent).filter(([name]) => !name.startsWith('ORACLE_GATE_'))
+  const inherited = Object.entries(parent).filter(([name]) => !measuring(name))
   for (const [name, value] of [...inherited, ...Object.entries(extra)]) {
     if (value === undefined || isCredentialName(name) || isRunnerFileCommand(name, value)) continue
     if (known.some(secret => value.includes(secret))) continue

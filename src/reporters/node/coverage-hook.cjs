@@ -9,8 +9,6 @@
 // receives, in `own/`, per process and thread: `started-<pid>-<thread>`,
 // `sources-<pid>-<thread>.jsonl` and `own-<pid>-<thread>-end.json`. Any failure leaves the
 // process as it was.
-/* global require, process */
-/* eslint-disable @typescript-eslint/no-require-imports -- a CommonJS preload */
 'use strict'
 const fs = require('node:fs')
 const path = require('node:path')

@@ -169,7 +169,7 @@ function drainAll(pipes) {
   const buf = Buffer.alloc(1 << 16)
   for (const { fd, take } of pipes) {
     for (;;) {
-      let n = 0
+      let n
       try {
         n = readSync(fd, buf, 0, buf.length, null)
       } catch {

@@ -562,10 +562,7 @@ function guardRealm(G, report) {
   const symbolFor = G.Symbol.for
   const forWrapped = {
     for(key) {
-      if (
-        typeof key === 'string' &&
-        /jest|vitest|chai|tinyspy|matchers|expect|\$\$|node:test|oracle/i.test(key)
-      )
+      if (typeof key === 'string' && RUNNER_KEYS.test(key))
         report('framework', `Symbol.for('${key.slice(0, 60)}')`, true)
       return symbolFor.call(this, key)
     }
@@ -573,15 +570,7 @@ function guardRealm(G, report) {
   define(G.Symbol, 'for', { value: forWrapped, writable: true, configurable: true })
   // The runners' globals: reads report; a runner's own definition keeps the accessor.
   const runner = new G.Map()
-  for (const name of [
-    '__vitest_worker__',
-    '__vitest_index__',
-    '__vitest_environment__',
-    'expect',
-    'jest',
-    'vi',
-    'chai'
-  ]) {
+  for (const name of RUNNER_GLOBALS) {
     const d = describe(G, name)
     if (d && !d.configurable) continue
     runner.set(name, d ? ('value' in d ? d.value : d.get?.call(G)) : undefined)
