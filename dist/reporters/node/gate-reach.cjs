@@ -16,10 +16,6 @@
 // taken out of NODE_OPTIONS (the product sees the user's) and put back into each spawn.
 'use strict'
 const fs = require('node:fs')
-const { ChildProcess } = require('node:child_process')
-const Module = require('node:module')
-const { isMainThread } = require('node:worker_threads')
-const { install } = require('./reach-hooks.cjs')
 
 // The originals, before the hooks wrap them (the hooks' own writes are not the product's).
 const { closeSync, readSync, writeSync } = fs
@@ -99,7 +95,9 @@ function intake() {
   if (relayed !== undefined && /^\d+$/.test(relayed)) {
     const fd = Number(relayed)
     const plan = readPlan(fd, true)
-    return plan && { plan, fd, emit: record => writeLine(fd, JSON.stringify(record)) }
+    return (
+      plan && { plan, fd, runner: false, emit: record => writeLine(fd, JSON.stringify(record)) }
+    )
   }
   const spec = process.env[STREAM_VAR]
   if (!spec) return null
@@ -116,7 +114,12 @@ function intake() {
   process.env[STREAM_VAR] = `${fdText}:${nonce}:watched`
   plan.report = [...(plan.report ?? []), ...reportPaths()]
   const fd = Number(fdText)
-  return { plan, fd, emit: record => writeLine(fd, JSON.stringify({ ...record, k: nonce })) }
+  return {
+    plan,
+    fd,
+    runner: true,
+    emit: record => writeLine(fd, JSON.stringify({ ...record, k: nonce }))
+  }
 }
 
 /** The relay of one child's pipe: its records go on as events, never a session's. */
@@ -166,7 +169,7 @@ function drainAll(pipes) {
   const buf = Buffer.alloc(1 << 16)
   for (const { fd, take } of pipes) {
     for (;;) {
-      let n = 0
+      let n
       try {
         n = readSync(fd, buf, 0, buf.length, null)
       } catch {
@@ -180,6 +183,7 @@ function drainAll(pipes) {
 
 /** Every spawn gets the relay's pipe, the plan through it, and our --require back. */
 function relaySpawns(watch, option) {
+  const { ChildProcess } = require('node:child_process')
   const spawn = ChildProcess.prototype.spawn
   const pipes = []
   ChildProcess.prototype.spawn = function (options) {
@@ -216,15 +220,19 @@ function withRelay(pairs, fd, option) {
 }
 
 function main() {
-  // Nothing of ours in the module registry the product can read.
-  for (const file of [__filename, require.resolve('./reach-hooks.cjs')]) delete Module._cache[file]
-
+  // Nothing of ours in the module registry the product can read; modules loaded only when
+  // there is a plan (every node process of the run loads this file).
+  const Module = require('node:module')
+  delete Module._cache[__filename]
   const option = takeOption()
-  if (!isMainThread) return
+  if (!require('node:worker_threads').isMainThread) return
   const watch = intake()
   if (watch === null || watch.plan.reach !== true) return
   const drain = relaySpawns(watch, option)
-  install(watch.plan, watch.emit, drain, [watch.fd])
+  const hooks = require.resolve('./reach-hooks.cjs')
+  const { install } = require(hooks)
+  delete Module._cache[hooks]
+  install(watch.plan, watch.emit, drain, [watch.fd], watch.runner)
 }
 
 main()

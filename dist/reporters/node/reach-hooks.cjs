@@ -41,7 +41,7 @@ const EXIT_EVENTS = new Set([
 ])
 
 /** Installs every hook; `emit` sends one record, `drain` reads the children's last ones. */
-function install(plan, emit, drain, ownFds) {
+function install(plan, emit, drain, ownFds, runnerOnly = false) {
   const where = attribution(plan)
   const seen = new Set()
   const report = (category, what, direct = false) => {
@@ -58,10 +58,14 @@ function install(plan, emit, drain, ownFds) {
   // The environment a spawn copies for its child is no read of the product's.
   const quiet = { depth: 0 }
   hookChildren(report, quiet)
-  hookEnv((category, what, direct) => quiet.depth === 0 && report(category, what, direct))
+  // The runner's own process (vitest's main, jest's, node --test's) runs no test in its
+  // main realm: jest's in-band files run in vm contexts, guarded when created (hookVm).
+  // There the hot views (env, intrinsics) would only slow the runner's own work down.
+  if (!runnerOnly)
+    hookEnv((category, what, direct) => quiet.depth === 0 && report(category, what, direct))
   hookProcess(report, drain)
   hookModules(report)
-  guardRealm(globalThis, report)
+  if (!runnerOnly) guardRealm(globalThis, report)
   syncBuiltinESMExports()
 }
 
@@ -224,6 +228,14 @@ function hookFs(paths, report, ownFds) {
   const check = (name, value) => {
     const raw = pathOf(value)
     if (raw === null || raw === '') return
+    // Most calls name a plain absolute path outside every watched one: no resolve. (No
+    // guarded intrinsic here: the accessors would cost on every call.)
+    if (raw[0] === '/' && !/\/\.|\/\//.test(raw) && !PROC.test(raw)) {
+      let near = false
+      for (let i = 0; i < paths.length && !near; i++)
+        near = raw.slice(0, paths[i].at.length) === paths[i].at
+      if (!near) return
+    }
     const abs = resolve(raw)
     if (PROC.test(abs)) return report('introspection', `fs.${name} of ${abs.slice(0, 80)}`)
     for (const p of paths)
@@ -252,13 +264,13 @@ function hookFs(paths, report, ownFds) {
         fn,
         {
           [name](a, b) {
-            if (closes && ownFds.includes(a)) {
+            const own = a === ownFds[0]
+            if (closes && own) {
               report('process', 'closed the gate’s descriptor')
               if (typeof b === 'function') b(null)
               return undefined
             }
-            if (typeof a === 'number' && ownFds.includes(a))
-              report('process', 'wrote to the gate’s descriptor')
+            if (own) report('process', 'wrote to the gate’s descriptor')
             else {
               check(`${prefix}${name}`, a)
               if (two) check(`${prefix}${name}`, b)
@@ -550,10 +562,7 @@ function guardRealm(G, report) {
   const symbolFor = G.Symbol.for
   const forWrapped = {
     for(key) {
-      if (
-        typeof key === 'string' &&
-        /jest|vitest|chai|tinyspy|matchers|expect|\$\$|node:test|oracle/i.test(key)
-      )
+      if (typeof key === 'string' && RUNNER_KEYS.test(key))
         report('framework', `Symbol.for('${key.slice(0, 60)}')`, true)
       return symbolFor.call(this, key)
     }
@@ -561,15 +570,7 @@ function guardRealm(G, report) {
   define(G.Symbol, 'for', { value: forWrapped, writable: true, configurable: true })
   // The runners' globals: reads report; a runner's own definition keeps the accessor.
   const runner = new G.Map()
-  for (const name of [
-    '__vitest_worker__',
-    '__vitest_index__',
-    '__vitest_environment__',
-    'expect',
-    'jest',
-    'vi',
-    'chai'
-  ]) {
+  for (const name of RUNNER_GLOBALS) {
     const d = describe(G, name)
     if (d && !d.configurable) continue
     runner.set(name, d ? ('value' in d ? d.value : d.get?.call(G)) : undefined)

@@ -6,12 +6,15 @@
 # look-up per call), and a watched file's local tracer keeps only its changed lines. Each
 # test's lines go out on the gate's channel as `cover` records under the test's JUnit
 # classname and name, the same the outcome stream gives its `case`, so the gate maps both
-# to one canonical id; lines run outside any test (imports, collection) go out without one.
+# to one canonical id; lines run while importing and collecting go out without one, and
+# lines run between tests or after them count for nothing.
 # A product that installs its own tracer (sys.settrace) replaces this one: its lines then
 # look uncovered, which under enforce is the safe direction.
 import os
 import sys
 import threading
+
+import pytest
 
 
 def install(channel, plan):
@@ -50,9 +53,11 @@ class _Cover:
         self.current = {}
         self.outside = {}
         self.bucket = self.outside
+        self.outside_open = True
         self.names = None
-        sys.settrace(self._global)
-        threading.settrace(self._global)
+        tracer = self._tracer()
+        sys.settrace(tracer)
+        threading.settrace(tracer)
 
     def _lines_of(self, filename):
         entry = self.known.get(filename)
@@ -65,18 +70,43 @@ class _Cover:
             self.known[filename] = entry
         return entry
 
-    def _global(self, frame, event, arg):
-        entry = self._lines_of(frame.f_code.co_filename)
-        if not entry:
-            return None
-        path, changed = entry
+    def _tracer(self):
+        # The global trace function runs at every call: for a file that is not watched it
+        # does one look-up in a dict of the names already seen, and returns None; in a
+        # watched file, only functions holding a changed line get a local tracer.
+        known = self.known
+        lines_of = self._lines_of
+        codes = {}
+
+        def trace(frame, event, arg):
+            code = frame.f_code
+            entry = known.get(code.co_filename)
+            if entry is None:
+                entry = lines_of(code.co_filename)
+            if not entry:
+                return None
+            local = codes.get(code)
+            if local is None:
+                local = codes[code] = self._local(code, *entry)
+            return local or None
+
+        return trace
+
+    def _local(self, code, path, changed):
+        # False for a function that holds none of the changed lines (its nested functions
+        # are code objects of their own).
+        try:
+            lines = {line for _, _, line in code.co_lines() if line is not None}
+        except AttributeError:
+            lines = changed
+        if not lines & changed:
+            return False
 
         def local(frame, event, arg):
             if event == "line" and frame.f_lineno in changed:
                 self.bucket.setdefault(path, set()).add(frame.f_lineno)
             return local
 
-        # The frame's first line event comes after this call event: count it too.
         return local
 
     def _names(self, item):
@@ -100,15 +130,24 @@ class _Cover:
         for path in sorted(bucket):
             self.channel.send("cover", path=path, lines=sorted(bucket[path]), **fields)
 
+    # First, so that a plugin running the protocol itself (and stopping the hook) does not
+    # hide the test; if one still does, its lines fall between tests and count for nothing.
+    @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_protocol(self, item, nextitem):
         self.current = {}
         self.bucket = self.current
         self.names = self._names(item)
 
+    def pytest_collection_finish(self, session):
+        # From here on, lines run outside a test (between tests, at the session's end) are
+        # nobody's: only imports and collection count without a test.
+        self.outside_open = False
+        self.bucket = {}
+
     def pytest_runtest_logfinish(self, nodeid, location):
         if self.names is not None:
             self._send(self.current, self.names)
-        self.bucket = self.outside
+        self.bucket = self.outside if self.outside_open else {}
         self.current = {}
         self.names = None
 

@@ -22,8 +22,9 @@ _FRAMEWORK = ("pytest", "_pytest", "pluggy", "hypothesis", "_hypothesis_pytestpl
 _MARKER_PREFIXES = ("PYTEST", "_PYTEST", "ORACLE_GATE", "HYPOTHESIS_", "TEST_OUTCOME_STREAM",
                     "COV_CORE_", "PYTHONBREAKPOINT")
 _MARKER_EXACT = ("CI", "GITHUB_ACTIONS")
+# A child waited for is ordinary (git, a compiler); one still running when the session
+# ends outlives it (subprocess.Popen is judged then). A fork or an exec never is.
 _PROCESS = {
-    "subprocess.Popen": "a child process",
     "os.system": "os.system",
     "os.fork": "os.fork",
     "os.forkpty": "os.forkpty",
@@ -40,6 +41,7 @@ _PROCESS = {
     "ctypes.dlsym": "a native symbol looked up (ctypes)",
     "ctypes.call_function": "a native function called (ctypes)",
 }
+_SPAWNS = ("os.posix_spawn", "os.spawn", "os.fork")
 _INTROSPECTION = {
     "sys._getframe": "the call stack read (sys._getframe)",
     "sys._current_frames": "every thread's stack read (sys._current_frames)",
@@ -73,11 +75,17 @@ _SYS_WATCHED = {
     "__dict__": "the sys module's namespace read",
     "_xoptions": "the interpreter's options read (sys._xoptions)",
 }
-_LOOKED_AT = frozenset(("open", "os.listdir", "os.scandir", "glob.glob", "glob.glob/2",
-                        "os.symlink", "os.link", "import", "object.__setattr__",
-                        "object.__delattr__", "object.__getattr__", "compile", "exec",
-                        "shutil.copyfile", "os.rename")) | frozenset(_PROCESS) | frozenset(
-    _INTROSPECTION)
+_LISTINGS = ("os.listdir", "os.scandir", "os.walk", "glob.glob", "glob.glob/2")
+_COPIES = ("os.symlink", "os.link", "shutil.copyfile", "os.rename")
+# The only events the hook looks at; every other returns at once.
+_LOOKED_AT = (
+    frozenset(("open", "import", "object.__getattr__", "compile", "exec"))
+    | frozenset(_LISTINGS)
+    | frozenset(_COPIES)
+    | frozenset(_PROCESS)
+    | frozenset(("subprocess.Popen",))
+    | frozenset(_INTROSPECTION)
+)
 
 
 def install(channel, plan):
@@ -116,6 +124,7 @@ class _Plugin:
 
     def pytest_sessionfinish(self, session, exitstatus):
         self.watch.scan()
+        self.watch.survivors()
 
 
 def _real(path):
@@ -135,6 +144,14 @@ class _Watch:
         self.sent = set()
         self.busy = set()
         self.stops = self._stops()
+        import inspect
+        import traceback
+
+        self.readers = (_real(inspect.__file__), _real(traceback.__file__))
+        import subprocess
+
+        self.subprocess = _real(subprocess.__file__)
+        self.children = []
 
     # ---------------------------------------------------------------- attribution
 
@@ -182,7 +199,10 @@ class _Watch:
         return known
 
     def line_of(self, frame, immediate=False):
-        """The patch's (path, line) the event comes from, or None."""
+        """The patch's (path, line) the event comes from, or None. `immediate`: only the
+        frame that raised it counts; "stack": between it and the patch's frame only the
+        checkout's code and the standard library's stack readers (inspect, traceback) may
+        stand (namedtuple, enum, typing read their caller's module name, honestly)."""
         while frame is not None:
             code = frame.f_code
             kind = self._kind(code.co_filename)
@@ -191,9 +211,12 @@ class _Watch:
                 for first, last in kind[2]:
                     if first <= n <= last:
                         return kind[1], n
-            if immediate or kind[0] == "stop":
+            if immediate is True or kind[0] == "stop":
                 return None
-            if kind[0] == "other" and code.co_name == "<module>":
+            if kind[0] == "other" and (
+                code.co_name == "<module>"
+                or (immediate == "stack" and _real(code.co_filename) not in self.readers)
+            ):
                 return None
             frame = frame.f_back
         return None
@@ -225,9 +248,18 @@ class _Watch:
         try:
             found = self.classify(event, args)
             if found is not None:
-                category, what, immediate = found
-                at = self.line_of(sys._getframe(1), immediate)
-                if at is not None:
+                category, what, mode = found
+                frame = sys._getframe(1)
+                if mode == "spawn" and self._within_popen(frame) is not None:
+                    return  # the spawn of a subprocess.Popen: judged as that
+                at = self.line_of(frame, mode if mode in (True, "stack") else False)
+                if at is None:
+                    return
+                if mode == "popen":
+                    child = self._within_popen(frame)
+                    if child is not None:
+                        self.children.append((child, what, at))
+                else:
                     self._send(category, what, at)
         except Exception:  # noqa: BLE001 - the hook must never break the run it watches
             pass
@@ -236,15 +268,18 @@ class _Watch:
 
     def classify(self, event, args):
         """(category, what, immediate) of an event that could be a reach, else None."""
+        if event == "subprocess.Popen":
+            return "process", "a child process still running when the session ended", "popen"
         if event in _PROCESS:
-            return "process", _PROCESS[event], False
+            return "process", _PROCESS[event], "spawn" if event in _SPAWNS else False
         if event in _INTROSPECTION:
-            return "introspection", _INTROSPECTION[event], False
+            reads = event in ("sys._getframe", "sys._current_frames")
+            return "introspection", _INTROSPECTION[event], "stack" if reads else False
         if event == "open":
             return self.opened(args[0], "open of ")
-        if event in ("os.listdir", "os.scandir", "glob.glob", "glob.glob/2"):
+        if event in _LISTINGS:
             return self.opened(args[0] if args and args[0] is not None else ".", "listing of ")
-        if event in ("os.symlink", "os.link", "shutil.copyfile", "os.rename"):
+        if event in _COPIES:
             return self.opened(args[0], event + " of ")
         if event == "import":
             name = args[0]
@@ -253,8 +288,6 @@ class _Watch:
             ).startswith("pytest_"):
                 return "framework", "import of the test framework's module " + str(name), False
             return None
-        if event in ("object.__setattr__", "object.__delattr__"):
-            return self.patched(args[0], args[1])
         if event == "object.__getattr__":
             if len(args) > 1 and args[1] in _FRAME_ATTRS:
                 return "introspection", "a frame reached through ." + args[1], True
@@ -290,19 +323,24 @@ class _Watch:
                 return "instrument", verb + "the instrument's " + rel, False
         return None
 
-    def patched(self, target, name):
-        module = getattr(target, "__module__", "") if isinstance(target, type) else ""
-        top = str(module).partition(".")[0]
-        if top in _FRAMEWORK or top.startswith("pytest_"):
-            return "framework", "%s.%s of the test framework patched" % (
-                getattr(target, "__qualname__", "?"), name), False
-        if top == "builtins":
-            return "comparison", "the built-in %s.%s patched" % (
-                getattr(target, "__qualname__", "?"), name), False
-        if isinstance(target, type) and name in _COMPARISON:
-            return "comparison", "%s set on %s at run time" % (
-                name, getattr(target, "__qualname__", "?")), True
+    def _within_popen(self, frame):
+        """The subprocess.Popen being built on this stack, if any."""
+        while frame is not None:
+            code = frame.f_code
+            if code.co_name == "__init__" and _real(code.co_filename) == self.subprocess:
+                return frame.f_locals.get("self")
+            frame = frame.f_back
         return None
+
+    def survivors(self):
+        """The patch's children still running: they outlive the session."""
+        for child, what, at in self.children:
+            try:
+                running = child.poll() is None
+            except Exception:  # noqa: BLE001
+                running = False
+            if running:
+                self._send("process", what, at)
 
     # ---------------------------------------------------------------- replaced attributes
 
@@ -433,21 +471,49 @@ class _Watch:
                 namespace[name] = watched(name, what)
         namespace["__module__"] = base.__module__
         namespace["__qualname__"] = base.__qualname__
+
+        # The import system makes every new module as type(sys)(name): those stay plain.
+        def __new__(cls, *args, **kwargs):
+            module = base.__new__(base)
+            base.__init__(module, *args, **kwargs)
+            return module
+
+        namespace["__new__"] = __new__
         sys.__class__ = type(base.__name__, (base,), namespace)
 
     def _wrap_imports(self):
+        """Imports of framework modules already loaded raise no audit event. The patch's
+        modules run with builtins of their own whose __import__ reports them (every import
+        statement and __import__ call there; the rest of the run keeps the fast import)."""
         watch = self
         original = builtins.__import__
 
         def __import__(name, globals=None, locals=None, fromlist=(), level=0):
-            if level == 0 and isinstance(name, str) and (
-                name.partition(".")[0] in _FRAMEWORK or name.startswith("pytest_")
+            if (
+                level == 0
+                and isinstance(name, str)
+                and (name.partition(".")[0] in _FRAMEWORK or name.startswith("pytest_"))
             ):
                 watch.note("framework", "import of the test framework's module " + name)
             return original(name, globals, locals, fromlist, level)
 
         __import__.__module__ = "builtins"
-        builtins.__import__ = __import__
+        from importlib import _bootstrap_external as external
+
+        loader = external._LoaderBasics
+        exec_module = loader.exec_module
+
+        def _exec_module(self, module):
+            path = getattr(module, "__file__", None)
+            if isinstance(path, str) and watch._kind(path)[0] == "patch":
+                own = dict(vars(builtins))
+                own["__import__"] = __import__
+                module.__dict__["__builtins__"] = own
+            return exec_module(self, module)
+
+        _exec_module.__name__ = _exec_module.__qualname__ = "exec_module"
+        _exec_module.__module__ = exec_module.__module__
+        loader.exec_module = _exec_module
         import importlib
 
         import_module = importlib.import_module
