@@ -178,11 +178,21 @@ suite:
 ${suiteExtra}${withSeeds ? 'seeds:\n  corpus: oracle/seeds/corpus.json\n  command: python3 oracle/seeds/replay.py\n  min_distance: 0\n' : ''}`
 }
 
-/** The policy files of a project: serial, suite.jobs: 2, suite.parallel: true. */
+/**
+ * The policy files of a project: serial, suite.jobs: 2, suite.parallel: true, and serial
+ * without the evidence stage (its cost is measured apart from the gate's fixed cost).
+ */
 const VARIANTS = {
   serial: ['.github/oracle-gate.yml', ''],
   jobs: ['.github/og-jobs2.yml', '  jobs: 2\n'],
-  parallel: ['.github/og-parallel.yml', '  parallel: true\n']
+  parallel: ['.github/og-parallel.yml', '  parallel: true\n'],
+  noEvidence: ['.github/og-no-evidence.yml', '']
+}
+const NO_EVIDENCE = '\nevidence:\n  mode: off\n'
+
+/** A variant's policy text from the serial one. */
+function variantText(name, text) {
+  return name === 'noEvidence' ? `${text.trimEnd()}\n${NO_EVIDENCE}` : text
 }
 
 /** Env for direct runs: what the gate's children get (campaign values, PYTHONSAFEPATH). */
@@ -214,7 +224,8 @@ export function oracleFirstProject({ props, failing = 2, seeds = 0 }) {
     files['oracle/seeds/replay.py'] = SEEDS_REPLAY
     files['oracle/seeds/corpus.json'] = JSON.stringify(seedCorpus(seeds))
   }
-  for (const [path, extra] of Object.values(VARIANTS)) files[path] = costPolicy(extra, seeds > 0)
+  for (const [name, [path, extra]] of Object.entries(VARIANTS))
+    files[path] = variantText(name, costPolicy(extra, seeds > 0))
   writeFiles(dir, files)
   commitAll(dir, 'base: total drops negatives; locked properties say it must not')
   git(dir, 'checkout', '-q', '-b', 'head')
@@ -260,8 +271,8 @@ export function demoProject(fixEdit) {
   initRepo(dir)
   const policy = readFileSync(join(dir, '.github/oracle-gate.yml'), 'utf8')
   const files = {}
-  for (const [path, extra] of Object.values(VARIANTS).slice(1))
-    files[path] = policy.replace(/(\n {2}reruns: 1\n)/, `$1${extra}`)
+  for (const [name, [path, extra]] of Object.entries(VARIANTS).slice(1))
+    files[path] = variantText(name, policy.replace(/(\n {2}reruns: 1\n)/, `$1${extra}`))
   writeFiles(dir, files)
   commitAll(dir, 'demo base')
   git(dir, 'checkout', '-q', '-b', 'head')
