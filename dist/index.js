@@ -9,8 +9,8 @@ process.stdout.write(`oracle-gate ${VERSION}
 `);
 try {
   const [{ run }, { readEnvironment }] = await Promise.all([
-    import("./chunks/main-Q2MOA5F7.js"),
-    import("./chunks/environment-5FFKSWWJ.js")
+    import("./chunks/main-XTFMD4GA.js"),
+    import("./chunks/environment-BNHDNIWM.js")
   ]);
   await run(readEnvironment());
 } catch (error) {
