@@ -34,7 +34,7 @@ ${suite}${evidence}`
 
 const BASE: Record<string, string> = {
   '.gitignore': '__pycache__/\n.naive-junit.xml\n',
-  '.github/oracle-gate.yml': policy(''),
+  '.github/oracle-gate.yml': policy('evidence:\n  mode: report\n'),
   'pytest.ini': '[pytest]\npythonpath = .\n',
   'shop/__init__.py': '',
   'shop/fee.py': `"""Fees."""

@@ -213,10 +213,15 @@ writeFileSync(new URL('../oracle/fixtures/tax.json', import.meta.url), JSON.stri
 
     const card = await judge(repo)
     expect(card.verdict).toBe('policy')
-    expect(failing(card)).toEqual(['oracle-digest'])
+    // The fidelity check finds the rewritten table; the node watcher (issue 26) also names
+    // the patch's line that wrote it, at run time.
+    expect(failing(card)).toEqual(['oracle-digest', 'oracle-reach'])
     const reason = card.reasons.find(r => r.rule === 'oracle-digest')
     expect(reason?.path).toBe('oracle/fixtures/tax.json')
     expect(reason?.message).toContain('head worktree after a run of the suite')
+    const reach = card.reasons.find(r => r.rule === 'oracle-reach')
+    expect(reach?.message).toMatch(/at run time/)
+    expect(reach?.path).not.toMatch(/^oracle\//)
   })
 
   it('near miss: an honest fix that writes a cache file outside the instrument merges', async () => {

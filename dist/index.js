@@ -9,8 +9,8 @@ process.stdout.write(`oracle-gate ${VERSION}
 `);
 try {
   const [{ run }, { readEnvironment }] = await Promise.all([
-    import("./chunks/main-XTFMD4GA.js"),
-    import("./chunks/environment-BNHDNIWM.js")
+    import("./chunks/main-UMHLJZE7.js"),
+    import("./chunks/environment-J4PGZV3P.js")
   ]);
   await run(readEnvironment());
 } catch (error) {

@@ -19,16 +19,8 @@ const vm = require('node:vm')
 
 const RUNNER_ENV =
   /^(VITEST|JEST|NODE_TEST|ORACLE_GATE|TEST_OUTCOME_STREAM|PYTEST|MOCHA_)|^(NODE_OPTIONS|CI|TEST|NODE_UNIQUE_ID|NODE_CHANNEL_FD)$/
-const RUNNER_KEYS = /jest|vitest|chai|tinyspy|matchers|expect|\$\$|node:test|oracle/i
-const RUNNER_GLOBALS = [
-  '__vitest_worker__',
-  '__vitest_index__',
-  '__vitest_environment__',
-  'expect',
-  'jest',
-  'vi',
-  'chai'
-]
+// (The runners' keys and globals are written inside the guards, which are also compiled
+// into jest's test contexts from their source, where this module's constants do not exist.)
 const FRAMEWORK_MODULES =
   /^(node:test|vitest|vite-node|expect|jest|mocha|chai|sinon|tinyspy|@vitest\/|@jest\/|jest-|chai-|@sinonjs\/)/
 const EXIT_EVENTS = new Set([
@@ -562,7 +554,10 @@ function guardRealm(G, report) {
   const symbolFor = G.Symbol.for
   const forWrapped = {
     for(key) {
-      if (typeof key === 'string' && RUNNER_KEYS.test(key))
+      if (
+        typeof key === 'string' &&
+        /jest|vitest|chai|tinyspy|matchers|expect|\$\$|node:test|oracle/i.test(key)
+      )
         report('framework', `Symbol.for('${key.slice(0, 60)}')`, true)
       return symbolFor.call(this, key)
     }
@@ -570,7 +565,15 @@ function guardRealm(G, report) {
   define(G.Symbol, 'for', { value: forWrapped, writable: true, configurable: true })
   // The runners' globals: reads report; a runner's own definition keeps the accessor.
   const runner = new G.Map()
-  for (const name of RUNNER_GLOBALS) {
+  for (const name of [
+    '__vitest_worker__',
+    '__vitest_index__',
+    '__vitest_environment__',
+    'expect',
+    'jest',
+    'vi',
+    'chai'
+  ]) {
     const d = describe(G, name)
     if (d && !d.configurable) continue
     runner.set(name, d ? ('value' in d ? d.value : d.get?.call(G)) : undefined)
