@@ -129,13 +129,16 @@ function attribution(plan) {
         // no usable map: raw lines
       }
     },
-    /** `direct`: only the first frame outside node's own code and this file counts. */
+    /**
+     * `direct`: only the first frame outside this file counts, and a read made by node's own
+     * code (`node:` frames: fetch reading JEST_WORKER_ID on the caller's behalf) is node's.
+     */
     find(direct) {
       for (const site of sites()) {
         const name = site.getFileName?.()
         const file = fileOf(name)
-        if (direct && (file === __filename || file === null || /^node:/.test(String(name))))
-          continue
+        if (direct && /^node:/.test(String(name))) return null
+        if (direct && (file === __filename || file === null)) continue
         if (file === null || !files.has(file)) {
           if (direct) return null
           continue
