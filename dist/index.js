@@ -9,7 +9,7 @@ process.stdout.write(`oracle-gate ${VERSION}
 `);
 try {
   const [{ run }, { readEnvironment }] = await Promise.all([
-    import("./chunks/main-UMHLJZE7.js"),
+    import("./chunks/main-7LHVLPP5.js"),
     import("./chunks/environment-J4PGZV3P.js")
   ]);
   await run(readEnvironment());

@@ -31,6 +31,7 @@ import {
   detectFile,
   finding,
   type Detectors,
+  builtStringFindings,
   instrumentFindings,
   moduleMatches,
   namesRunner,
@@ -310,17 +311,8 @@ function stringFindings(node: Node, names: Names, ctx: DetectContext): Finding[]
 function builtFindings(node: Node, names: Names, ctx: DetectContext): Finding[] {
   const value = names.stringOf(node)
   if (value === undefined || (node.parent && names.stringOf(node.parent) !== undefined)) return []
-  const out = runFindings(node, value, true)
-  if (namesRunner(value) && expressionUses(expressionRoot(node), names, PY_RUNTIME_SOURCES))
-    out.push(
-      finding(
-        'markers',
-        node,
-        `checks whether ${quote(value.trim())} is running (a name built at run time)`
-      )
-    )
-  out.push(...instrumentFindings(node, [value], ctx))
-  return out
+  const reads = (): boolean => expressionUses(expressionRoot(node), names, PY_RUNTIME_SOURCES)
+  return builtStringFindings(node, value, reads, ctx)
 }
 
 /** `os.path.join("a", "b")`, `Path("a") / "b"`: the path the string is part of, if static. */

@@ -33,6 +33,7 @@ import {
   detectFile,
   finding,
   type Detectors,
+  builtStringFindings,
   instrumentFindings,
   isMarkerName,
   moduleMatches,
@@ -457,20 +458,14 @@ function stringFindings(node: Node, names: Names, ctx: DetectContext): Finding[]
 function builtFindings(node: Node, names: Names, ctx: DetectContext): Finding[] {
   const value = names.stringOf(node)
   if (value === undefined || (node.parent && names.stringOf(node.parent) !== undefined)) return []
-  const out = runFindings(node, value, true)
   const internal = JS_RUNNER_INTERNAL_STRINGS.find(s => value.includes(s))
-  if (internal !== undefined)
-    out.push(finding('framework', node, `names the runner internal ${quote(internal)}`))
-  if (namesRunner(value) && expressionUses(expressionRoot(node), names))
-    out.push(
-      finding(
-        'markers',
-        node,
-        `checks whether ${quote(value.trim())} is running (a name built at run time)`
-      )
-    )
-  out.push(...instrumentFindings(node, [value], ctx))
-  return out
+  const reads = (): boolean => expressionUses(expressionRoot(node), names)
+  return [
+    ...(internal === undefined
+      ? []
+      : [finding('framework', node, `names the runner internal ${quote(internal)}`)]),
+    ...builtStringFindings(node, value, reads, ctx)
+  ]
 }
 
 /** `path.join('a', 'b')`, `resolve(...)`, `new URL('a', base)`: the static path, if any. */

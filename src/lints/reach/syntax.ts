@@ -212,6 +212,30 @@ export function runFindings(node: Node, run: string, markers: boolean): Finding[
   return out
 }
 
+/**
+ * A string built at run time from constants (`"".join(...)`, a decoder, a template of
+ * constants), checked as its literal would be: markers, report options, a runner's name
+ * where `readsRuntime` says the expression reads the runner's state, instrument paths.
+ */
+export function builtStringFindings(
+  node: Node,
+  value: string,
+  readsRuntime: () => boolean,
+  ctx: DetectContext
+): Finding[] {
+  const out = runFindings(node, value, true)
+  if (namesRunner(value) && readsRuntime())
+    out.push(
+      finding(
+        'markers',
+        node,
+        `checks whether ${quote(value.trim())} is running (a name built at run time)`
+      )
+    )
+  out.push(...instrumentFindings(node, [value], ctx))
+  return out
+}
+
 /** The first of `candidates` (a literal's runs, the path it joins into) that names the instrument. */
 export function instrumentFindings(
   node: Node,
