@@ -126,13 +126,10 @@ describe('the starter policy', () => {
     })
   }
 
-  it('reads the repository root, and falls back to the Python starter for an empty one', async () => {
+  // The empty repository's Python starter asks pytest: __tests__/init-runner.test.ts (e2e).
+  it('reads the repository root: a pnpm lockfile with pnpm on the PATH', async () => {
     const repo = new TestRepo()
     cleanups.push(() => repo.cleanup())
-    const emptyText = renderInspected(await inspectRepository(repo.dir, {}))
-    expect(parsePolicy(emptyText, FILE).suite.setup).toBeUndefined()
-    // No property library, no campaign (the README's claim holds without tests too).
-    expect(emptyText).not.toMatch(/^campaign:/m)
     repo.write({
       'package.json': VITEST,
       'pnpm-lock.yaml': 'lockfileVersion: 9\n',
