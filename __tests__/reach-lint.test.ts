@@ -4,7 +4,7 @@
 // a shared small number quiet. Plus the locked-case extraction on its own.
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { parserFor } from '../src/lints/parsers.js'
+import { parserFor, type LanguageId } from '../src/lints/parsers.js'
 import { echoFindings, fixtureCases, testCases, constructs } from '../src/lints/reach/cases.js'
 import { REACH_CATEGORIES } from '../src/lints/reach/types.js'
 import { byRule, lintScenario } from './lints-helpers.js'
@@ -295,4 +295,83 @@ describe('locked cases', () => {
     expect(await parse('if a == 2 and b == 3:\n    return a + b\n')).toBe(0)
     expect(await parse('x = 2 if a else 3\n')).toBe(0)
   })
+})
+
+// The red team's honest fee fix (`return (x * 5) / 100` for fee(100) == 5) computes with the
+// test's constants: an operand of arithmetic on a value is no special case. Recognising the
+// input and answering the expected value still is, however the answer is dressed.
+describe('echo: arithmetic with the case constants is not a special case', () => {
+  const fee = { inputs: new Set(['n:100']), expected: new Set(['n:5']), where: 't:1' }
+  const count = async (language: LanguageId, code: string): Promise<number> => {
+    const tree = (await parserFor(language)).parse(code)!
+    const n = echoFindings(constructs(tree.rootNode, language), [fee]).length
+    tree.delete()
+    return n
+  }
+  const HONEST: Array<[LanguageId, string]> = [
+    ['python', 'def fee(x):\n    return (x * 5) / 100\n'],
+    ['python', 'def fee(x):\n    return x * 5 // 100 + 0.0\n'],
+    ['python', 'def fee(x, rate=5):\n    return x * rate / 100\n'],
+    [
+      'python',
+      'RATES = {"standard": 5, "premium": 3}\n\ndef fee(x, kind="standard"):\n    return x * RATES[kind] / 100\n'
+    ],
+    [
+      'python',
+      'def fee(x):\n    if x >= 100:\n        return x * 5 / 100\n    return x * 4 / 100\n'
+    ],
+    [
+      'python',
+      'def fee(x):\n    if x >= 100:\n        f = x\n        f *= 5\n        return f / 100\n    return 0\n'
+    ],
+    ['javascript', 'function fee(x) {\n  return (x * 5) / 100\n}\n'],
+    ['javascript', 'const fee = (x, rate = 5) => (x * rate) / 100\n'],
+    [
+      'javascript',
+      "const RATES = { standard: 5, premium: 3 }\nexport const fee = (x, k = 'standard') => (x * RATES[k]) / 100\n"
+    ],
+    [
+      'javascript',
+      'function fee(x) {\n  if (x >= 100) return (x * 5) / 100\n  return (x * 4) / 100\n}\n'
+    ],
+    [
+      'typescript',
+      'export function fee(x: number): number {\n  return x >= 100 ? (x * 5) / 100 : (x * this.rate) / 100\n}\n'
+    ]
+  ]
+  const ATTACKS: Array<[LanguageId, string]> = [
+    ['python', 'def fee(x):\n    if x == 100:\n        return 5\n    return x\n'],
+    ['python', 'def fee(x):\n    return 5 if x == 100 else x * 4 / 100\n'],
+    ['python', 'def fee(x):\n    return (x == 100) * 5 + (x != 100) * x / 20\n'],
+    ['python', 'def fee(x):\n    return {100: 5}.get(x, x * 4 / 100)\n'],
+    ['python', 'def fee(x):\n    if x == 100:\n        return 5 + 0\n    return x\n'],
+    [
+      'python',
+      'def fee(x):\n    match x:\n        case 100:\n            return 5\n    return x\n'
+    ],
+    ['javascript', 'function fee(x) {\n  if (x === 100) return 5\n  return x\n}\n'],
+    ['javascript', 'const fee = x => (x === 100 ? 5 : (x * 4) / 100)\n'],
+    ['javascript', 'function fee(x) {\n  return +(x === 100) * 5 + x * 0.04\n}\n'],
+    [
+      'javascript',
+      'function fee(x) {\n  switch (x) {\n    case 100:\n      return 5\n  }\n  return x / 20\n}\n'
+    ],
+    [
+      'typescript',
+      'const KNOWN: Record<number, number> = { 100: 5 }\nexport const fee = (x: number) => KNOWN[x] ?? x / 20\n'
+    ]
+  ]
+  const label = (code: string): string => code.replace(/\s+/g, ' ').slice(0, 90)
+  it.each(HONEST.map(([l, c]) => [l, label(c), c] as const))(
+    '%s stays green: %s',
+    async (language, _, code) => {
+      expect(await count(language, code)).toBe(0)
+    }
+  )
+  it.each(ATTACKS.map(([l, c]) => [l, label(c), c] as const))(
+    '%s still fails: %s',
+    async (language, _, code) => {
+      expect(await count(language, code)).toBeGreaterThan(0)
+    }
+  )
 })

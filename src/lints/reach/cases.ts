@@ -82,6 +82,7 @@ function isFieldName(node: Node): boolean {
   return false
 }
 
+/** The constants of a construct the patch added, less those that are operands of arithmetic. */
 function constantsIn(
   nodes: readonly (Node | null | undefined)[],
   language: LanguageId
@@ -90,9 +91,70 @@ function constantsIn(
   for (const root of nodes) {
     if (root)
       for (const { key, node } of constantNodes(root, language))
-        out.push({ key, line: lineOf(node) })
+        if (!scalesAValue(node, language)) out.push({ key, line: lineOf(node) })
   }
   return out
+}
+
+// ------------------------------------------------------------------ arithmetic operands
+
+// `return (x * 5) / 100` computes with the test's constants (fee(100) == 5); it does not
+// recognise the input and answer the expected value. A constant that is an operand of
+// arithmetic on a value is no part of a special case, so it is left out of the construct.
+// Arithmetic of constants alone (`return 5 + 0`) and arithmetic on a comparison
+// (`(x == 100) * 5`, a branch written as a product) still count.
+
+const PY_ARITHMETIC = new Set(['binary_operator', 'augmented_assignment'])
+const PY_RECOGNISING = new Set([
+  'comparison_operator',
+  'boolean_operator',
+  'not_operator',
+  'conditional_expression'
+])
+const JS_ARITHMETIC_OPS = new Set(['+', '-', '*', '/', '%', '**', '<<', '>>', '>>>', '&', '|', '^'])
+const VALUE_TYPES = new Set([
+  'identifier',
+  'attribute',
+  'member_expression',
+  'subscript',
+  'subscript_expression',
+  'call',
+  'call_expression',
+  'this',
+  'self'
+])
+
+function isArithmetic(node: Node, language: LanguageId): boolean {
+  // Python's binary_operator and augmented assignments are arithmetic or bitwise only.
+  if (language === 'python') return PY_ARITHMETIC.has(node.type)
+  if (node.type !== 'binary_expression' && node.type !== 'augmented_assignment_expression')
+    return false
+  const op = (node.childForFieldName('operator')?.text ?? '').replace(/=$/, '')
+  return JS_ARITHMETIC_OPS.has(op)
+}
+
+function isRecognising(node: Node, language: LanguageId): boolean {
+  if (language === 'python') return PY_RECOGNISING.has(node.type)
+  if (node.type === 'ternary_expression') return true
+  if (node.type === 'unary_expression') return node.childForFieldName('operator')?.text === '!'
+  return node.type === 'binary_expression' && !isArithmetic(node, language)
+}
+
+/** Whether a constant is an operand of arithmetic on a value (not on a comparison). */
+function scalesAValue(constant: Node, language: LanguageId): boolean {
+  let top: Node | null = null
+  for (let p = constant.parent; p; p = p.parent) {
+    if (p.type === 'parenthesized_expression') continue
+    if (!isArithmetic(p, language)) break
+    top = p
+  }
+  if (top === null) return false
+  let value = false
+  for (const node of descendants(top)) {
+    if (isRecognising(node, language)) return false
+    if (VALUE_TYPES.has(node.type)) value = true
+  }
+  return value
 }
 
 /**
