@@ -100,13 +100,15 @@ function parseLedgerText(text: string, file: string, options: ParseOptions): Par
   }
   const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true })
   if (doc.errors.length > 0) {
-    return empty(
-      doc.errors.map(e => ({
-        file,
-        line: lc.linePos(e.pos[0]).line,
-        message: `syntax: ${e.message.split('\n')[0]}`
-      }))
-    )
+    // One problem per line and message: a nesting bomb may exhaust the stack more than once
+    // at the same place (whether it does depends on how deep the caller's stack already is).
+    const seen = new Map<string, LedgerProblem>()
+    for (const e of doc.errors) {
+      const line = lc.linePos(e.pos[0]).line
+      const message = `syntax: ${e.message.split('\n')[0]}`
+      seen.set(`${line}\n${message}`, { file, line, message })
+    }
+    return empty([...seen.values()])
   }
   const read = documentValue(doc, lc)
   if (!read.ok) return empty([{ file, line: read.line, message: read.message }])
