@@ -4,6 +4,7 @@
 // collection rules from it (testpaths, python_files, python_classes, python_functions), and
 // the append-only check reads the merge base's copy, so a test is what pytest collects
 // there. Pure: file texts in, settings out; a file it cannot read counts as absent.
+import type { PytestAnswer } from './ask-runner.js'
 
 export interface PytestConfig {
   /** The file the settings came from, or null for pytest's defaults. */
@@ -138,15 +139,7 @@ function tomlStrings(value: string): string[] {
 }
 
 /** The answer pytest itself gave (ask-runner.ts) in the shape of a configuration read. */
-export function configFromAnswer(answer: {
-  inifile: string | null
-  testpaths: string[]
-  pythonFiles: string[]
-  pythonClasses: string[]
-  pythonFunctions: string[]
-  pythonpath: boolean
-  ignore: string[]
-}): PytestConfig {
+export function configFromAnswer(answer: Omit<PytestAnswer, 'python' | 'rootdir'>): PytestConfig {
   return {
     file: answer.inifile,
     testpaths: answer.testpaths,
