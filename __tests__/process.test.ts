@@ -32,6 +32,17 @@ function runNode(script: string, captureStdout = false, timeoutSec = 600) {
   }).then(result => ({ result, log: readFileSync(join(dir, 'run.log')) }))
 }
 
+/**
+ * Script text for the child: `until(n)` waits until the wrapper has written n bytes of the
+ * child's output to its log, so each write reaches the wrapper as a chunk of its own (a
+ * condition, not a pause of some length: the tier has no real sleeps).
+ */
+const UNTIL_LOGGED = [
+  'const fs = require("fs");',
+  'const pause = new Int32Array(new SharedArrayBuffer(4));',
+  'const until = n => { while (fs.statSync("run.log").size < n) Atomics.wait(pause, 0, 0, 2) };'
+].join(' ')
+
 describe('timerDelay', () => {
   it('keeps ordinary timeouts and clamps what a timer cannot hold', () => {
     expect(timerDelay(600)).toBe(600_000)
@@ -71,21 +82,29 @@ describe('timerDelay', () => {
 
 describe('runShell timeout', () => {
   it('a timeout beyond a timer does not fire at once (it did after ~26 ms)', async () => {
-    const { result } = await runNode('setTimeout(() => console.log("done"), 300)', false, 2_200_000)
+    // The child outlives a turn of the wrapper's event loop: it ends only after the wrapper
+    // has logged its first line (an overflowed timer had fired and killed it by then).
+    const { result } = await runNode(
+      `${UNTIL_LOGGED} console.log("started"); until(8); console.log("done")`,
+      false,
+      2_200_000
+    )
     expect(result.timedOut).toBe(false)
     expect(result.exitCode).toBe(0)
-    expect(result.tail).toBe('done')
+    expect(result.tail).toBe('started\ndone')
   })
 })
 
 describe('runShell output', () => {
   it('keeps a multi-byte character split across two writes whole in the tail', async () => {
-    // "é" is C3 A9 and "😀" F0 9F 98 80: each is cut between two writes with a pause.
+    // "é" is C3 A9 and "😀" F0 9F 98 80: each is cut between two writes, each write
+    // waiting until the wrapper has logged the one before.
     const script = [
+      UNTIL_LOGGED,
       'const w = b => process.stderr.write(Buffer.from(b));',
-      'w([0x61, 0xc3]);',
-      'setTimeout(() => { w([0xa9, 0x62, 0xf0, 0x9f]);',
-      'setTimeout(() => w([0x98, 0x80, 0x0a]), 50) }, 50)'
+      'w([0x61, 0xc3]); until(2);',
+      'w([0xa9, 0x62, 0xf0, 0x9f]); until(6);',
+      'w([0x98, 0x80, 0x0a])'
     ].join(' ')
     const { result, log } = await runNode(script)
     expect(result.exitCode).toBe(0)
@@ -96,7 +115,7 @@ describe('runShell output', () => {
 
   it('the same split on stdout, and a character cut off at the end is one U+FFFD, not lost output', async () => {
     const { result } = await runNode(
-      'process.stdout.write(Buffer.from([0xe2, 0x82])); setTimeout(() => process.stdout.write(Buffer.from([0xac, 0x0a, 0xe2])), 50)'
+      `${UNTIL_LOGGED} process.stdout.write(Buffer.from([0xe2, 0x82])); until(2); process.stdout.write(Buffer.from([0xac, 0x0a, 0xe2]))`
     )
     expect(result.tail).toBe('€\n\uFFFD')
   })
