@@ -85,13 +85,14 @@ function isFieldName(node: Node): boolean {
 /** The constants of a construct the patch added, less those that are operands of arithmetic. */
 function constantsIn(
   nodes: readonly (Node | null | undefined)[],
-  language: LanguageId
+  language: LanguageId,
+  computes: boolean
 ): Constant[] {
   const out: Constant[] = []
   for (const root of nodes) {
     if (root)
       for (const { key, node } of constantNodes(root, language))
-        if (!scalesAValue(node, language)) out.push({ key, line: lineOf(node) })
+        if (!computes || !scalesAValue(node, language)) out.push({ key, line: lineOf(node) })
   }
   return out
 }
@@ -138,6 +139,22 @@ function isRecognising(node: Node, language: LanguageId): boolean {
   if (node.type === 'ternary_expression') return true
   if (node.type === 'unary_expression') return node.childForFieldName('operator')?.text === '!'
   return node.type === 'binary_expression' && !isArithmetic(node, language)
+}
+
+const PY_EQUALITY = new Set(['==', '!=', 'in', 'not in', 'is', 'is not'])
+const JS_EQUALITY = new Set(['==', '===', '!=', '!==', 'in'])
+
+/** Whether a condition tests equality or membership somewhere (a case arm always does). */
+function testsEquality(test: Node | null, language: LanguageId): boolean {
+  if (test === null) return true
+  for (const node of descendants(test)) {
+    if (language === 'python' && node.type === 'comparison_operator') {
+      if (node.children.some(c => c !== null && PY_EQUALITY.has(c.type))) return true
+    } else if (language !== 'python' && node.type === 'binary_expression') {
+      if (JS_EQUALITY.has(node.childForFieldName('operator')?.text ?? '')) return true
+    }
+  }
+  return false
 }
 
 /** Whether a constant is an operand of arithmetic on a value (not on a comparison). */
@@ -406,8 +423,15 @@ export function constructs(
   within?: (node: Node) => boolean
 ): Construct[] {
   const out: Construct[] = []
-  const push = (node: Node, parts: readonly (Node | null | undefined)[]): void => {
-    const constants = constantsIn(parts, language)
+  // A construct that tests equality with a constant recognises a case: its branch's
+  // arithmetic (`if x == 100: return x * 0 + 5`) is no computation, so all of it counts.
+  const push = (
+    node: Node,
+    parts: readonly (Node | null | undefined)[],
+    test?: Node | null
+  ): void => {
+    const computes = test === undefined || !testsEquality(test ?? null, language)
+    const constants = constantsIn(parts, language, computes)
     if (constants.length >= 2)
       out.push({ start: lineOf(node), end: node.endPosition.row + 1, constants })
   }
@@ -417,22 +441,32 @@ export function constructs(
     switch (node.type) {
       case 'if_statement':
       case 'elif_clause':
-        push(node, [
-          node.childForFieldName('condition'),
-          ...branchResults(node.childForFieldName('consequence'))
-        ])
+        push(
+          node,
+          [
+            node.childForFieldName('condition'),
+            ...branchResults(node.childForFieldName('consequence'))
+          ],
+          node.childForFieldName('condition')
+        )
         break
       case 'case_clause':
-        push(node, [
-          ...node.namedChildren.filter(c => c?.type === 'case_pattern'),
-          ...branchResults(node.childForFieldName('consequence'))
-        ])
+        push(
+          node,
+          [
+            ...node.namedChildren.filter(c => c?.type === 'case_pattern'),
+            ...branchResults(node.childForFieldName('consequence'))
+          ],
+          null
+        )
         break
       case 'switch_case':
-        push(node, [node.childForFieldName('value'), ...branchResults(node)])
+        push(node, [node.childForFieldName('value'), ...branchResults(node)], null)
         break
       case 'conditional_expression':
       case 'ternary_expression':
+        push(node, [node], node)
+        break
       case 'return_statement':
         push(node, [node])
         break
