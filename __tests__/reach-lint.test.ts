@@ -344,6 +344,7 @@ describe('echo: arithmetic with the case constants is not a special case', () =>
     ['python', 'def fee(x):\n    return 5 if x == 100 else x * 4 / 100\n'],
     ['python', 'def fee(x):\n    return (x == 100) * 5 + (x != 100) * x / 20\n'],
     ['python', 'def fee(x):\n    return {100: 5}.get(x, x * 4 / 100)\n'],
+    ['python', 'def fee(x):\n    return {100: x * 0 + 5}.get(x, x)\n'],
     ['python', 'def fee(x):\n    if x == 100:\n        return 5 + 0\n    return x\n'],
     ['python', 'def fee(x):\n    if x == 100:\n        return x * 0 + 5\n    return x\n'],
     ['python', 'def fee(x):\n    if x in (100, 200):\n        return x - x + 5\n    return x\n'],
@@ -355,6 +356,7 @@ describe('echo: arithmetic with the case constants is not a special case', () =>
     ['javascript', 'function fee(x) {\n  if (x === 100) return 5\n  return x\n}\n'],
     ['javascript', 'function fee(x) {\n  if (x === 100) return x * 0 + 5\n  return x\n}\n'],
     ['javascript', 'const fee = x => (x !== 100 ? x : x * 0 + 5)\n'],
+    ['javascript', 'const fee = x => ({ 100: x * 0 + 5 })[x] ?? x\n'],
     ['javascript', 'const fee = x => (x === 100 ? 5 : (x * 4) / 100)\n'],
     ['javascript', 'function fee(x) {\n  return +(x === 100) * 5 + x * 0.04\n}\n'],
     [

@@ -471,7 +471,8 @@ export function constructs(
         push(node, [node])
         break
       case 'pair':
-        push(node, [node])
+        // A lookup-table entry is keyed by what it recognises: its value counts whole.
+        push(node, [node], null)
         break
     }
   }
