@@ -326,6 +326,7 @@ describe('echo: arithmetic with the case constants is not a special case', () =>
     ],
     ['javascript', 'function fee(x) {\n  return (x * 5) / 100\n}\n'],
     ['javascript', 'const fee = (x, rate = 5) => (x * rate) / 100\n'],
+    ['javascript', 'function fee(x) {\n  let f = x\n  if (f >= 100) f *= 5\n  return f / 100\n}\n'],
     [
       'javascript',
       "const RATES = { standard: 5, premium: 3 }\nexport const fee = (x, k = 'standard') => (x * RATES[k]) / 100\n"
