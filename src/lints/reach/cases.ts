@@ -157,6 +157,21 @@ function testsEquality(test: Node | null, language: LanguageId): boolean {
   return false
 }
 
+/**
+ * `x - 100`, `100 - x`, `x + -100`: a value moved by a constant is its distance to a point,
+ * the way a special case is written without a comparison (`5 * max(0, 1 - abs(x - 100))`,
+ * `0 ** abs(x - 100)`). Its arithmetic recognises, so every constant around it counts.
+ */
+function offsetsAValue(node: Node, language: LanguageId): boolean {
+  if (!isArithmetic(node, language)) return false
+  const op = node.childForFieldName('operator')?.text ?? ''
+  if (op !== '-' && op !== '+' && op !== '-=' && op !== '+=') return false
+  const operands = [node.childForFieldName('left'), node.childForFieldName('right')]
+  const bare = operands.filter(o => o !== null && VALUE_TYPES.has(o.type) && o.type !== 'call')
+  const constant = operands.filter(o => o !== null && CONSTANT_TYPES.has(o.type))
+  return bare.length === 1 && constant.length === 1
+}
+
 /** Whether a constant is an operand of arithmetic on a value (not on a comparison). */
 function scalesAValue(constant: Node, language: LanguageId): boolean {
   let top: Node | null = null
@@ -168,7 +183,7 @@ function scalesAValue(constant: Node, language: LanguageId): boolean {
   if (top === null) return false
   let value = false
   for (const node of descendants(top)) {
-    if (isRecognising(node, language)) return false
+    if (isRecognising(node, language) || offsetsAValue(node, language)) return false
     if (VALUE_TYPES.has(node.type)) value = true
   }
   return value
@@ -262,11 +277,28 @@ function assertionCase(
     for (let p = constant.node.parent; p && p.id !== statement.id; p = p.parent) {
       if (p.type !== callType) continue
       const callee = p.childForFieldName('function')?.text ?? ''
-      if (!assertion.test(callee)) input = true
+      if (!assertion.test(callee) && !isExpectedOperand(p, assertion)) input = true
     }
     ;(input ? c.inputs : c.expected).add(constant.key)
   }
   return c
+}
+
+/**
+ * A call that IS the expected side of the assertion (`fee(100) == Fraction(5)`,
+ * `assertEqual(fee(100), Decimal("5"))`): the right operand of a comparison or the last
+ * argument of an assertion call. Its constants are the expected value, not inputs.
+ */
+function isExpectedOperand(call: Node, assertion: RegExp): boolean {
+  const parent = call.parent
+  if (parent === null) return false
+  const last = parent.namedChildren.at(-1)
+  if (last?.id !== call.id) return false
+  if (parent.type === 'comparison_operator' || parent.type === 'binary_expression') return true
+  if (parent.type !== 'argument_list' && parent.type !== 'arguments') return false
+  if (parent.namedChildren.length < 2) return false // expect(fee(100)): the actual, alone
+  const owner = parent.parent
+  return assertion.test(owner?.childForFieldName('function')?.text ?? '')
 }
 
 const EXPECTED_NAME = /expect|want|out|result|answer|golden/i
