@@ -1,7 +1,8 @@
 // The order the gate keeps with its readers (src/gate.ts): the lints read the head's
 // objects from the repository, and the head's code could rewrite loose objects there once
 // it runs, so with serial sides the lints run beside the base's first run (the base's code
-// is trusted) and are over before the head's first child starts; with suite.parallel (both
+// is trusted; they start as it starts, so that their parsing does not hold back the
+// replay's set-up) and are over before the head's first child starts; with suite.parallel (both
 // sides start at once) they run before the replay, as before. The instrument stage and
 // the ledger (objects and reviews only) run at once, and a failure of either, or of both,
 // is the card's error, never a pass or an unobserved rejection.
@@ -67,7 +68,11 @@ function markingLogger(mark: string): Logger {
   }
 }
 
-async function judge(name: string, extra: string): Promise<string[]> {
+async function judge(
+  name: string,
+  extra: string,
+  headFiles: Record<string, string> = {}
+): Promise<string[]> {
   const mark = join(marks, `${name}.log`)
   const repo = new TestRepo('og-order-')
   repos.push(repo)
@@ -82,7 +87,8 @@ async function judge(name: string, extra: string): Promise<string[]> {
   repo.write({
     'app/calc.py': 'def total(xs):\n    return sum(x for x in xs)\n',
     'tests/test_calc.py':
-      'from app.calc import total\n\n\ndef test_total():\n    assert total([1]) == 1\n'
+      'from app.calc import total\n\n\ndef test_total():\n    assert total([1]) == 1\n',
+    ...headFiles
   })
   repo.commit('agent')
   const card = await check({
@@ -112,6 +118,23 @@ describe('the lints and the head side', () => {
     expect(ledger).toBeGreaterThan(lines.indexOf('log group instrument'))
     expect(ledger).toBeLessThan(lines.indexOf('log group replay'))
     expect(lines).not.toContain('log group ledger')
+  })
+
+  // The lints' parsing holds the event loop: started before the replay's set-up, they kept
+  // the base from starting until they were over (issue 29). A production file long enough
+  // that its parse outlasts the start of a shell script shows where they run now.
+  it("serial sides: the lints start with the base's first run, not before it", async () => {
+    const long = Array.from(
+      { length: 2000 },
+      (_, i) =>
+        `def f${i}(x):\n    if x == ${i}:\n        return "v${i}"\n    return {"k${i}": x}\n`
+    ).join('')
+    const lines = await judge('late-lints', '', { 'app/long.py': long })
+    const lints = lines.findIndex(l => /^log lints: \d+ ms, beside the base's first run$/.test(l))
+    const base = lines.indexOf('suite base')
+    expect(base).toBeGreaterThanOrEqual(0)
+    expect(lints).toBeGreaterThan(base)
+    expect(lines.indexOf('suite head')).toBeGreaterThan(lints)
   })
 
   it('suite.parallel: the lints run before the replay starts', async () => {

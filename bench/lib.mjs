@@ -196,16 +196,16 @@ function variantText(name, text) {
   return name === 'evidence' ? `${text.trimEnd()}\n${EVIDENCE_REPORT}` : text
 }
 
-/** Env for direct runs: what the gate's children get (campaign values, PYTHONSAFEPATH). */
-function directEnv(shims, campaign) {
-  return {
-    ...process.env,
-    PATH: `${shims}:${process.env.PATH}`,
-    PYTHONSAFEPATH: '1',
-    ORACLE_GATE_SEED: String(campaign.seed),
-    ORACLE_GATE_MAX_EXAMPLES: String(campaign.max_examples),
-    ORACLE_GATE_WALL_CLOCK: String(campaign.wall_clock)
-  }
+/**
+ * Env for direct runs: what the gate's children get (PYTHONSAFEPATH). No ORACLE_GATE_*: the
+ * bench policies leave suite.expose_env off, so the gate's runs do not get them either (the
+ * demo's properties then draw their default 50 examples, not the campaign's 40; with them
+ * here the direct runs did less work than the gate's and the fixed cost came out larger).
+ */
+function directEnv(shims) {
+  const env = { ...process.env, PATH: `${shims}:${process.env.PATH}`, PYTHONSAFEPATH: '1' }
+  for (const name of Object.keys(env)) if (name.startsWith('ORACLE_GATE_')) delete env[name]
+  return env
 }
 
 /**
@@ -244,7 +244,7 @@ export function oracleFirstProject({ props, failing = 2, seeds = 0 }) {
     name: 'generated',
     dir,
     shims,
-    env: directEnv(shims, { seed: 0, max_examples: 100, wall_clock: 90 }),
+    env: directEnv(shims),
     suite: PYTEST,
     reruns: { ids: failingIds, times: 2 },
     seeds:
@@ -282,18 +282,14 @@ export function demoProject(fixEdit) {
   if (!text.includes(from)) throw new Error(`bench: the demo fix does not apply to ${file}`)
   writeFileSync(join(dir, file), text.replace(from, to))
   commitAll(dir, 'head: the honest fix')
-  const campaign = /campaign: \{seed: (\d+), max_examples: (\d+), wall_clock: (\d+)\}/.exec(policy)
-  if (!campaign) throw new Error('bench: the demo policy has no campaign line')
+  if (/expose_env: true/.test(policy))
+    throw new Error('bench: the demo policy exposes ORACLE_GATE_*')
   const suite = /command: (.*)\n/.exec(policy)?.[1]
   return {
     name: 'demo',
     dir,
     shims,
-    env: directEnv(shims, {
-      seed: campaign[1],
-      max_examples: campaign[2],
-      wall_clock: campaign[3]
-    }),
+    env: directEnv(shims),
     suite,
     reruns: {
       ids: ['oracle/properties/test_total.py::test_negative_quantities_are_rejected'],

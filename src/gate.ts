@@ -166,23 +166,33 @@ async function lintsAndReplay(
     await time('replay', () => replayStage(ctx, ledger, options, card))
     return
   }
-  const linted = untimedStage(
-    card,
-    ctx.log,
-    'lints',
-    async () => {
-      card.reasons.push(...(await runLints(ctx, ledger)))
-    },
-    "beside the base's first run"
+  // Started as the base's first run starts (or as the base side ends, or the replay, when
+  // that run never starts: a primed base, a base stopped early): the lints' parsing holds
+  // the event loop, and started first it held back the replay's own set-up (worktrees, the
+  // sandbox probe) until it was over, about 0.2 s in series before the base ran.
+  let start: () => void = () => undefined
+  const begun = new Promise<void>(resolve => (start = resolve))
+  const linted = begun.then(() =>
+    untimedStage(
+      card,
+      ctx.log,
+      'lints',
+      async () => {
+        card.reasons.push(...(await runLints(ctx, ledger)))
+      },
+      "beside the base's first run"
+    )
   )
   // Observed at once: a lint that fails while the base still runs is not an unhandled
   // rejection (which would end the process without a card); the seam below rethrows it.
   linted.catch(() => undefined)
   try {
-    const afterLints = lintsBeforeHead(linted, options.baseSource?.side)
-    await time('replay', () => replayStage(ctx, ledger, options, card, afterLints))
+    const afterLints = lintsBeforeHead(linted, start, options.baseSource?.side)
+    await time('replay', () => replayStage(ctx, ledger, options, card, afterLints, start))
   } finally {
-    // Whatever happened to the replay, no lint is left reading when the run's git closes.
+    // Whatever happened to the replay, the lints run, and no lint is left reading when the
+    // run's git closes.
+    start()
     await linted.catch(() => undefined)
   }
   await linted
@@ -215,12 +225,18 @@ function overlapLints(policy: Policy, options: CheckOptions): boolean {
 
 /**
  * The base seam (replay/index.ts BaseSide) that hands the base side back only once the
- * lints are over, so the head's side (which starts after it, serially) runs no code
- * before then; a lint's error stops the replay there, before the head.
+ * lints are over (started now if the base's first run never started them), so the head's
+ * side (which starts after it, serially) runs no code before then; a lint's error stops
+ * the replay there, before the head.
  */
-function lintsBeforeHead(lints: Promise<void>, inner: BaseSide | undefined): BaseSide {
+function lintsBeforeHead(
+  lints: Promise<void>,
+  start: () => void,
+  inner: BaseSide | undefined
+): BaseSide {
   return async (ctx, run) => {
     const side = await (inner ? inner(ctx, run) : run())
+    start()
     await lints
     return side
   }
@@ -385,11 +401,13 @@ async function replayStage(
   ledger: LedgerState,
   options: CheckOptions,
   card: Scorecard,
-  baseSide: BaseSide | undefined = options.baseSource?.side
+  baseSide: BaseSide | undefined = options.baseSource?.side,
+  onBaseRun?: () => void
 ): Promise<void> {
   const mode = {
     baseOnly: options.baseOnly ?? false,
-    ...(options.shard ? { shard: options.shard } : {})
+    ...(options.shard ? { shard: options.shard } : {}),
+    ...(onBaseRun ? { onBaseRun } : {})
   }
   const result = await (options.replay ?? replay)(ctx, ledger, baseSide, mode)
   card.reasons.push(...(options.baseSource?.reasons ?? []))

@@ -91,6 +91,12 @@ export interface ReplayMode {
    * sides; shard 1 also runs the seeds and the patch's own tests.
    */
   shard?: ShardSpec
+  /**
+   * Called once, as the base's first run is about to start (after its worktree, setup and
+   * fidelity check): the gate starts the lints then, so that their CPU is spent while the
+   * suite runs instead of before it (src/gate.ts). Not called for a primed base.
+   */
+  onBaseRun?: () => void
 }
 
 export async function replay(
@@ -180,6 +186,7 @@ async function measureAndScore(
           ),
         canary: canary.plan,
         baseFiles,
+        ...(side === 'base' && mode.onBaseRun ? { onFirstRun: mode.onBaseRun } : {}),
         // suite.parallel sets both sides up at once: nothing to share between them.
         ...(ctx.policy.suite.parallel ? {} : { share: wt.share }),
         ...(slice ? { first: slice.first(canary.plan), keep: slice.keep } : {})

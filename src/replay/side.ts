@@ -81,6 +81,8 @@ export interface SideOptions {
   keep?: (o: Observation) => boolean
   /** The run's setup share (share.ts): the base offers its install, the head takes it. */
   share?: SetupShare
+  /** Called as the first run is about to start (ReplayMode.onBaseRun). */
+  onFirstRun?: () => void
 }
 
 /** Sets up, runs and reruns one side; see the sections below. */
@@ -239,6 +241,7 @@ async function firstRun(
   // The first run carries the canary (tripwires.ts); its cases come back already removed.
   const command = opts.first?.command ?? suite.command
   const testArgs = opts.first ? { testArgs: opts.first.testArgs } : {}
+  opts.onFirstRun?.()
   const first = await watch.run(
     ctx,
     { side, worktree, attempt: 0, command, logFile, ...testArgs },

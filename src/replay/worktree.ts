@@ -102,16 +102,21 @@ async function createWorktree(ctx: GateContext, dir: string, rev: string): Promi
   await ctx.git.addWorktree(dir, rev)
 }
 
+/**
+ * Every worktree's folder deleted (all at once), then one `git worktree prune` drops the
+ * bookkeeping of each: the same end state as a `git worktree remove` per worktree, with one
+ * git process instead of one per worktree plus the prune.
+ */
 async function removeWorktrees(
   ctx: GateContext,
   created: ReadonlyMap<string, readonly string[]>
 ): Promise<void> {
-  for (const [dir, links] of created) {
+  const remove = async (dir: string, links: readonly string[]): Promise<void> => {
     // Links setup made into the checkout go first, so removal cannot reach through them.
     await cleanupWorktree(links).catch(() => undefined)
-    await ctx.git.removeWorktree(dir)
     await rm(dir, { recursive: true, force: true }).catch(() => undefined)
   }
+  await Promise.all([...created].map(([dir, links]) => remove(dir, links)))
   await ctx.git.pruneWorktrees()
 }
 

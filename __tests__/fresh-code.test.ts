@@ -1,0 +1,93 @@
+// The gate's pytest plugin and bytecode caches outside the checkout. Installed packages keep
+// their caches (pytest rewrites every module of a plugin's distribution, all of Hypothesis,
+// and recompiling those from source cost about 0.4 s per run, issue 29), but only while the
+// cache folder is the one the run started with: code of the checkout that points
+// sys.pycache_prefix at a folder it can write and plants compiled code there for a module
+// outside the checkout (one the sandbox mounts read-only) would otherwise have it run. Real
+// pytest, the plugin loaded as the gate loads it; first the naive run (no plugin) shows the
+// forgery working, then the plugin's run shows the module's own source running, through
+// the plain import and through pytest's assertion rewriter.
+import { spawnSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { pythonWithPytest } from './helpers/python.js'
+
+const PY = pythonWithPytest()
+const PLUGIN_DIR = join(import.meta.dirname, '..', 'src', 'reporters', 'python')
+const dirs: string[] = []
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
+})
+
+/** conftest.py of the checkout: plants compiled `VALUE = 2` for extmod under a new prefix. */
+const FORGER = (rewritten: boolean): string => `import importlib.util, marshal, os, sys, tempfile
+from pathlib import Path
+${rewritten ? 'import pytest\npytest.register_assert_rewrite("extmod")\n' : ''}
+spec = importlib.util.find_spec("extmod")
+source = spec.origin
+st = os.stat(source)
+code = compile("VALUE = 2\\n", source, "exec")
+sys.pycache_prefix = tempfile.mkdtemp()
+if ${rewritten ? 'True' : 'False'}:
+    from _pytest.assertion import rewrite
+    folder = rewrite.get_cache_dir(Path(source))
+    target = folder / (Path(source).stem + rewrite.PYC_TAIL)
+    data = (importlib.util.MAGIC_NUMBER + b"\\x00\\x00\\x00\\x00"
+            + (int(st.st_mtime) & 0xFFFFFFFF).to_bytes(4, "little")
+            + (st.st_size & 0xFFFFFFFF).to_bytes(4, "little") + marshal.dumps(code))
+else:
+    from importlib import _bootstrap_external as ext
+    target = Path(importlib.util.cache_from_source(source))
+    data = bytes(ext._code_to_timestamp_pyc(code, int(st.st_mtime), st.st_size))
+target.parent.mkdir(parents=True, exist_ok=True)
+target.write_bytes(data)
+`
+
+const TEST = 'def test_value():\n    import extmod\n\n    assert extmod.VALUE == 1\n'
+
+/** A checkout with the forging conftest and a module outside it, on PYTHONPATH. */
+function project(rewritten: boolean): { checkout: string; outside: string } {
+  const root = mkdtempSync(join(tmpdir(), 'og-fresh-'))
+  dirs.push(root)
+  const checkout = join(root, 'checkout')
+  const outside = join(root, 'site')
+  mkdirSync(checkout)
+  mkdirSync(outside)
+  writeFileSync(join(outside, 'extmod.py'), 'VALUE = 1\n')
+  writeFileSync(join(checkout, 'conftest.py'), FORGER(rewritten))
+  writeFileSync(join(checkout, 'test_value.py'), TEST)
+  return { checkout, outside }
+}
+
+/** pytest in the checkout; with the plugin, loaded and armed as the gate does it. */
+function pytest(p: { checkout: string; outside: string }, plugin: boolean): number | null {
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    PYTHONDONTWRITEBYTECODE: '1',
+    PYTHONPATH: plugin ? `${PLUGIN_DIR}:${p.outside}` : p.outside
+  }
+  if (plugin) {
+    env.PYTEST_PLUGINS = 'pytest_outcomes'
+    env.TEST_OUTCOME_STREAM = '3:0123456789abcdef'
+  }
+  const r = spawnSync(PY, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'test_value.py'], {
+    cwd: p.checkout,
+    env,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe', 'pipe']
+  })
+  return r.status
+}
+
+describe.each([false, true])('a forged cache outside the checkout (rewritten: %s)', rewritten => {
+  it('runs in a naive run: the test sees the forged value', () => {
+    expect(pytest(project(rewritten), false)).toBe(1)
+  })
+
+  it("is not read under the gate's plugin: the module's source runs", () => {
+    expect(pytest(project(rewritten), true)).toBe(0)
+  })
+})
