@@ -9,6 +9,8 @@
 // first frame on a line of the plan; anything else passes silently.
 'use strict'
 const fs = require('node:fs')
+// The original, before hookFs wraps it (the watcher's own read of /proc is not the product's).
+const { readFileSync } = fs
 const fsp = require('node:fs/promises')
 const childProcess = require('node:child_process')
 const Module = require('node:module')
@@ -36,28 +38,37 @@ const EXIT_EVENTS = new Set([
 function install(plan, emit, drain, ownFds, runnerOnly = false) {
   const where = attribution(plan)
   const seen = new Set()
-  const report = (category, what, direct = false) => {
-    const at = where.find(direct)
+  const reportAt = (at, category, what) => {
     if (at === null) return
     const key = `${category}\0${what}\0${at.path}\0${at.line}`
     if (seen.has(key) || seen.size > 5000) return
     seen.add(key)
     emit({ t: 'reach', category, what, path: at.path, line: at.line })
   }
+  const report = (category, what, direct = false) => reportAt(where.find(direct), category, what)
   const paths = sensitivePaths(plan)
-  hookVm(where, report)
   hookFs(paths, report, ownFds)
   // The environment a spawn copies for its child is no read of the product's.
   const quiet = { depth: 0 }
-  hookChildren(report, quiet)
+  const outlived = hookChildren(report, quiet, paths, where, reportAt)
   // The runner's own process (vitest's main, jest's, node --test's) runs no test in its
   // main realm: jest's in-band files run in vm contexts, guarded when created (hookVm).
   // There the hot views (env, intrinsics) would only slow the runner's own work down.
   if (!runnerOnly)
     hookEnv((category, what, direct) => quiet.depth === 0 && report(category, what, direct))
-  hookProcess(report, drain)
+  hookProcess(report, () => {
+    outlived()
+    drain()
+  })
   hookModules(report)
-  if (!runnerOnly) guardRealm(globalThis, report)
+  const owned = runnerOwned(paths)
+  hookProcessInfo(process, owned, report)
+  // Objects the runner's matchers are: node:assert's exports (node:test's), watched as
+  // objects whatever key writes them, in every realm's definers too.
+  const objects = new WeakMap()
+  watchAssert(objects, report)
+  if (!runnerOnly) guardRealm(globalThis, report, objects)
+  hookVm(where, report, objects, owned)
   syncBuiltinESMExports()
 }
 
@@ -153,7 +164,7 @@ function attribution(plan) {
 }
 
 /** The code vitest and jest compile for the patch's files: its inline map is kept. */
-function hookVm(where, report) {
+function hookVm(where, report, objects, owned) {
   const filenameOf = options => (typeof options === 'string' ? options : options?.filename)
   const runInThisContext = vm.runInThisContext
   vm.runInThisContext = function (code, options) {
@@ -183,8 +194,8 @@ function hookVm(where, report) {
     try {
       // The context's own intrinsics: the guard runs there, reporting through ours.
       const global = runInContext('this', context)
-      runInContext(`(${guardRealmSource})`, context)(global, report)
-      watchContextProcess(global, report)
+      runInContext(`(${guardRealmSource})`, context)(global, report, objects)
+      watchContextProcess(global, report, owned)
     } catch {
       // a context that cannot run code (no code generation) has no tests in it
     }
@@ -280,8 +291,15 @@ function hookFs(paths, report, ownFds) {
   wrapAll(fsp, 'promises.')
 }
 
-function hookChildren(report, quiet) {
+/**
+ * A process a patch's line starts counts, as in the Python watcher, when it runs the runner
+ * or the tests (another vote, out of the gate's sight), or when it outlives this process (a
+ * detached, unreferenced child, or one still running at exit). A child it waits for (an
+ * execFileSync of git, a spawn it reads to its end) is the product's own business.
+ */
+function hookChildren(report, quiet, paths, where, reportAt) {
   const { ChildProcess } = childProcess
+  const runsTests = runsTheTests(paths)
   for (const name of ['spawn', 'fork', 'exec', 'execFile']) {
     const fn = childProcess[name]
     childProcess[name] = keepProps(
@@ -298,9 +316,29 @@ function hookChildren(report, quiet) {
       }[name]
     )
   }
+  const started = []
   const spawn = ChildProcess.prototype.spawn
   ChildProcess.prototype.spawn = function (options) {
-    report('process', `spawned ${String(options?.file ?? '').slice(0, 80)}`)
+    const line = commandOf(options?.file, options?.args)
+    if (runsTests(line)) report('process', `spawned the runner or the tests: ${line.slice(0, 80)}`)
+    else {
+      const at = where.find(false)
+      if (at !== null) {
+        const child = { process: this, at, what: line.slice(0, 80) }
+        if (options?.detached === true) {
+          const unref = this.unref
+          this.unref = function () {
+            reportAt(
+              at,
+              'process',
+              `started a detached process it does not wait for: ${child.what}`
+            )
+            return unref.apply(this, arguments)
+          }
+        }
+        started.push(child)
+      }
+    }
     return spawn.apply(this, arguments)
   }
   for (const name of ['spawnSync', 'execSync', 'execFileSync']) {
@@ -308,8 +346,10 @@ function hookChildren(report, quiet) {
     childProcess[name] = keepProps(
       fn,
       {
-        [name](file) {
-          report('process', `${name} ${String(file).slice(0, 80)}`)
+        [name](file, args) {
+          const line = commandOf(file, Array.isArray(args) ? args : [])
+          if (runsTests(line))
+            report('process', `${name} of the runner or the tests: ${line.slice(0, 80)}`)
           quiet.depth++
           try {
             return fn.apply(this, arguments)
@@ -319,6 +359,42 @@ function hookChildren(report, quiet) {
         }
       }[name]
     )
+  }
+  return () => {
+    for (const child of started.splice(0))
+      if (running(child.process))
+        reportAt(child.at, 'process', `started a process that outlived the run: ${child.what}`)
+  }
+}
+
+function commandOf(file, args) {
+  const words = [String(file ?? ''), ...(Array.isArray(args) ? args.map(String) : [])]
+  return words.join(' ')
+}
+
+/** Whether a command line runs a test runner or names the instrument's files. */
+function runsTheTests(paths) {
+  const runners = /vitest|jest|mocha|pytest|tinypool|node:test|(^|\s)--test(\s|=|$)/
+  return line =>
+    runners.test(line) ||
+    line
+      .split(/\s+/)
+      .some(w => w !== '' && paths.some(p => p.category === 'instrument' && inside(w, p.at)))
+}
+
+function inside(word, at) {
+  const abs = resolve(word)
+  return abs === at || abs.startsWith(`${at}/`)
+}
+
+/** A child not seen to end whose pid is still a live process (a zombie has ended). */
+function running(child) {
+  if (child.exitCode !== null || child.signalCode !== null || !(child.pid > 0)) return false
+  try {
+    const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8')
+    return !/\)\s+[ZX]\s/.test(stat)
+  } catch {
+    return false
   }
 }
 
@@ -366,7 +442,7 @@ function envProxy(real, report) {
 }
 
 /** jest gives each test file's context a copy of process with a copy of its env. */
-function watchContextProcess(global, report) {
+function watchContextProcess(global, report, owned) {
   let value = global.process
   Object.defineProperty(global, 'process', {
     configurable: true,
@@ -378,12 +454,112 @@ function watchContextProcess(global, report) {
       if (next !== null && typeof next === 'object' && next.env && typeof next.env === 'object')
         try {
           next.env = envProxy(next.env, report)
+          hookProcessInfo(next, owned, report)
         } catch {
           // an env that cannot be replaced is read unwatched
         }
       value = next
     }
   })
+}
+
+/**
+ * Whether a process-information value holds what the runner made: its own modules
+ * (node_modules, the runners' names, node --test's flags), the instrument's paths, or the
+ * runners' environment keys. Production run alone would see none of these.
+ */
+function runnerOwned(paths) {
+  const words = /node_modules|vitest|jest|tinypool|mocha|node:test|^--test|oracle.gate/i
+  const word = w =>
+    typeof w === 'string' &&
+    (words.test(w) || RUNNER_ENV.test(w) || paths.some(p => resolve(w).startsWith(p.at)))
+  return value => {
+    if (typeof value === 'string') return word(value)
+    if (Array.isArray(value)) return value.some(word)
+    if (value !== null && typeof value === 'object') return Object.keys(value).some(word)
+    return false
+  }
+}
+
+/**
+ * The runner's command line and environment as a product line can obtain them besides
+ * process.env: process.argv/execArgv (a vitest or jest worker's, node --test's per-file
+ * child's) and the diagnostic report's header and environment. A read from a patch line
+ * counts when what it obtained holds what the runner made; the rest of the report (versions,
+ * memory, the host) is diagnostics and passes.
+ */
+function hookProcessInfo(proc, owned, report) {
+  for (const key of ['argv', 'execArgv']) {
+    const d = Object.getOwnPropertyDescriptor(proc, key)
+    if (!d || !('value' in d) || !d.configurable) continue
+    let value = d.value
+    Object.defineProperty(proc, key, {
+      configurable: true,
+      enumerable: d.enumerable,
+      get() {
+        if (owned(value)) report('markers', `process.${key} read (the runner's command line)`, true)
+        return value
+      },
+      set(next) {
+        value = next
+      }
+    })
+  }
+  const diag = proc.report
+  if (diag === null || typeof diag !== 'object' || typeof diag.getReport !== 'function') return
+  const original = diag.getReport
+  diag.getReport = keepProps(original, function getReport() {
+    const result = original.apply(this, arguments)
+    watchReport(result, owned, report)
+    return result
+  })
+}
+
+/** The report's environment and command line become views that say when they are read. */
+function watchReport(result, owned, report) {
+  const watchKey = (holder, key, label) => {
+    if (holder === null || typeof holder !== 'object' || !(key in holder)) return
+    const value = holder[key]
+    if (!owned(value)) return
+    Object.defineProperty(holder, key, {
+      configurable: true,
+      enumerable: true,
+      get() {
+        report('markers', `process.report.getReport() ${label} read (the runner's)`, true)
+        return value
+      }
+    })
+  }
+  watchKey(result, 'environmentVariables', 'environment')
+  watchKey(result?.header, 'commandLine', 'command line')
+}
+
+/** node:assert's exports and its strict twin: a write to any member is reported. */
+function watchAssert(objects, report) {
+  const assert = require('node:assert')
+  for (const [target, label] of [
+    [assert, 'node:assert'],
+    [assert.strict, 'node:assert/strict']
+  ]) {
+    if (objects.has(target)) continue
+    objects.set(target, label)
+    for (const key of Reflect.ownKeys(target)) {
+      const d = Object.getOwnPropertyDescriptor(target, key)
+      if (!d || !('value' in d) || !d.configurable || key === 'prototype') continue
+      let value = d.value
+      Object.defineProperty(target, key, {
+        configurable: true,
+        enumerable: d.enumerable,
+        get() {
+          return value
+        },
+        set(next) {
+          report('framework', `${label}'s ${String(key).slice(0, 40)} replaced`)
+          value = next
+        }
+      })
+    }
+  }
 }
 
 function hookProcess(report, drain) {
@@ -452,7 +628,7 @@ function hookModules(report) {
  * it); the definers report a definition on them; Symbol.for reports the runners' keys;
  * the runners' globals report a read. Self-contained: it runs as source in vm contexts.
  */
-function guardRealm(G, report) {
+function guardRealm(G, report, objects) {
   const O = G.Object
   const define = O.defineProperty
   const describe = O.getOwnPropertyDescriptor
@@ -606,6 +782,8 @@ function guardRealm(G, report) {
           runner.set(key, desc.value)
           return holder === O ? target : true
         }
+        const watched = objects === undefined ? undefined : objects.get(target)
+        if (watched !== undefined) report('framework', `${name} on ${watched}`)
         const keys = guarded.get(target)
         if (
           keys !== undefined &&
