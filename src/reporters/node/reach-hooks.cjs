@@ -21,6 +21,8 @@ const vm = require('node:vm')
 
 const RUNNER_ENV =
   /^(VITEST|JEST|NODE_TEST|ORACLE_GATE|TEST_OUTCOME_STREAM|PYTEST|MOCHA_)|^(NODE_OPTIONS|CI|TEST|NODE_UNIQUE_ID|NODE_CHANNEL_FD)$/
+const RUNNER_CODE =
+  /\/node_modules\/(?:jest|jest-[^/]+|@jest\/[^/]+|expect|vitest|@vitest\/[^/]+|vite-node|vite|tinypool|tinyspy|chai)\//
 // (The runners' keys and globals are written inside the guards, which are also compiled
 // into jest's test contexts from their source, where this module's constants do not exist.)
 const FRAMEWORK_MODULES =
@@ -151,7 +153,9 @@ function attribution(plan) {
         if (direct && /^node:/.test(String(name))) return null
         if (direct && (file === __filename || file === null)) continue
         if (file === null || !files.has(file)) {
-          if (direct) return null
+          // The runner's own code, called under the patch's line (jest's require writing its
+          // transform cache registers signal handlers), acts on the runner's account.
+          if (direct || (file !== null && RUNNER_CODE.test(file))) return null
           continue
         }
         const at = mapped(file, site.getLineNumber() ?? 0, site.getColumnNumber() ?? 0)
@@ -518,8 +522,11 @@ function hookProcessInfo(proc, owned, report) {
 /** The report's environment and command line become views that say when they are read. */
 function watchReport(result, owned, report) {
   const watchKey = (holder, key, label) => {
-    if (holder === null || typeof holder !== 'object' || !(key in holder)) return
-    const value = holder[key]
+    if (holder === null || typeof holder !== 'object') return
+    // (A report already watched, by the wrapper of another process object, has accessors.)
+    const d = Object.getOwnPropertyDescriptor(holder, key)
+    if (!d || !('value' in d)) return
+    const value = d.value
     if (!owned(value)) return
     Object.defineProperty(holder, key, {
       configurable: true,
