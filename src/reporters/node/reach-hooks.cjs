@@ -65,6 +65,7 @@ function install(plan, emit, drain, ownFds, runnerOnly = false) {
   hookModules(report)
   const owned = runnerOwned(paths)
   hookProcessInfo(process, owned, report)
+  hookRegistry(owned, report)
   // Objects the runner's matchers are: node:assert's exports (node:test's), watched as
   // objects whatever key writes them, in every realm's definers too.
   const objects = new WeakMap()
@@ -619,6 +620,65 @@ function hookProcess(report, drain) {
     })
   }
   for (const name of ['binding', '_linkedBinding', 'dlopen']) wrap(name, () => `process.${name}`)
+}
+
+/**
+ * The module registry as the runner left it: `require.cache` (one object, Module._cache)
+ * lists the tests' files and the runner's modules, and the Module objects of those files
+ * (`require.main` in a per-file child or a worker, `module.parent` of the product imported
+ * by a test) carry their paths. A patch line that lists the registry or reads one of those
+ * entries, or reads the path of one of those objects, obtained what the runner made.
+ */
+function hookRegistry(owned, report) {
+  const real = Module._cache
+  if (real === null || typeof real !== 'object') return
+  const note = key => {
+    if (typeof key === 'string' && owned(key))
+      report('markers', 'the module registry read (a module of the runner or the tests)', true)
+  }
+  Module._cache = new Proxy(real, {
+    get(target, key) {
+      note(key)
+      return Reflect.get(target, key)
+    },
+    has(target, key) {
+      note(key)
+      return Reflect.has(target, key)
+    },
+    getOwnPropertyDescriptor(target, key) {
+      note(key)
+      return Reflect.getOwnPropertyDescriptor(target, key)
+    },
+    ownKeys(target) {
+      const keys = Reflect.ownKeys(target)
+      if (keys.some(k => typeof k === 'string' && owned(k)))
+        report('markers', 'the module registry listed (the runner’s and the tests’ modules)', true)
+      return keys
+    }
+  })
+  const load = Module.prototype.load
+  Module.prototype.load = function (filename) {
+    if (typeof filename === 'string' && owned(filename)) watchModule(this, owned, report)
+    return load.apply(this, arguments)
+  }
+}
+
+/** A Module object of the runner or of a test file: reads of its paths are reported. */
+function watchModule(mod, owned, report) {
+  for (const key of ['filename', 'id', 'path', 'paths']) {
+    let value = mod[key]
+    Object.defineProperty(mod, key, {
+      configurable: true,
+      enumerable: true,
+      get() {
+        if (owned(value)) report('markers', `module.${key} of a runner or test module read`, true)
+        return value
+      },
+      set(next) {
+        value = next
+      }
+    })
+  }
 }
 
 function hookModules(report) {
