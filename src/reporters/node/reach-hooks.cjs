@@ -84,13 +84,14 @@ function attribution(plan) {
     files.set(resolve(root, path), { path, ranges })
   const maps = new Map()
   const capture = Error.captureStackTrace
-  const sites = () => {
+  // A direct read is decided by the first frames past this file's: a short stack is enough.
+  const sites = depth => {
     const prepare = Error.prepareStackTrace
     const limit = Error.stackTraceLimit
     const holder = {}
     try {
       Error.prepareStackTrace = (_, frames) => frames
-      Error.stackTraceLimit = 200
+      Error.stackTraceLimit = depth
       capture(holder, sites)
       return Array.isArray(holder.stack) ? holder.stack : []
     } catch {
@@ -148,7 +149,7 @@ function attribution(plan) {
      * code (`node:` frames: fetch reading JEST_WORKER_ID on the caller's behalf) is node's.
      */
     find(direct) {
-      for (const site of sites()) {
+      for (const site of sites(direct ? 16 : 200)) {
         const name = site.getFileName?.()
         const file = fileOf(name)
         if (direct && /^node:/.test(String(name))) return null
@@ -510,6 +511,7 @@ function hookProcessInfo(proc, owned, report) {
       }
     })
   }
+  if (proc === process && typeof proc.send === 'function') watchChannel(proc, report)
   const diag = proc.report
   if (diag === null || typeof diag !== 'object' || typeof diag.getReport !== 'function') return
   const original = diag.getReport
@@ -518,6 +520,31 @@ function hookProcessInfo(proc, owned, report) {
     watchReport(result, owned, report)
     return result
   })
+}
+
+/**
+ * A worker the runner forked talks to it over an IPC channel a product run alone has not:
+ * `process.send`, `channel`, `connected` read from a patch line tell it is in a worker.
+ */
+function watchChannel(proc, report) {
+  for (const key of ['send', 'channel', 'connected', 'disconnect']) {
+    const d = Object.getOwnPropertyDescriptor(proc, key)
+    if (!d || !d.configurable) continue
+    let value = 'value' in d ? d.value : undefined
+    const read = 'value' in d ? () => value : () => d.get?.call(proc)
+    Object.defineProperty(proc, key, {
+      configurable: true,
+      enumerable: d.enumerable,
+      get() {
+        report('markers', `process.${key} read (the runner's worker channel)`, true)
+        return read()
+      },
+      set(next) {
+        if ('value' in d) value = next
+        else d.set?.call(proc, next)
+      }
+    })
+  }
 }
 
 /** The report's environment and command line become views that say when they are read. */
