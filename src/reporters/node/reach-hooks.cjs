@@ -65,7 +65,7 @@ function install(plan, emit, drain, ownFds, runnerOnly = false) {
   hookModules(report)
   const owned = runnerOwned(paths)
   hookProcessInfo(process, owned, report)
-  hookRegistry(owned, report)
+  hookRegistry(paths, owned, report)
   // Objects the runner's matchers are: node:assert's exports (node:test's), watched as
   // objects whatever key writes them, in every realm's definers too.
   const objects = new WeakMap()
@@ -478,7 +478,7 @@ function runnerOwned(paths) {
   const words = /node_modules|vitest|jest|tinypool|mocha|node:test|^--test|oracle.gate/i
   const word = w =>
     typeof w === 'string' &&
-    (words.test(w) || RUNNER_ENV.test(w) || paths.some(p => resolve(w).startsWith(p.at)))
+    (words.test(w) || RUNNER_ENV.test(w) || paths.some(p => inside(w, p.at)))
   return value => {
     if (typeof value === 'string') return word(value)
     if (Array.isArray(value)) return value.some(word)
@@ -499,11 +499,18 @@ function hookProcessInfo(proc, owned, report) {
     const d = Object.getOwnPropertyDescriptor(proc, key)
     if (!d || !('value' in d) || !d.configurable) continue
     let value = d.value
+    // Judged once per array and length (the runner reads its argv often; it seldom changes).
+    let judged = { of: undefined, length: -1, owned: false }
+    const holds = () => {
+      if (judged.of !== value || judged.length !== value?.length)
+        judged = { of: value, length: value?.length, owned: owned(value) }
+      return judged.owned
+    }
     Object.defineProperty(proc, key, {
       configurable: true,
       enumerable: d.enumerable,
       get() {
-        if (owned(value)) report('markers', `process.${key} read (the runner's command line)`, true)
+        if (holds()) report('markers', `process.${key} read (the runner's command line)`, true)
         return value
       },
       set(next) {
@@ -656,16 +663,19 @@ function hookProcess(report, drain) {
  * by a test) carry their paths. A patch line that lists the registry or reads one of those
  * entries, or reads the path of one of those objects, obtained what the runner made.
  */
-function hookRegistry(owned, report) {
+function hookRegistry(paths, owned, report) {
   const real = Module._cache
   if (real === null || typeof real !== 'object') return
   const note = key => {
     if (typeof key === 'string' && owned(key))
       report('markers', 'the module registry read (a module of the runner or the tests)', true)
   }
+  // node's loader reads an entry for every require: there only the tests' own entries are
+  // looked at (the runner's modules are read by the loader all the time).
+  const tests = paths.filter(p => p.category === 'instrument')
   Module._cache = new Proxy(real, {
     get(target, key) {
-      note(key)
+      if (typeof key === 'string' && tests.some(p => key.startsWith(p.at))) note(key)
       return Reflect.get(target, key)
     },
     has(target, key) {
