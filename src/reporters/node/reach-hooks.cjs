@@ -693,26 +693,35 @@ function hookRegistry(paths, owned, report) {
       return keys
     }
   })
+  // The Module objects of the tests' files and of the process's main module (the runner's
+  // entry, or node --test's test file): the loader reads their paths on every require they
+  // make, so only those few are watched.
   const load = Module.prototype.load
   Module.prototype.load = function (filename) {
-    if (typeof filename === 'string' && owned(filename)) watchModule(this, owned, report)
+    const watched =
+      typeof filename === 'string' &&
+      (this.id === '.' || tests.some(p => filename.startsWith(p.at))) &&
+      owned(filename)
+    if (watched) watchModule(this, owned, report)
     return load.apply(this, arguments)
   }
 }
 
 /** A Module object of the runner or of a test file: reads of its paths are reported. */
 function watchModule(mod, owned, report) {
-  for (const key of ['filename', 'id', 'path', 'paths']) {
+  for (const key of ['filename', 'id', 'path']) {
     let value = mod[key]
+    let holds = owned(value)
     Object.defineProperty(mod, key, {
       configurable: true,
       enumerable: true,
       get() {
-        if (owned(value)) report('markers', `module.${key} of a runner or test module read`, true)
+        if (holds) report('markers', `module.${key} of a runner or test module read`, true)
         return value
       },
       set(next) {
         value = next
+        holds = owned(value)
       }
     })
   }
