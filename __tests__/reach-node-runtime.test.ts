@@ -5,8 +5,8 @@
 // run time (joins, atob, Reflect.get, computed keys, require of a variable); the watched run
 // then carries `reach` events naming the patch's file and line. The honest near-misses (own
 // data file, HOME, a log level from NODE_ENV, JSON and Math, console.log, an unchanged line
-// that spawns) run green and raise none. End-to-end reasons are helper A's module's
-// (src/replay/reach-events.ts), added at merge.
+// that spawns) run green and raise none. The verdicts through check() are in
+// reach-node-e2e.test.ts.
 import { afterAll, describe, expect, it } from 'vitest'
 import { join } from 'node:path'
 import { runShell } from '../src/exec/process.js'

@@ -229,6 +229,16 @@ function main() {
   const watch = intake()
   if (watch === null || watch.plan.reach !== true) return
   const drain = relaySpawns(watch, option)
+  loadHooks(watch, drain)
+}
+
+/**
+ * The one point where code of the gate is loaded into the head's process through this
+ * preload (another hook module, JS coverage, would be loaded here too): out of the module
+ * registry again at once, so the product cannot list it.
+ */
+function loadHooks(watch, drain) {
+  const Module = require('node:module')
   const hooks = require.resolve('./reach-hooks.cjs')
   const { install } = require(hooks)
   delete Module._cache[hooks]
