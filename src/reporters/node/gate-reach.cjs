@@ -227,8 +227,10 @@ function main() {
   const option = takeOption()
   if (!require('node:worker_threads').isMainThread) return
   const watch = intake()
-  if (watch === null || watch.plan.reach !== true) return
+  if (watch === null || (watch.plan.reach !== true && watch.plan.cover !== true)) return
   const drain = relaySpawns(watch, option)
+  if (watch.plan.cover === true) require('./vote-cover.cjs').start(watch.plan, watch.emit, drain)
+  if (watch.plan.reach !== true) return
   const hooks = require.resolve('./reach-hooks.cjs')
   const { install } = require(hooks)
   delete Module._cache[hooks]

@@ -1,0 +1,264 @@
+// Evidence end to end through check() (src/gate.ts) on real vitest (TypeScript), jest
+// (TypeScript through a transform, two workers) and node:test (ES modules) suites in
+// temporary repositories. The base's fee() is wrong (1 over 100 instead of 0) and its
+// locked test says so. Heads, per runner:
+// - `fix`: the fix; its changed line runs under the voting tests and its mutant dies;
+// - `branch`: the fix plus a branch for negative totals that no voting test runs. Green on
+//   a naive run, so only evidence tells: the throw's line is uncovered and named with the
+//   head's line number, and the new condition's mutant (`<` → `<=`) survives, named;
+// - `weak` (against a base whose only locked test checks the result's type, under
+//   enforce): the fix is covered, but its mutant survives, so `weak-evidence` is `product`.
+// Coverage comes from the head's vote itself (no extra run; the log says so), TypeScript
+// mapped back through the runner's source map. evidence.mode is set in every policy.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { check } from '../src/gate.js'
+import type { Scorecard } from '../src/types.js'
+import { memoryLogger } from './helpers/logger.js'
+import { TestRepo } from './helpers/repo.js'
+import { linkRunner, linkSetup, naiveRun, packageDir, SUITE_COMMANDS } from './helpers/runners.js'
+
+const BASE_TS = `/** Delivery fee rules. */
+export interface Order {
+  total: number
+  express?: boolean
+}
+
+export function fee(order: Order): number {
+  const total: number = order.total
+  if (total > 100) {
+    return 1
+  }
+  return order.express === true ? 9 : 5
+}
+`
+const BASE_JS = BASE_TS.replace(/^export interface[^}]*}\n\n/m, '')
+  .replace('(order: Order): number', '(order)')
+  .replace('const total: number', 'const total')
+
+const fixOf = (base: string): string => base.replace('return 1\n', 'return 0\n')
+const branchOf = (base: string): string =>
+  fixOf(base).replace(
+    '    return 0\n  }\n',
+    "    return 0\n  }\n  if (total < 0) {\n    throw new RangeError('negative total')\n  }\n"
+  )
+
+/** 1-based number of the one line of `text` holding `snippet`. */
+function lineOf(text: string, snippet: string): number {
+  const found = text.split('\n').flatMap((l, i) => (l.includes(snippet) ? [i + 1] : []))
+  if (found.length !== 1) throw new Error(`${snippet}: ${found.length} lines`)
+  return found[0] ?? 0
+}
+
+interface Runner {
+  name: string
+  command: string
+  setup: string
+  /** The production file and its base text. */
+  file: string
+  base: string
+  files: Record<string, string>
+  /** The locked tests: strong (the base fails them) or weak (a type check only). */
+  tests: (weak: boolean) => Record<string, string>
+  link: (repo: TestRepo) => void
+}
+
+const tsImport = (runner: 'vitest' | 'jest'): string =>
+  `${runner === 'vitest' ? "import { expect, test } from 'vitest'\n" : ''}import { fee } from '../lib/fee'\n`
+const STRONG = `test('free over 100', () => expect(fee({ total: 200 })).toBe(0))
+test('five below', () => expect(fee({ total: 10 })).toBe(5))
+`
+const WEAK = `test('fee is a number', () => expect(typeof fee({ total: 200 })).toBe('number'))\n`
+
+/** jest's TypeScript transform of the repository's own (tsc, inline source map). */
+const TS_TRANSFORM = `const ts = require('typescript')
+module.exports = {
+  process(src, filename) {
+    const out = ts.transpileModule(src, {
+      fileName: filename,
+      compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2020, inlineSourceMap: true, inlineSources: true }
+    })
+    return { code: out.outputText }
+  }
+}
+`
+
+const RUNNERS: Runner[] = [
+  {
+    name: 'vitest (TypeScript, forked pool)',
+    command: SUITE_COMMANDS.vitest('oracle'),
+    setup: linkSetup('vitest'),
+    file: 'lib/fee.ts',
+    base: BASE_TS,
+    files: { 'package.json': '{"type": "module"}\n' },
+    tests: weak => ({ 'oracle/fee.test.ts': tsImport('vitest') + (weak ? WEAK : STRONG) }),
+    link: repo => linkRunner(repo, 'vitest')
+  },
+  {
+    name: 'jest (TypeScript transform, two workers)',
+    command: SUITE_COMMANDS.jest('oracle'),
+    setup: `${linkSetup('jest')} && ln -sfn ${packageDir('typescript')} node_modules/typescript`,
+    file: 'lib/fee.ts',
+    base: BASE_TS,
+    files: {
+      'package.json': '{}\n',
+      'jest.config.cjs': `module.exports = { testEnvironment: 'node', transform: { '\\\\.ts$': '<rootDir>/ts-transform.cjs' }, moduleFileExtensions: ['ts', 'js'], testMatch: ['<rootDir>/oracle/**/*.test.ts'] }\n`,
+      'ts-transform.cjs': TS_TRANSFORM
+    },
+    // Two files, so jest runs its workers (child processes) rather than in band.
+    tests: weak => ({
+      'oracle/fee.test.ts': tsImport('jest') + (weak ? WEAK : STRONG),
+      'oracle/more.test.ts': `${tsImport('jest')}test('a fee', () => expect(fee({ total: 50 })).toBeGreaterThan(0))\n`
+    }),
+    link: repo => {
+      linkRunner(repo, 'jest')
+      repo.symlink('node_modules/typescript', packageDir('typescript'))
+    }
+  },
+  {
+    name: 'node:test (ES modules)',
+    command: SUITE_COMMANDS.nodeTest('oracle/'),
+    setup: '',
+    file: 'lib/fee.mjs',
+    base: BASE_JS,
+    files: { 'package.json': '{"type": "module"}\n' },
+    tests: weak => ({
+      'oracle/fee.test.mjs': `import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { fee } from '../lib/fee.mjs'
+${
+  weak
+    ? "test('fee is a number', () => assert.equal(typeof fee({ total: 200 }), 'number'))\n"
+    : "test('free over 100', () => assert.equal(fee({ total: 200 }), 0))\ntest('five below', () => assert.equal(fee({ total: 10 }), 5))\n"
+}`
+    }),
+    link: () => {}
+  }
+]
+
+function policy(r: Runner, mode: string): string {
+  return `version: 1
+protected:
+  - oracle/**
+planes:
+  voting: [oracle/**]
+suite:
+  command: ${JSON.stringify(r.command)}
+  timeout: 180
+  reruns: 0
+${r.setup ? `  setup: ${JSON.stringify(r.setup)}\n` : ''}evidence:
+  mode: ${mode}
+`
+}
+
+function buildRepo(r: Runner): TestRepo {
+  const repo = new TestRepo('og-evidence-js-')
+  repo
+    .write({
+      '.gitignore': 'node_modules/\n.naive-junit.xml\n',
+      '.github/oracle-gate.yml': policy(r, 'report'),
+      [r.file]: r.base,
+      ...r.files,
+      ...r.tests(false)
+    })
+    .commit('base: fee is wrong')
+  repo
+    .branch('fix', 'main')
+    .write({ [r.file]: fixOf(r.base) })
+    .commit('fix')
+  repo
+    .branch('branch', 'main')
+    .write({ [r.file]: branchOf(r.base) })
+    .commit('fix and a branch')
+  repo
+    .branch('main-weak', 'main')
+    .write({ '.github/oracle-gate.yml': policy(r, 'enforce'), ...r.tests(true) })
+    .commit('a weak oracle, evidence enforced')
+  repo
+    .branch('weak', 'main-weak')
+    .write({ [r.file]: fixOf(r.base) })
+    .commit('fix')
+  repo.checkout('main')
+  r.link(repo)
+  return repo
+}
+
+const survivors = (card: Scorecard): string[] =>
+  (card.evidence?.mutants ?? [])
+    .filter(m => m.killed_by === null && m.not_run === undefined)
+    .map(m => `${m.path}:${m.line} ${m.mutation}`)
+
+for (const r of RUNNERS) {
+  describe(`evidence on a real ${r.name} suite`, () => {
+    let repo: TestRepo
+    let log: string[] = []
+    const judge = (head: string, base: string): Promise<Scorecard> => {
+      const logger = memoryLogger()
+      log = logger.lines
+      return check({ repoDir: repo.dir, base, head, today: '2026-12-01', log: logger })
+    }
+    const inVote = (): string[] => log.filter(l => /coverage measured in the head's vote/.test(l))
+    beforeAll(() => {
+      repo = buildRepo(r)
+    })
+    afterAll(() => repo.cleanup())
+
+    it('the base fails its locked tests; the head with the untested branch is green on a naive run', () => {
+      expect(naiveRun(repo, r.command).status).toBe(1)
+      repo.checkout('branch')
+      try {
+        const naive = naiveRun(repo, r.command)
+        expect(naive.status, naive.output).toBe(0)
+      } finally {
+        repo.checkout('main')
+      }
+    })
+
+    it('the fix: its changed line runs under the voting tests (in the vote, no extra run) and its mutant is killed', async () => {
+      const card = await judge('fix', 'main')
+      expect(card.verdict).toBe('merge')
+      const line = lineOf(fixOf(r.base), 'return 0')
+      expect(card.evidence).toMatchObject({ changed_lines: 1, covered_lines: 1, uncovered: [] })
+      expect(card.evidence?.problems).toBeUndefined()
+      expect(card.evidence?.mutants).toEqual([
+        expect.objectContaining({
+          path: r.file,
+          line,
+          killed_by: expect.stringMatching(/free over 100/)
+        })
+      ])
+      expect(inVote()).toHaveLength(1)
+    })
+
+    it('the fix plus a branch no voting test runs: the throw uncovered at the head’s line, the new condition’s mutant a survivor', async () => {
+      const card = await judge('branch', 'main')
+      const head = branchOf(r.base)
+      const at = (s: string): number => lineOf(head, s)
+      expect(card.verdict).toBe('merge')
+      expect(card.evidence?.uncovered).toEqual([
+        { path: r.file, lines: [at('throw new RangeError')] }
+      ])
+      expect(card.evidence?.covered_lines).toBe(2)
+      expect(survivors(card)).toEqual([`${r.file}:${at('if (total < 0)')} \`<\` → \`<=\``])
+      const notice = card.reasons.find(
+        r => r.rule === 'weak-evidence' && /no passing/.test(r.message)
+      )
+      expect(notice).toMatchObject({
+        level: 'notice',
+        path: r.file,
+        line: at('throw new RangeError')
+      })
+      expect(inVote()).toHaveLength(1)
+    })
+
+    it('a weak oracle (a type check only) under enforce: the fix covered, its mutant survives, weak-evidence is product', async () => {
+      const card = await judge('weak', 'main-weak')
+      const line = lineOf(fixOf(r.base), 'return 0')
+      expect(card.evidence).toMatchObject({ changed_lines: 1, covered_lines: 1 })
+      expect(survivors(card)).toEqual([expect.stringMatching(new RegExp(`^${r.file}:${line} `))])
+      expect(card.verdict).toBe('product')
+      const failure = card.reasons.find(x => x.rule === 'weak-evidence' && x.level === 'failure')
+      expect(failure).toMatchObject({ path: r.file, line })
+      expect(failure?.message).toMatch(/kill 0 of 1 mutants/)
+    })
+  })
+}
