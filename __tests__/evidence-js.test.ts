@@ -60,6 +60,8 @@ interface Runner {
   /** The locked tests: strong (the base fails them) or weak (a type check only). */
   tests: (weak: boolean) => Record<string, string>
   link: (repo: TestRepo) => void
+  /** A command of the same suite whose test processes the vote's watcher does not reach. */
+  unreached?: string
 }
 
 const tsImport = (runner: 'vitest' | 'jest'): string =>
@@ -87,6 +89,8 @@ const RUNNERS: Runner[] = [
     name: 'vitest (TypeScript, forked pool)',
     command: SUITE_COMMANDS.vitest('oracle'),
     setup: linkSetup('vitest'),
+    // Worker threads: the watcher runs in processes only, so the extra run measures.
+    unreached: `${SUITE_COMMANDS.vitest('oracle')} --pool=threads`,
     file: 'lib/fee.ts',
     base: BASE_TS,
     files: { 'package.json': '{"type": "module"}\n' },
@@ -135,20 +139,23 @@ ${
   }
 ]
 
-function policy(r: Runner, mode: string): string {
-  return `version: 1
+function policy(r: Runner, mode: string, command = r.command, more = ''): string {
+  return `version: 1${more}
 protected:
   - oracle/**
 planes:
   voting: [oracle/**]
 suite:
-  command: ${JSON.stringify(r.command)}
+  command: ${JSON.stringify(command)}
   timeout: 180
   reruns: 0
 ${r.setup ? `  setup: ${JSON.stringify(r.setup)}\n` : ''}evidence:
   mode: ${mode}
 `
 }
+
+/** The run-time reach watcher off: the watcher then only relays and measures coverage. */
+const NO_REACH = '\nlints:\n  oracle-reach: off'
 
 function buildRepo(r: Runner): TestRepo {
   const repo = new TestRepo('og-evidence-js-')
@@ -177,6 +184,24 @@ function buildRepo(r: Runner): TestRepo {
     .branch('weak', 'main-weak')
     .write({ [r.file]: fixOf(r.base) })
     .commit('fix')
+  repo
+    .branch('main-noreach', 'main')
+    .write({ '.github/oracle-gate.yml': policy(r, 'report', r.command, NO_REACH) })
+    .commit('coverage without the reach watcher')
+  repo
+    .branch('fix-noreach', 'main-noreach')
+    .write({ [r.file]: fixOf(r.base) })
+    .commit('fix')
+  if (r.unreached !== undefined) {
+    repo
+      .branch('main-unreached', 'main')
+      .write({ '.github/oracle-gate.yml': policy(r, 'report', r.unreached) })
+      .commit('worker threads')
+    repo
+      .branch('branch-unreached', 'main-unreached')
+      .write({ [r.file]: branchOf(r.base) })
+      .commit('b')
+  }
   repo.checkout('main')
   r.link(repo)
   return repo
@@ -260,5 +285,28 @@ for (const r of RUNNERS) {
       expect(failure).toMatchObject({ path: r.file, line })
       expect(failure?.message).toMatch(/kill 0 of 1 mutants/)
     })
+
+    it('the reach watcher off: coverage is still measured in the vote, the children’s records relayed', async () => {
+      const card = await judge('fix-noreach', 'main-noreach')
+      expect(card.verdict).toBe('merge')
+      expect(card.evidence).toMatchObject({ changed_lines: 1, covered_lines: 1, uncovered: [] })
+      expect(card.evidence?.mutants).toEqual([
+        expect.objectContaining({ killed_by: expect.any(String) })
+      ])
+      expect(log).toContain('watch plan: 1 production file(s) of the patch, for coverage')
+      expect(inVote()).toHaveLength(1)
+    })
+
+    if (r.unreached !== undefined)
+      it('test processes the vote’s watcher does not reach (worker threads): the one extra run measures the same lines', async () => {
+        const card = await judge('branch-unreached', 'main-unreached')
+        const at = (s: string): number => lineOf(branchOf(r.base), s)
+        expect(card.verdict, JSON.stringify(card.reasons)).toBe('merge')
+        expect(card.evidence?.uncovered).toEqual([
+          { path: r.file, lines: [at('throw new RangeError')] }
+        ])
+        expect(card.evidence?.covered_lines).toBe(2)
+        expect(inVote()).toEqual([])
+      })
   })
 }
