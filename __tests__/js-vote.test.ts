@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
-import { voteDumps } from '../src/evidence/js-vote.js'
-import { coveredLines } from '../src/evidence/v8.js'
+import { testsByLine, voteDumps, type VoteDump } from '../src/evidence/js-vote.js'
+import { coveredLines, type V8Dump } from '../src/evidence/v8.js'
 import type { WatchedRun } from '../src/replay/side.js'
 
 const HOOK = join(import.meta.dirname, '..', 'src', 'reporters', 'node', 'vote-cover.cjs')
@@ -169,6 +169,80 @@ describe('records a head’s process could forge or cut', () => {
   it('records beyond the stream’s cap: said', () => {
     expect(voteDumps(watched([a, b], 4), asked).problems).toEqual([
       expect.stringMatching(/4 watch record\(s\) beyond the stream's cap/)
+    ])
+  })
+})
+
+describe('which voting tests may have run a line (a mutant runs only those)', () => {
+  /** A process's dump: the lines it ran (in `url`, read by the fake measure) and its files. */
+  const dump = (ran: Record<string, number[]>, loaded: string[] | null): VoteDump => ({
+    result: Object.entries(ran).map(([url, lines]) => ({
+      url,
+      functions: lines.map(n => ({ ranges: [{ startOffset: n, endOffset: n, count: 1 }] }))
+    })),
+    loaded
+  })
+  const measure = (dumps: readonly V8Dump[]): Map<string, Set<number>> => {
+    const out = new Map<string, Set<number>>()
+    for (const d of dumps)
+      for (const s of d.result)
+        for (const f of s.functions)
+          for (const r of f.ranges) out.set(s.url, (out.get(s.url) ?? new Set()).add(r.startOffset))
+    return out
+  }
+  const passing = new Set([
+    'oracle/a.test.ts::adds',
+    'oracle/a.test.ts::more',
+    'oracle/b.test.ts::doubles'
+  ])
+
+  it('each process’s lines go to the passing tests of the test files it compiled', () => {
+    const by = testsByLine(
+      [
+        dump({ '/w/lib/a.ts': [2, 3] }, ['oracle/a.test.ts', 'lib/a.ts']),
+        dump({ '/w/lib/a.ts': [3], '/w/lib/b.ts': [2] }, [
+          'oracle/b.test.ts',
+          'lib/a.ts',
+          'lib/b.ts'
+        ])
+      ],
+      passing,
+      measure
+    )
+    expect(by.get('/w/lib/a.ts')?.get(2)).toEqual([
+      'oracle/a.test.ts::adds',
+      'oracle/a.test.ts::more'
+    ])
+    expect(by.get('/w/lib/a.ts')?.get(3)).toEqual([...passing].sort())
+    expect(by.get('/w/lib/b.ts')?.get(2)).toEqual(['oracle/b.test.ts::doubles'])
+  })
+
+  it('a line also run by a process that compiled no passing test’s file (a test’s subprocess) has no list: its mutant runs every test', () => {
+    const by = testsByLine(
+      [
+        dump({ '/w/lib/a.ts': [2, 3] }, ['oracle/a.test.ts', 'lib/a.ts']),
+        dump({ '/w/lib/a.ts': [3] }, ['lib/a.ts', 'bin/cli.js']),
+        dump({ '/w/lib/a.ts': [4] }, null)
+      ],
+      passing,
+      measure
+    )
+    // b's test: its file compiled by no process, so it goes with every line.
+    expect(by.get('/w/lib/a.ts')?.get(2)).toEqual([...passing].sort())
+    expect(by.get('/w/lib/a.ts')?.has(3)).toBe(false)
+    expect(by.get('/w/lib/a.ts')?.has(4)).toBe(false)
+  })
+
+  it('a passing test whose file no process compiled, or with no file in its id, goes with every line', () => {
+    const by = testsByLine(
+      [dump({ '/w/lib/a.ts': [2] }, ['oracle/a.test.ts'])],
+      new Set(['oracle/a.test.ts::adds', 'oracle/c.test.ts::elsewhere', 'plain name']),
+      measure
+    )
+    expect(by.get('/w/lib/a.ts')?.get(2)).toEqual([
+      'oracle/a.test.ts::adds',
+      'oracle/c.test.ts::elsewhere',
+      'plain name'
     ])
   })
 })

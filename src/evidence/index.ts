@@ -186,7 +186,8 @@ async function coverageOf(
         worktree: input.worktree,
         changed: js,
         log: join(ctx.tempDir, 'head-js-coverage.log'),
-        watched: input.head.firstWatched
+        watched: input.head.firstWatched,
+        passing
       })
     )
   if (other.length > 0)

@@ -19,7 +19,7 @@ import { neutralName } from '../exec/sandbox.js'
 import { placement, runSuite, type Placement } from '../replay/run.js'
 import { reportersDir } from '../replay/stream.js'
 import type { WatchedRun } from '../replay/side.js'
-import { voteDumps } from './js-vote.js'
+import { testsByLine, voteDumps } from './js-vote.js'
 import type { ChangedLines, LineCoverage } from './types.js'
 import { coveredLines, parseDump, parseSourceLines, type AskedFile, type V8Dump } from './v8.js'
 
@@ -40,6 +40,8 @@ export interface JsCoverageInput {
   log: string
   /** The watch records of the head's first run (its vote), when its stream was read. */
   watched?: WatchedRun | undefined
+  /** Canonical ids of the voting tests that passed on the head (per-line tests, `byTest`). */
+  passing?: ReadonlySet<string>
 }
 
 /** True for a path whose coverage this measures. */
@@ -66,15 +68,21 @@ export async function jsCoverage(ctx: GateContext, input: JsCoverageInput): Prom
   if (vote !== null) return vote
   const plan = await planJsCoverage(ctx, input)
   if (plan === null) return { covered: new Map(), executable: new Map() }
-  const run = await runSuite(ctx, {
-    side: 'head',
-    worktree: input.worktree,
-    attempt: 3000,
-    command: ctx.policy.suite.command,
-    logFile: input.log,
-    writable: plan.writable,
-    env: plan.env
-  })
+  // The extra run's processes measure through the hook only: a second take in the same
+  // process (the watcher's, asked by the plan) would reset the counts the hook reads.
+  const watch = ctx.watch ? { ...ctx.watch, cover: false } : ctx.watch
+  const run = await runSuite(
+    { ...ctx, watch },
+    {
+      side: 'head',
+      worktree: input.worktree,
+      attempt: 3000,
+      command: ctx.policy.suite.command,
+      logFile: input.log,
+      writable: plan.writable,
+      env: plan.env
+    }
+  )
   return plan.read({ timedOut: run.result.timedOut })
 }
 
@@ -96,7 +104,15 @@ async function voteCoverage(
   if (!found.measured) return null
   ctx.log.info(`evidence: JavaScript coverage measured in the head's vote (no extra run)`)
   const all = [...problems, ...found.problems]
-  return relativeTo(coveredLines(found.dumps, files), files, all)
+  const coverage = relativeTo(coveredLines(found.dumps, files), files, all)
+  if (input.passing === undefined) return coverage
+  const byLine = testsByLine(found.dumps, input.passing, d => coveredLines(d, files).covered)
+  const byTest = new Map<string, Map<number, string[]>>()
+  for (const [abs, lines] of byLine) {
+    const file = files.get(abs)
+    if (file !== undefined) byTest.set(file.path, lines)
+  }
+  return { ...coverage, byTest }
 }
 
 /**

@@ -8,9 +8,12 @@
 import type { WatchedRun } from '../replay/side.js'
 import { parseDump, type V8Dump } from './v8.js'
 
+/** One process's dump, with the worktree's files it compiled (null: not said). */
+export type VoteDump = V8Dump & { loaded: string[] | null }
+
 /** What the vote's records say. */
 export interface VoteDumps {
-  dumps: V8Dump[]
+  dumps: VoteDump[]
   problems: string[]
   /** Did any process of the vote measure a planned file (else: fall back to an extra run)? */
   measured: boolean
@@ -85,7 +88,7 @@ function joined(chunks: ReadonlyMap<number, string>, n: number): string | null {
 }
 
 /** One payload as a V8 dump with its kept texts; null when it is not that shape. */
-function payloadDump(text: string | null, asked: ReadonlySet<string>): V8Dump | null {
+function payloadDump(text: string | null, asked: ReadonlySet<string>): VoteDump | null {
   let json: unknown
   try {
     json = text === null ? undefined : JSON.parse(text)
@@ -95,7 +98,12 @@ function payloadDump(text: string | null, asked: ReadonlySet<string>): V8Dump | 
   if (json === null || typeof json !== 'object' || Array.isArray(json)) return null
   const dump = parseDump({ result: (json as { result?: unknown }).result }, asked)
   if (dump === null) return null
-  return { ...dump, sources: keptTexts((json as { sources?: unknown }).sources) }
+  const { sources, loaded } = json as { sources?: unknown; loaded?: unknown }
+  return { ...dump, sources: keptTexts(sources), loaded: paths(loaded) }
+}
+
+function paths(raw: unknown): string[] | null {
+  return Array.isArray(raw) ? raw.filter((p): p is string => typeof p === 'string') : null
 }
 
 /** url → texts, only entries of that shape. */
@@ -105,4 +113,54 @@ function keptTexts(raw: unknown): Record<string, string[]> {
   for (const [url, texts] of Object.entries(raw as Record<string, unknown>))
     if (Array.isArray(texts)) by[url] = texts.filter((t): t is string => typeof t === 'string')
   return by
+}
+
+/** A canonical id's file (`oracle/fee.test.ts::free over 100` → the path), or null. */
+function fileOf(id: string): string | null {
+  const at = id.indexOf('::')
+  return at <= 0 ? null : id.slice(0, at)
+}
+
+/**
+ * Per asked path and line, the passing voting tests that may have run it: those of the test
+ * files compiled by the processes that ran the line. A line a process ran that compiled no
+ * passing test's file (a subprocess of a test, a process that did not say) is left out: its
+ * tests are unknown, and a mutant of it runs them all. Tests whose file no process compiled
+ * go with every line. `measure` reads one process's dumps (v8.ts coveredLines).
+ */
+export function testsByLine(
+  dumps: readonly VoteDump[],
+  passing: ReadonlySet<string>,
+  measure: (dumps: readonly V8Dump[]) => Map<string, Set<number>>
+): Map<string, Map<number, string[]>> {
+  const compiled = new Set(dumps.flatMap(d => d.loaded ?? []))
+  const byFile = new Map<string, string[]>()
+  const everywhere: string[] = []
+  for (const id of [...passing].sort()) {
+    const file = fileOf(id)
+    if (file === null || !compiled.has(file)) everywhere.push(id)
+    else byFile.set(file, [...(byFile.get(file) ?? []), id])
+  }
+  const tests = new Map<string, Set<string>>()
+  const unknown = new Set<string>()
+  dumps.forEach((dump, i) => {
+    const ids = (dump.loaded ?? []).flatMap(f => byFile.get(f) ?? [])
+    // The other processes' kept texts stay: a text may be kept by another process.
+    const own = dumps.map((d, j) => (j === i ? d : { ...d, result: [] }))
+    for (const [path, lines] of measure(own))
+      for (const line of lines) {
+        const key = `${line}:${path}`
+        if (ids.length === 0) unknown.add(key)
+        else for (const id of ids) (tests.get(key) ?? tests.set(key, new Set()).get(key))?.add(id)
+      }
+  })
+  const out = new Map<string, Map<number, string[]>>()
+  for (const [key, ids] of tests) {
+    if (unknown.has(key)) continue
+    const at = key.indexOf(':')
+    const path = key.slice(at + 1)
+    const lines = out.get(path) ?? out.set(path, new Map()).get(path)
+    lines?.set(Number(key.slice(0, at)), [...new Set([...ids, ...everywhere])].sort())
+  }
+  return out
 }

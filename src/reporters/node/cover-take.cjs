@@ -12,7 +12,7 @@
 /**
  * Starts precise coverage in this process. `asked(url)`: is the script one of the asked
  * files; `source(url, text)`: an asked script's executed text, as soon as it is known;
- * `take(result)`: the asked scripts' coverage, once. `onAsked()`: the first asked script
+ * `take(result, urls)`: the asked scripts' coverage and every script's URL, once. `onAsked()`: the first asked script
  * compiled (eager processes only). Returns false when the inspector is not available.
  */
 function startCoverage({ asked, source, take, onAsked = () => {} }) {
@@ -48,7 +48,7 @@ function startCoverage({ asked, source, take, onAsked = () => {} }) {
     debug()
   }
   session.post('Profiler.enable')
-  session.post('Profiler.startPreciseCoverage', { callCount: true, detailed: true })
+  session.post('Profiler.startPreciseCoverage', { callCount: false, detailed: true })
   // One take per process: a take resets V8's counts, and a second one lists only what ran
   // since, in a form that cannot be read safely.
   let taken = false
@@ -56,14 +56,17 @@ function startCoverage({ asked, source, take, onAsked = () => {} }) {
     if (taken) return
     taken = true
     let result = []
+    let urls = []
     session.post('Profiler.takePreciseCoverage', (error, answer) => {
-      if (!error) result = answer.result.filter(s => asked(s.url))
+      if (error) return
+      result = answer.result.filter(s => asked(s.url))
+      urls = answer.result.map(s => s.url)
     })
     if (!eager && result.length > 0) {
       debug()
       for (const script of result) sourceOf(script.scriptId, script.url)
     }
-    take(result)
+    take(result, urls)
   }
   onEnd(once, process.env.JEST_WORKER_ID !== undefined)
   return eager

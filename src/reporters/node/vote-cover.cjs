@@ -36,6 +36,36 @@ function plannedPaths(plan) {
   return out
 }
 
+/** Most paths of loaded files sent per process. */
+const MAX_LOADED = 2000
+
+/**
+ * The worktree's files this process compiled, repository-relative, outside node_modules:
+ * the gate attributes the process's lines to the voting tests of those files, so a mutant
+ * runs only the tests that could have run its line.
+ */
+function loaded(roots, paths) {
+  const prefixes = roots.map(root => (root.endsWith('/') ? root : `${root}/`))
+  const out = new Set()
+  for (const abs of paths) {
+    const prefix = prefixes.find(p => abs !== null && abs.startsWith(p))
+    if (prefix === undefined) continue
+    const rel = abs.slice(prefix.length)
+    if (!rel.split('/').includes('node_modules')) out.add(rel)
+    if (out.size >= MAX_LOADED) break
+  }
+  return [...out]
+}
+
+/** The plan's root as written and with links resolved. */
+function rootsOf(root) {
+  try {
+    return [...new Set([root, require('node:fs').realpathSync(root)])]
+  } catch {
+    return [root]
+  }
+}
+
 /** Sends one process's payload as `jscov` records of at most CHUNK characters. */
 function send(emit, p, payload) {
   const text = JSON.stringify(payload)
@@ -67,13 +97,15 @@ function measure(plan, emit) {
   const { threadId } = require('node:worker_threads')
   const p = `${process.pid}-${threadId}-${require('node:crypto').randomBytes(4).toString('hex')}`
   const sources = Object.create(null)
+  const roots = rootsOf(plan.root)
   startCoverage({
     asked: url => targets.has(urlPath(url)),
     source: (url, text) => {
       const kept = (sources[url] ??= [])
       if (!kept.includes(text)) kept.push(text)
     },
-    take: result => send(emit, p, { result, sources }),
+    take: (result, urls) =>
+      send(emit, p, { result, sources, loaded: loaded(roots, urls.map(urlPath)) }),
     onAsked: () => emit({ t: 'jscov-start', p })
   })
 }
