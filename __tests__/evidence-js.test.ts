@@ -9,10 +9,13 @@
 // - `weak` (against a base whose only locked test checks the result's type, under
 //   enforce): the fix is covered, but its mutant survives, so `weak-evidence` is `product`.
 // Coverage comes from the head's vote itself (no extra run; the log says so), TypeScript
-// mapped back through the runner's source map. evidence.mode is set in every policy.
+// mapped back through the runner's source map. evidence.mode is set in every policy. The
+// card's Evidence section is rendered with cmark-gfm.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { check } from '../src/gate.js'
+import { renderMarkdown } from '../src/report/markdown.js'
 import type { Scorecard } from '../src/types.js'
+import { renderGfm } from './helpers/gfm.js'
 import { memoryLogger } from './helpers/logger.js'
 import { TestRepo } from './helpers/repo.js'
 import { linkRunner, linkSetup, naiveRun, packageDir, SUITE_COMMANDS } from './helpers/runners.js'
@@ -274,6 +277,15 @@ for (const r of RUNNERS) {
         line: at('throw new RangeError')
       })
       expect(inVote()).toHaveLength(1)
+      // The card (cmark-gfm): the figures, the survivor named once, the uncovered line.
+      const html = renderGfm(renderMarkdown(card))
+      const section = html.slice(html.indexOf('<h3>Evidence</h3>'))
+      const survivor = `${r.file}:${at('if (total < 0)')}`
+      expect(section).toContain(
+        `2 of 3 changed lines run under the locked tests; 1 of 2 mutants killed; survivor <code>${survivor}</code> <code>&lt;</code> → <code>&lt;=</code>.`
+      )
+      expect(section.split(survivor)).toHaveLength(2)
+      expect(section).toContain(`<code>${r.file}</code> line ${at('throw new RangeError')}`)
     })
 
     it('a weak oracle (a type check only) under enforce: the fix covered, its mutant survives, weak-evidence is product', async () => {
