@@ -5,8 +5,9 @@
 // file's. Then the records a head's process could send instead: chunks missing, doubled,
 // disagreeing on their count, a payload not of V8's shape, a worker that announced a planned
 // file and never sent its take, records beyond the stream's cap: each measures nothing and
-// is named, and none turns into a covered line.
-import { spawnSync } from 'node:child_process'
+// is named, and none turns into a covered line. And the watcher as the gate starts it: a
+// plan with `cover` gets the runner's and its child's coverage; without, nothing is sent.
+import { spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -16,7 +17,8 @@ import { testsByLine, voteDumps, type VoteDump } from '../src/evidence/js-vote.j
 import { coveredLines, type V8Dump } from '../src/evidence/v8.js'
 import type { WatchedRun } from '../src/replay/side.js'
 
-const HOOK = join(import.meta.dirname, '..', 'src', 'reporters', 'node', 'vote-cover.cjs')
+const NODE_DIR = join(import.meta.dirname, '..', 'src', 'reporters', 'node')
+const HOOK = join(NODE_DIR, 'vote-cover.cjs')
 const dirs: string[] = []
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
@@ -244,5 +246,63 @@ describe('which voting tests may have run a line (a mutant runs only those)', ()
       'oracle/c.test.ts::elsewhere',
       'plain name'
     ])
+  })
+})
+
+/**
+ * A node process of the head's run as the gate starts it: the watcher preloaded, the stream
+ * at descriptor 3, the plan fed at 4; it runs `main`, which spawns a child. The records sent.
+ */
+function watchedRun(
+  root: string,
+  cover: boolean,
+  main: string
+): Promise<Record<string, unknown>[]> {
+  const plan = { v: 1, root, lines: { 'fee.js': [[2, 6]] }, instrument: [], reach: false, cover }
+  return new Promise(done => {
+    const child = spawn(process.execPath, ['-e', main], {
+      cwd: root,
+      env: {
+        PATH: process.env.PATH ?? '',
+        TEST_OUTCOME_STREAM: '3:n0nce:4',
+        NODE_OPTIONS: `--require=${join(NODE_DIR, 'gate-reach.cjs')}`
+      },
+      stdio: ['ignore', 'ignore', 'inherit', 'pipe', 'pipe']
+    })
+    child.stdio[4]?.end(`${JSON.stringify(plan)}\n`)
+    let out = ''
+    child.stdio[3]?.on('data', (d: Buffer) => (out += d.toString()))
+    child.on('close', () =>
+      done(
+        out
+          .split('\n')
+          .filter(Boolean)
+          .map(l => JSON.parse(l) as Record<string, unknown>)
+      )
+    )
+  })
+}
+
+describe('the watcher starts coverage only when the plan asks', () => {
+  const main = `require('./fee.js').used(5)
+require('node:child_process').spawn(process.execPath, ['-e', "require('./fee.js').used(0)"], { stdio: 'inherit' })`
+
+  it('cover on (reach off): the runner’s process and its child each send their payload, relayed', async () => {
+    const root = tree()
+    const events = await watchedRun(root, true, main)
+    expect(events.every(e => e.k === 'n0nce')).toBe(true)
+    const file = join(root, 'fee.js')
+    const found = voteDumps(watched(events), new Set([file]))
+    expect(found.dumps).toHaveLength(2)
+    const lines = coveredLines(
+      found.dumps,
+      new Map([[file, { text: MODULE, lines: [3, 4, 6, 9] }]])
+    )
+    // used(5) in the parent ran the `big` return, used(0) in the child the `small` one.
+    expect([...(lines.covered.get(file) ?? [])].sort()).toEqual([3, 4, 6])
+  })
+
+  it('cover off (evidence off): nothing is started and nothing sent', async () => {
+    expect(await watchedRun(tree(), false, main)).toEqual([])
   })
 })
