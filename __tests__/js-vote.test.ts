@@ -11,6 +11,7 @@ import { spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { Writable } from 'node:stream'
 import { pathToFileURL } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { testsByLine, voteDumps, type VoteDump } from '../src/evidence/js-vote.js'
@@ -269,7 +270,8 @@ function watchedRun(
       },
       stdio: ['ignore', 'ignore', 'inherit', 'pipe', 'pipe']
     })
-    child.stdio[4]?.end(`${JSON.stringify(plan)}\n`)
+    const feed = child.stdio[4] as Writable | null
+    feed?.end(`${JSON.stringify(plan)}\n`)
     let out = ''
     child.stdio[3]?.on('data', (d: Buffer) => (out += d.toString()))
     child.on('close', () =>
