@@ -185,7 +185,9 @@ async function coverageOf(
       await jsCoverage(ctx, {
         worktree: input.worktree,
         changed: js,
-        log: join(ctx.tempDir, 'head-js-coverage.log')
+        log: join(ctx.tempDir, 'head-js-coverage.log'),
+        watched: input.head.firstWatched,
+        passing
       })
     )
   if (other.length > 0)

@@ -1,11 +1,16 @@
 // Which of the patch's changed JavaScript and TypeScript lines the voting tests run on the
-// head: ONE extra run of the suite command in the head's worktree (through runSuite, so
-// the sandbox, the scrubbed environment and the timeout are the vote's), with V8 coverage
-// on (NODE_V8_COVERAGE) and the gate's coverage hook preloaded (coverage-hook.cjs: the
-// texts a runner executed after transforming them, a dump before SIGTERM). It is a run of
-// its own and never the vote: a variable that says "you are measured" must not reach the
-// run whose result decides the merge. Then v8.ts reads the dumps. What could not be
-// measured comes back as problems, never as covered lines.
+// head. First from the head's vote itself: when the watch plan asked for coverage, the
+// gate's watcher in each node process of the vote measured it in-process and sent it on
+// the gate's channel (js-vote.ts; nothing in the run's environment says so). Where the vote
+// measured no changed file (a runner whose processes the watcher does not reach: worker
+// threads, a runtime that is not Node, a command that drops NODE_OPTIONS), ONE extra run
+// of the suite command in the head's worktree (through runSuite, so the sandbox, the
+// scrubbed environment and the timeout are the vote's), with V8 coverage on
+// (NODE_V8_COVERAGE) and the gate's coverage hook preloaded (coverage-hook.cjs: the texts
+// a runner executed after transforming them, a dump before SIGTERM). That run is never the
+// vote: a variable that says "you are measured" must not reach the run whose result
+// decides the merge. Then v8.ts reads the dumps. What could not be measured comes back as
+// problems, never as covered lines.
 import { constants, existsSync } from 'node:fs'
 import { mkdir, open, readdir, realpath, writeFile } from 'node:fs/promises'
 import { basename, join } from 'node:path'
@@ -13,6 +18,8 @@ import type { GateContext } from '../context.js'
 import { neutralName } from '../exec/sandbox.js'
 import { placement, runSuite, type Placement } from '../replay/run.js'
 import { reportersDir } from '../replay/stream.js'
+import type { WatchedRun } from '../replay/side.js'
+import { testsByLine, voteDumps } from './js-vote.js'
 import type { ChangedLines, LineCoverage } from './types.js'
 import { coveredLines, parseDump, parseSourceLines, type AskedFile, type V8Dump } from './v8.js'
 
@@ -31,6 +38,10 @@ export interface JsCoverageInput {
   changed: readonly ChangedLines[]
   /** The log file of the coverage run. */
   log: string
+  /** The watch records of the head's first run (its vote), when its stream was read. */
+  watched?: WatchedRun | undefined
+  /** Canonical ids of the voting tests that passed on the head (per-line tests, `byTest`). */
+  passing?: ReadonlySet<string>
 }
 
 /** True for a path whose coverage this measures. */
@@ -53,18 +64,55 @@ export interface JsCoveragePlan {
 
 /** The changed JavaScript and TypeScript lines the head's suite runs (one extra run). */
 export async function jsCoverage(ctx: GateContext, input: JsCoverageInput): Promise<LineCoverage> {
+  const vote = await voteCoverage(ctx, input)
+  if (vote !== null) return vote
   const plan = await planJsCoverage(ctx, input)
   if (plan === null) return { covered: new Map(), executable: new Map() }
-  const run = await runSuite(ctx, {
-    side: 'head',
-    worktree: input.worktree,
-    attempt: 3000,
-    command: ctx.policy.suite.command,
-    logFile: input.log,
-    writable: plan.writable,
-    env: plan.env
-  })
+  // The extra run's processes measure through the hook only: a second take in the same
+  // process (the watcher's, asked by the plan) would reset the counts the hook reads.
+  const watch = ctx.watch ? { ...ctx.watch, cover: false } : ctx.watch
+  const run = await runSuite(
+    { ...ctx, watch },
+    {
+      side: 'head',
+      worktree: input.worktree,
+      attempt: 3000,
+      command: ctx.policy.suite.command,
+      logFile: input.log,
+      writable: plan.writable,
+      env: plan.env
+    }
+  )
   return plan.read({ timedOut: run.result.timedOut })
+}
+
+/**
+ * The changed lines as the head's vote measured them; null when it measured no changed
+ * file (the plan did not ask, the stream was not read, or no process of the vote compiled
+ * one), and the extra run has to.
+ */
+async function voteCoverage(
+  ctx: GateContext,
+  input: JsCoverageInput
+): Promise<LineCoverage | null> {
+  if (ctx.watch?.cover !== true || input.watched === undefined) return null
+  const asked = input.changed.filter(c => isJsPath(c.path) && c.lines.length > 0)
+  if (asked.length === 0) return null
+  const place = placement(ctx, input.worktree)
+  const { files, problems } = await askedFiles(ctx, asked, await runPath(place, input.worktree))
+  const found = voteDumps(input.watched, new Set(files.keys()))
+  if (!found.measured) return null
+  ctx.log.info(`evidence: JavaScript coverage measured in the head's vote (no extra run)`)
+  const all = [...problems, ...found.problems]
+  const coverage = relativeTo(coveredLines(found.dumps, files), files, all)
+  if (input.passing === undefined) return coverage
+  const byLine = testsByLine(found.dumps, input.passing, d => coveredLines(d, files).covered)
+  const byTest = new Map<string, Map<number, string[]>>()
+  for (const [abs, lines] of byLine) {
+    const file = files.get(abs)
+    if (file !== undefined) byTest.set(file.path, lines)
+  }
+  return { ...coverage, byTest }
 }
 
 /**

@@ -360,7 +360,6 @@ function fileOf(id: string): string {
   return at < 0 ? id : id.slice(0, at)
 }
 
-/** What the head changed that the vote did not use (planes.production): paths, escaped. */
 /** What the voting tests ran and pinned of the patch (docs/evidence.md). */
 function evidenceSection(card: Scorecard, maxRows: number): string {
   const glance = evidenceGlance(card)
@@ -382,7 +381,8 @@ function evidenceSection(card: Scorecard, maxRows: number): string {
     lines.push(more(e.uncovered.length, maxRows))
   }
   const survivors = e.mutants.filter(m => m.killed_by === null && m.not_run === undefined)
-  if (survivors.length > 0) {
+  // One survivor is named in the line above already; a list of one would repeat it.
+  if (survivors.length > 1) {
     lines.push('', 'Mutants no voting test noticed:', '')
     for (const m of survivors.slice(0, maxRows))
       lines.push(`- ${mdCode(`${m.path}:${m.line}`)} ${mdMutation(m.mutation)}`)
@@ -422,6 +422,7 @@ function lineRanges(lines: readonly number[]): string {
   return ranges.map(([a, b]) => (a === b ? `${a}` : `${a}–${b}`)).join(', ')
 }
 
+/** What the head changed that the vote did not use (planes.production): paths, escaped. */
 function unmeasuredSection(card: Scorecard, maxRows: number): string {
   const paths = card.unmeasured ?? []
   if (paths.length === 0) return ''
