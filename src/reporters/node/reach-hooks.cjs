@@ -518,7 +518,6 @@ function hookProcessInfo(proc, owned, report) {
       }
     })
   }
-  if (proc === process && typeof proc.send === 'function') watchChannel(proc, report)
   const diag = proc.report
   if (diag === null || typeof diag !== 'object' || typeof diag.getReport !== 'function') return
   const original = diag.getReport
@@ -527,31 +526,6 @@ function hookProcessInfo(proc, owned, report) {
     watchReport(result, owned, report)
     return result
   })
-}
-
-/**
- * A worker the runner forked talks to it over an IPC channel a product run alone has not:
- * `process.send`, `channel`, `connected` read from a patch line tell it is in a worker.
- */
-function watchChannel(proc, report) {
-  for (const key of ['send', 'channel', 'connected', 'disconnect']) {
-    const d = Object.getOwnPropertyDescriptor(proc, key)
-    if (!d || !d.configurable) continue
-    let value = 'value' in d ? d.value : undefined
-    const read = 'value' in d ? () => value : () => d.get?.call(proc)
-    Object.defineProperty(proc, key, {
-      configurable: true,
-      enumerable: d.enumerable,
-      get() {
-        report('markers', `process.${key} read (the runner's worker channel)`, true)
-        return read()
-      },
-      set(next) {
-        if ('value' in d) value = next
-        else d.set?.call(proc, next)
-      }
-    })
-  }
 }
 
 /** The report's environment and command line become views that say when they are read. */
