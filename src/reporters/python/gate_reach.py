@@ -137,6 +137,8 @@ class _Watch:
         for rel, ranges in (plan.get("lines") or {}).items():
             self.lines[_real(os.path.join(self.root, rel))] = (rel, [tuple(r) for r in ranges])
         self.instrument = [_real(os.path.join(self.root, p)) for p in plan.get("instrument") or []]
+        # Files waived for markers (lints.reach_allow): the runner's state is not hidden there.
+        self.open = set(plan.get("open") or [])
         self.reports = []
         # co_filename -> ("patch", rel, ranges) | ("written", rel, line) | ("stop",) |
         # ("other",) | ("root",)
@@ -235,6 +237,10 @@ class _Watch:
         if at is not None:
             self._send(category, what, at)
         return at
+
+    def hides(self, at):
+        """Is the runner's state hidden from this line of the patch (not waived)?"""
+        return at is not None and at[0] not in self.open
 
     def patch_line(self, depth=2, immediate=False):
         me = _ident()
@@ -475,8 +481,8 @@ class _Watch:
             def __getitem__(self, key):
                 name = _key_name(key)
                 if name in held:
-                    if watch.note("markers", "environment read of %s, which the runner set"
-                                  % name) is not None:
+                    if watch.hides(watch.note(
+                            "markers", "environment read of %s, which the runner set" % name)):
                         raise KeyError(key)
                     value = held[name]
                     return value if isinstance(key, str) else os.fsencode(value)
@@ -557,7 +563,8 @@ class _Watch:
 
         def modules():
             def get(module):
-                return view if watch.patch_line(2, immediate=True) is not None else watch.registry
+                mine = watch.hides(watch.patch_line(2, immediate=True))
+                return view if mine else watch.registry
 
             def put(module, value):
                 watch.registry = value
@@ -570,7 +577,7 @@ class _Watch:
                 value = raw[name]
                 # The command line while it is still the runner's; a stream once replaced.
                 runners = (value is at_load[name]) == (name in neutral)
-                if not runners or watch.patch_line(2, immediate=True) is None:
+                if not runners or not watch.hides(watch.patch_line(2, immediate=True)):
                     return value
                 return neutral[name]() if name in neutral else streams[name](value)
 
@@ -639,7 +646,7 @@ class _Watch:
         is_enabled = faulthandler.is_enabled
 
         def _is_enabled():
-            return enabled if watch.patch_line(2) is not None else is_enabled()
+            return enabled if watch.hides(watch.patch_line(2)) else is_enabled()
 
         _is_enabled.__name__ = _is_enabled.__qualname__ = "is_enabled"
         _is_enabled.__doc__ = is_enabled.__doc__
@@ -651,7 +658,7 @@ class _Watch:
 
         def get(logger):
             handlers = logger.__dict__.get("handlers", [])
-            if watch.patch_line(2) is None:
+            if not watch.hides(watch.patch_line(2)):
                 return handlers
             return [h for h in handlers if not watch.owned_class(type(h))]
 
@@ -756,13 +763,14 @@ class _Registry(MutableMapping):
             if at is not None:
                 watch._send("markers", "the test framework's module %s looked up in the module "
                             "registry" % name, at)
+            if watch.hides(at):
                 raise KeyError(name)
         return module
 
     def __iter__(self):
         watch = self._watch
         names = list(watch.registry)
-        if watch.patch_line(2) is None:
+        if not watch.hides(watch.patch_line(2)):
             return iter(names)
         return iter([n for n in names if not watch.owned(n, watch.registry.get(n))])
 
