@@ -38,7 +38,8 @@ suite:
   timeout: 120
   reruns: 0
 `,
-  'pyproject.toml': '[project]\nname = "app"\nversion = "0"\n\n[tool.pytest.ini_options]\npythonpath = ["."]\n',
+  'pyproject.toml':
+    '[project]\nname = "app"\nversion = "0"\n\n[tool.pytest.ini_options]\npythonpath = ["."]\n',
   'app/__init__.py': '',
   'app/fee.py':
     'from fractions import Fraction\n\n\ndef fee(x):\n    return x * Fraction(10, 100)  # bug: the fee is 5%\n',
@@ -360,7 +361,8 @@ def main(argv=None):
     subprocess.run(["true"], check=False)
     return 0
 `,
-    'app/fee.py': 'from fractions import Fraction\n\n\ndef fee(x):\n    return x * Fraction(5, 100)\n'
+    'app/fee.py':
+      'from fractions import Fraction\n\n\ndef fee(x):\n    return x * Fraction(5, 100)\n'
   },
   'h-sub': {
     'app/fee.py': `import subprocess
@@ -553,7 +555,10 @@ describe('oracle-reach at run time: signals of being measured, on a real pytest 
     it(`${name}: the honest head merges, nothing reported at run time`, async () => {
       const card = await judge(name)
       const detail = JSON.stringify(card.reasons, null, 1)
-      expect(card.reasons.filter(r => r.level === 'failure'), detail).toEqual([])
+      expect(
+        card.reasons.filter(r => r.level === 'failure'),
+        detail
+      ).toEqual([])
       expect(atRunTime(card)).toEqual([])
       expect(card.verdict).toBe('merge')
     })

@@ -20,9 +20,12 @@ from collections.abc import MutableMapping
 
 _FRAMEWORK = ("pytest", "_pytest", "pluggy", "hypothesis", "_hypothesis_pytestplugin",
               "unittest", "nose", "nose2", "xdist", "py", "iniconfig")
-# The gate's own variables, if the policy exposes them (suite.expose_env): never the
-# product's business. Every other key is judged by who set it (_Watch._wrap_environ).
-_MARKER_PREFIXES = ("ORACLE_GATE_", "TEST_OUTCOME_STREAM")
+# Keys judged by name, reported (not hidden) when a patch line reads one: the gate's own, if
+# the policy exposes them (suite.expose_env), and keys named for the runner that the suite's
+# command itself hands the process (`PYTEST_ADDOPTS=... pytest`), which started with them.
+# Every other key is judged by who set it (_Watch._wrap_environ): CI, HOME, the product's
+# own are the product's environment.
+_MARKER_PREFIXES = ("ORACLE_GATE_", "TEST_OUTCOME_STREAM", "PYTEST_", "_PYTEST")
 # A child waited for is ordinary (git, a compiler); one still running when the session
 # ends outlives it (subprocess.Popen is judged then). A fork or an exec never is.
 _PROCESS = {
@@ -237,6 +240,17 @@ class _Watch:
         if at is not None:
             self._send(category, what, at)
         return at
+
+    def hides_here(self, depth):
+        """hides() of the frame `depth` up alone (a read through the sys module's
+        properties), with the cheap test first: most reads are not from the patch's files."""
+        try:
+            filename = sys._getframe(depth).f_code.co_filename
+        except ValueError:
+            return False
+        if self._kind(filename)[0] not in ("patch", "written"):
+            return False
+        return self.hides(self.patch_line(depth + 1, immediate=True))
 
     def hides(self, at):
         """Is the runner's state hidden from this line of the patch (not waived)?"""
@@ -563,8 +577,7 @@ class _Watch:
 
         def modules():
             def get(module):
-                mine = watch.hides(watch.patch_line(2, immediate=True))
-                return view if mine else watch.registry
+                return view if watch.hides_here(2) else watch.registry
 
             def put(module, value):
                 watch.registry = value
@@ -577,7 +590,7 @@ class _Watch:
                 value = raw[name]
                 # The command line while it is still the runner's; a stream once replaced.
                 runners = (value is at_load[name]) == (name in neutral)
-                if not runners or not watch.hides(watch.patch_line(2, immediate=True)):
+                if not runners or not watch.hides_here(2):
                     return value
                 return neutral[name]() if name in neutral else streams[name](value)
 
