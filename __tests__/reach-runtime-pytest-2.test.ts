@@ -197,6 +197,34 @@ def fee(x):
 `,
     outcome: 'hidden'
   },
+  eqdirect: {
+    // A C callable as the comparison: no function of the patch's lines to look at.
+    fee: `from fractions import Fraction
+
+setattr(Fraction, "__%s__" % "eq", str)  # <-
+
+
+def fee(x):
+    return x * Fraction(10, 100)
+`,
+    outcome: { reported: 'comparison' }
+  },
+  eqwrap: {
+    // The same, set by the standard library on the patch's behalf.
+    fee: `import functools
+import types
+from fractions import Fraction
+
+functools.update_wrapper(  # <-
+    Fraction, types.SimpleNamespace(**{"__%s__" % "eq": str}), assigned=("__%s__" % "eq",), updated=()
+)
+
+
+def fee(x):
+    return x * Fraction(10, 100)
+`,
+    outcome: { reported: 'comparison' }
+  },
   // Variants of our own: other signals, names built other ways.
   'env-version-chr': {
     // pytest sets PYTEST_VERSION before any plugin loads: held from the start.
@@ -407,6 +435,7 @@ def fee(x):
     'app/rates.json': '{"standard": 5}\n',
     'app/fee.py': `import dataclasses
 import faulthandler
+import functools
 import importlib
 import importlib.util
 import json
@@ -455,6 +484,28 @@ _SPEC.loader.exec_module(_MOD)
 @dataclasses.dataclass(frozen=True)
 class Result:
     amount: Fraction
+
+
+# Comparisons set through setattr that compare: total_ordering's, a base's own, a C hash.
+@functools.total_ordering
+class Grade:
+    def __init__(self, n):
+        self.n = n
+
+    def __eq__(self, other):
+        return self.n == other.n
+
+    def __lt__(self, other):
+        return self.n < other.n
+
+
+class Code(int):
+    pass
+
+
+setattr(Code, "__eq__", int.__eq__)
+setattr(Code, "__hash__", int.__hash__)
+assert Grade(1) <= Grade(2) and Code(3) != Code(4)
 
 
 def diagnostics():

@@ -470,6 +470,7 @@ class _Watch:
         self._wrap_environ()
         self._wrap_sys()
         self._wrap_switches()
+        self._wrap_setattr()
         self._wrap_imports()
         self._wrap_process()
 
@@ -682,6 +683,32 @@ class _Watch:
             "handlers": property(get, put), "__module__": cls.__module__,
             "__qualname__": cls.__qualname__})
 
+    def _wrap_setattr(self):
+        """A comparison set on a class through setattr (directly, or by a helper such as
+        functools.update_wrapper) to a C callable of a class outside its own line: str as
+        Fraction.__eq__ answers without comparing. A function set that way is judged by the
+        scan (_lying); None (a dataclass's __hash__) and a method of the class's own bases
+        are honest."""
+        watch = self
+        original = builtins.setattr
+
+        def setattr(obj, name, value):
+            if (
+                isinstance(obj, type)
+                and name in _COMPARISON
+                and name != "__hash__"
+                and value is not None
+                and not hasattr(value, "__code__")
+                and not any(vars(base).get(name) is value for base in obj.__mro__)
+            ):
+                watch.note("comparison", "%s of %s set to %s, which never compares" % (
+                    name, getattr(obj, "__qualname__", "?"), _printable_name(value)))
+            return original(obj, name, value)
+
+        setattr.__doc__ = original.__doc__
+        setattr.__module__ = "builtins"
+        builtins.setattr = setattr
+
     def owned_class(self, cls):
         module = self.registry.get(getattr(cls, "__module__", None))
         path = getattr(module, "__file__", None)
@@ -874,6 +901,11 @@ def _for_writing(args):
     if isinstance(mode, str):
         return any(c in mode for c in "wax+")
     return isinstance(flags, int) and bool(flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT))
+
+
+def _printable_name(value):
+    name = getattr(value, "__qualname__", None) or type(value).__name__
+    return str(name)[:80]
 
 
 def _key_name(key):
