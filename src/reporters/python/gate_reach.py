@@ -3,9 +3,13 @@
 # path, never on sys.path or in sys.modules) before any conftest or product module, with
 # the gate's channel and the watch plan (src/replay/watch.ts). It installs an audit hook
 # (PEP 578: it cannot be removed) and, where the interpreter raises no event (environment
-# reads of the runner's keys, the module registry and import hooks, argv, the debugger
-# switches, imports of modules already loaded), wrappers over the objects the product would
-# read. An event is the patch's when the stack holds a frame on one of the patch's lines
+# reads of the runner's keys, the module registry and import hooks, the debugger switches,
+# imports of modules already loaded, comparisons set through setattr), wrappers over the
+# objects the product would read. Where an honest program reads the same state (a scan of
+# the environment or of sys.modules, argv, the stream's type, faulthandler, the root
+# logger's handlers), the runner's part is removed for the patch's lines instead: they see
+# the process as production would, and a head that needed the signal fails its tests. Code
+# the patch wrote at run time and then ran is that line's. An event is the patch's when the stack holds a frame on one of the patch's lines
 # (the innermost such frame is "the line") and no test framework, logging or warnings
 # frame, nor the body of a module outside the checkout being imported, stands between it
 # and the event. Each (path, line, what) is sent once, as a `reach` record the gate turns
@@ -684,11 +688,15 @@ class _Watch:
             "__qualname__": cls.__qualname__})
 
     def _wrap_setattr(self):
-        """A comparison set on a class through setattr (directly, or by a helper such as
-        functools.update_wrapper) to a C callable of a class outside its own line: str as
-        Fraction.__eq__ answers without comparing. A function set that way is judged by the
-        scan (_lying); None (a dataclass's __hash__) and a method of the class's own bases
-        are honest."""
+        """A comparison set on a class through setattr to a C callable of a class outside its
+        own bases: str as Fraction.__eq__ answers without comparing. Watched where the patch
+        sets attributes: its modules' own setattr (their builtins, _wrap_imports) and the
+        standard library's attribute copier, functools (update_wrapper, wraps), which sets
+        them on the patch's behalf; the rest of the run keeps the interpreter's setattr. A
+        function set that way is judged by the scan (_lying); None (a dataclass's
+        __hash__), __hash__ itself and a method of the class's own bases are honest."""
+        import functools
+
         watch = self
         original = builtins.setattr
 
@@ -707,7 +715,8 @@ class _Watch:
 
         setattr.__doc__ = original.__doc__
         setattr.__module__ = "builtins"
-        builtins.setattr = setattr
+        self.setattr = setattr
+        vars(functools)["setattr"] = setattr
 
     def owned_class(self, cls):
         module = self.registry.get(getattr(cls, "__module__", None))
@@ -741,6 +750,7 @@ class _Watch:
             if isinstance(path, str) and watch._kind(path)[0] == "patch":
                 own = dict(vars(builtins))
                 own["__import__"] = __import__
+                own["setattr"] = watch.setattr
                 module.__dict__["__builtins__"] = own
             return exec_module(self, module)
 
