@@ -126,7 +126,7 @@ describe('the run-time reach watcher in a real pytest run', () => {
         t: 'reach',
         k: expect.any(String),
         category: 'markers',
-        what: 'environment read of PYTEST_CURRENT_TEST',
+        what: 'environment read of PYTEST_CURRENT_TEST, which the runner set',
         path: 'pkg/mod.py',
         line: 5
       },

@@ -10,6 +10,7 @@
 import type { GateContext } from '../context.js'
 import { addedLines } from '../git/hunks.js'
 import { lintFiles } from '../lints/files.js'
+import { allowList } from '../lints/reach/allow.js'
 
 /** The child's descriptor of the plan (after the stream at 3). */
 export const WATCH_FD = 4
@@ -23,6 +24,12 @@ export interface WatchPlan {
   reach: boolean
   /** Record which of the patch's lines each voting test runs (evidence). */
   cover: boolean
+  /**
+   * Files of `lines` the merge base's lints.reach_allow waives for `markers`: the watcher
+   * shows them the runner's state as it is (a pytest plugin the repository ships needs it)
+   * instead of hiding it from them as from the rest of the patch.
+   */
+  open?: string[]
 }
 
 /**
@@ -51,7 +58,9 @@ export async function watchPlan(
   ctx.log.info(
     `watch plan: ${Object.keys(lines).length} production file(s) of the patch, for ${what}`
   )
-  return { lines, instrument: [...instrument], reach, cover }
+  const allowed = allowList(ctx.policy.lints.reach_allow, ctx.policy.case_insensitive)
+  const open = Object.keys(lines).filter(path => allowed(path, 'markers'))
+  return { lines, instrument: [...instrument], reach, cover, ...(open.length ? { open } : {}) }
 }
 
 /** Sorted [first, last] ranges of a set of line numbers. Pure; exported for tests. */
