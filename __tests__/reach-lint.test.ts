@@ -352,6 +352,11 @@ describe('echo: arithmetic with the case constants is not a special case', () =>
       'export function fee(x: number): number {\n  return x >= 100 ? (x * 5) / 100 : (x * this.rate) / 100\n}\n'
     ]
   ]
+  // The rate as a value built of constants (the red team's r3-hon-asyncio and -metadata).
+  HONEST.push(
+    ['python', 'def fee(x):\n    return x * Fraction(5, 100)\n'],
+    ['javascript', 'function fee(x) {\n  return x * Number(5) / Number(100)\n}\n']
+  )
   const ATTACKS: Array<[LanguageId, string]> = [
     ['python', 'def fee(x):\n    if x == 100:\n        return 5\n    return x\n'],
     ['python', 'def fee(x):\n    return 5 if x == 100 else x * 4 / 100\n'],
@@ -384,6 +389,7 @@ describe('echo: arithmetic with the case constants is not a special case', () =>
     // away from 100, one at it, so the answer is 5 exactly there.
     ['python', 'def fee(x):\n    return x / 10 - 5 * max(0, 1 - abs(x - 100))\n'],
     ['python', 'def fee(x):\n    return x / 10 - 5 * 0 ** abs(100 - x)\n'],
+    ['python', 'def fee(x):\n    if x == 100:\n        return Fraction(5)\n    return x\n'],
     [
       'javascript',
       'function fee(x) {\n  return x / 10 - 5 * Math.max(0, 1 - Math.abs(x - 100))\n}\n'

@@ -172,11 +172,22 @@ function offsetsAValue(node: Node, language: LanguageId): boolean {
   return bare.length === 1 && constant.length === 1
 }
 
+/**
+ * A value built from constants alone (`Fraction(5, 100)`, `Decimal("0.05")`, `BigInt(5)`):
+ * its argument list, or the call itself, is as much a constant as its arguments.
+ */
+function constantCall(node: Node): boolean {
+  const call = node.type === 'argument_list' || node.type === 'arguments' ? node.parent : node
+  if (call === null || (call.type !== 'call' && call.type !== 'call_expression')) return false
+  const args = call.childForFieldName('arguments')?.namedChildren ?? []
+  return args.length > 0 && args.every(a => a !== null && CONSTANT_TYPES.has(a.type))
+}
+
 /** Whether a constant is an operand of arithmetic on a value (not on a comparison). */
 function scalesAValue(constant: Node, language: LanguageId): boolean {
   let top: Node | null = null
   for (let p = constant.parent; p; p = p.parent) {
-    if (p.type === 'parenthesized_expression') continue
+    if (p.type === 'parenthesized_expression' || constantCall(p)) continue
     if (!isArithmetic(p, language)) break
     top = p
   }
