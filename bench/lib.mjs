@@ -179,9 +179,9 @@ ${suiteExtra}${withSeeds ? 'seeds:\n  corpus: oracle/seeds/corpus.json\n  comman
 }
 
 /**
- * The policy files of a project: serial, suite.jobs: 2, suite.parallel: true, and serial
- * with the evidence stage in report mode (its cost is measured apart from the gate's fixed
- * cost; the default is off).
+ * The policy files of a project: serial, suite.jobs: 2, suite.parallel: true, each with the
+ * evidence stage off, and serial with it in report mode (the default): evidence's cost is
+ * measured apart from the gate's fixed cost.
  */
 const VARIANTS = {
   serial: ['.github/oracle-gate.yml', ''],
@@ -189,11 +189,11 @@ const VARIANTS = {
   parallel: ['.github/og-parallel.yml', '  parallel: true\n'],
   evidence: ['.github/og-evidence.yml', '']
 }
-const EVIDENCE_REPORT = '\nevidence:\n  mode: report\n'
+const EVIDENCE = mode => `\nevidence:\n  mode: ${mode}\n`
 
 /** A variant's policy text from the serial one. */
 function variantText(name, text) {
-  return name === 'evidence' ? `${text.trimEnd()}\n${EVIDENCE_REPORT}` : text
+  return `${text.trimEnd()}\n${EVIDENCE(name === 'evidence' ? 'report' : 'off')}`
 }
 
 /** Env for direct runs: what the gate's children get (campaign values, PYTHONSAFEPATH). */

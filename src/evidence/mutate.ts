@@ -72,7 +72,8 @@ export async function runMutants(ctx: GateContext, input: MutationInput): Promis
   let stopped: string | null = session.stopped
   for (const [k, m] of input.mutants.entries()) {
     const said = session.results.get(k)
-    if (stopped === null && said !== undefined && !('perProcess' in said)) {
+    // The session ran before any one-by-one run: a later stop does not undo its answers.
+    if (session.stopped === null && said !== undefined && !('perProcess' in said)) {
       out.push(await fromSession(m, session.tests.get(k) ?? [], said, ids))
       continue
     }

@@ -68,15 +68,6 @@ def _innermost(tree, first, last):
     return found, in_function
 
 
-def _statement_at(tree, kind, start):
-    """The statement of this kind starting at `start`, the deepest if several."""
-    found = None
-    for node in ast.walk(tree):
-        if isinstance(node, kind) and (node.lineno, node.col_offset) == start:
-            found = node
-    return found
-
-
 def switch_of(text, mutant):
     """(original statement, mutated statement) for one mutant of `text`, or the reason it
     cannot be switched inside one compiled module."""
@@ -97,8 +88,10 @@ def switch_of(text, mutant):
     stmt, in_function = _innermost(tree, first, _offset_position(text, end))
     if stmt is None or not in_function:
         return "its statement runs at import"
-    twin = _statement_at(other, type(stmt), (stmt.lineno, stmt.col_offset))
-    if twin is None:
+    # The mutated statement: the innermost one around the replacement, starting where the
+    # original does (a removed call is a `pass` there, of another kind).
+    twin, _ = _innermost(other, first, _offset_position(mutated, start + len(replacement)))
+    if twin is None or (twin.lineno, twin.col_offset) != (stmt.lineno, stmt.col_offset):
         return "its mutated statement was not found"
     return stmt, twin
 
