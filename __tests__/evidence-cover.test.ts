@@ -4,7 +4,8 @@
 // test's `case` record (so both map to one canonical id); lines run at import go without a
 // test; with `cover: false` nothing is traced and no `cover` record is sent. Then the parse:
 // only passing voting tests count, records of other files or lines are ignored.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -49,40 +50,49 @@ class TestBig:
         assert fee(100) == 4
 `
 
-async function runWatched(cover: boolean): Promise<{
+interface Watched {
   dir: string
   watched: WatchedRun
   cases: { classname: string; name: string; outcome: string }[]
-}> {
+}
+
+const FEE_FILES: Record<string, string> = {
+  'pkg/__init__.py': '',
+  'pkg/fee.py': FEE,
+  'tests/test_fee.py': TESTS,
+  // Runs product code between tests (after each): nobody's lines, never "outside any test".
+  'tests/conftest.py':
+    'def pytest_runtest_logfinish(nodeid, location):\n    from pkg.fee import fee\n\n    fee(5000)\n',
+  'pytest.ini': '[pytest]\npythonpath = .\n'
+}
+
+// Lines 1 (RATE, run at import), 5-7 (fee), 11 (unused, never run).
+const FEE_LINES: Record<string, [number, number][]> = {
+  'pkg/fee.py': [
+    [1, 1],
+    [5, 7],
+    [11, 11]
+  ]
+}
+
+function writeTree(files: Record<string, string>): string {
   const dir = mkdtempSync(join(tmpdir(), 'cover-'))
   dirs.push(dir)
-  mkdirSync(join(dir, 'pkg'))
-  mkdirSync(join(dir, 'tests'))
-  writeFileSync(join(dir, 'pkg', '__init__.py'), '')
-  writeFileSync(join(dir, 'pkg', 'fee.py'), FEE)
-  writeFileSync(join(dir, 'tests', 'test_fee.py'), TESTS)
-  // Runs product code between tests (after each): nobody's lines, never "outside any test".
-  writeFileSync(
-    join(dir, 'tests', 'conftest.py'),
-    'def pytest_runtest_logfinish(nodeid, location):\n    from pkg.fee import fee\n\n    fee(5000)\n'
-  )
-  writeFileSync(join(dir, 'pytest.ini'), '[pytest]\npythonpath = .\n')
-  const feed = encodeWatch(
-    // Lines 1 (RATE, run at import), 5-7 (fee), 11 (unused, never run).
-    {
-      lines: {
-        'pkg/fee.py': [
-          [1, 1],
-          [5, 7],
-          [11, 11]
-        ]
-      },
-      instrument: [],
-      reach: false,
-      cover
-    },
-    dir
-  )
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(dir, path, '..'), { recursive: true })
+    writeFileSync(join(dir, path), text)
+  }
+  return dir
+}
+
+async function runWatched(
+  cover: boolean,
+  files = FEE_FILES,
+  lines = FEE_LINES,
+  exitCode = 1
+): Promise<Watched> {
+  const dir = writeTree(files)
+  const feed = encodeWatch({ lines, instrument: [], reach: false, cover }, dir)
   const plan = planStream(
     `${pythonWithPytest()} -m pytest -q -p no:cacheprovider tests`,
     'pytest',
@@ -98,7 +108,7 @@ async function runWatched(cover: boolean): Promise<{
     logFile: join(dir, 'log'),
     ...plan.shell
   })
-  expect(result.exitCode).toBe(1)
+  expect(result.exitCode, readFileSync(join(dir, 'log'), 'utf8')).toBe(exitCode)
   const outcome = plan.outcome()
   if (outcome.state !== 'read') throw new Error('no stream')
   return {
@@ -106,6 +116,29 @@ async function runWatched(cover: boolean): Promise<{
     watched: { events: outcome.events, sessions: outcome.watched, dropped: outcome.dropped },
     cases: outcome.cases
   }
+}
+
+/** The same tree under plain pytest, no gate: what the product sees on its own. */
+function plainRun(files: Record<string, string>): { status: number | null; output: string } {
+  const dir = writeTree(files)
+  const r = spawnSync(
+    pythonWithPytest(),
+    ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'tests'],
+    {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH }
+    }
+  )
+  return { status: r.status, output: `${r.stdout}${r.stderr}` }
+}
+
+/** Lines of each `cover` record by test name (the test's function name; '' outside). */
+function coverByTest(w: Watched): Map<string, number[]> {
+  const out = new Map<string, number[]>()
+  for (const e of w.watched.events.filter(x => x.t === 'cover'))
+    out.set(typeof e.name === 'string' ? e.name : '', e.lines as number[])
+  return out
 }
 
 describe('gate_cover.py in a real pytest run', () => {
@@ -151,6 +184,104 @@ describe('gate_cover.py in a real pytest run', () => {
     // Without test_big among the passing voting tests, line 6 is not covered.
     const some = pyCoverage({ watched, changed, idOf, passing: new Set([small]) })
     expect([...(some.covered.get('pkg/fee.py') ?? [])].sort((a, b) => a - b)).toEqual([1, 5, 7])
+  })
+})
+
+// A product that looks at itself: its globals at import, its functions' names, source,
+// line numbers and tracebacks, its own tracer and a thread. Every line of it is changed.
+const LOOK = `import sys
+import threading
+
+NAMES = sorted(globals())
+
+
+def boom(n):
+    if n > 0:
+        raise ValueError(n)
+    return n
+
+
+def add(out):
+    out.append(1)
+`
+
+const LOOK_TESTS = `import inspect
+import sys
+import threading
+import traceback
+
+from pkg import look
+
+PLAIN = ['__builtins__', '__cached__', '__doc__', '__file__', '__loader__', '__name__',
+         '__package__', '__spec__', 'sys', 'threading']
+
+
+def test_globals_and_names():
+    assert look.NAMES == PLAIN
+    assert sorted(k for k in vars(look) if not k.startswith('__')) == [
+        'NAMES', 'add', 'boom', 'sys', 'threading']
+    assert look.boom.__code__.co_names == ('ValueError',)
+    assert look.boom.__code__.co_varnames == ('n',)
+    assert look.boom.__code__.co_firstlineno == 7
+
+
+def test_source_and_traceback():
+    assert inspect.getsource(look.boom).startswith('def boom(n):\\n    if n > 0:')
+    try:
+        look.boom(1)
+    except ValueError as e:
+        frame = traceback.extract_tb(e.__traceback__)[-1]
+    assert (frame.lineno, frame.line) == (9, 'raise ValueError(n)')
+
+
+def test_own_tracer_and_thread():
+    sys.settrace(lambda *a: None)
+    try:
+        assert look.boom(0) == 0
+    finally:
+        sys.settrace(None)
+    out = []
+    t = threading.Thread(target=look.add, args=(out,))
+    t.start()
+    t.join()
+    assert out == [1]
+
+
+def test_consts_plain():
+    # What the product CAN see: a bytearray among its code objects' constants.
+    assert not any(isinstance(c, bytearray) for c in look.boom.__code__.co_consts)
+`
+
+const LOOK_FILES: Record<string, string> = {
+  'pkg/__init__.py': '',
+  'pkg/look.py': LOOK,
+  'tests/test_look.py': LOOK_TESTS,
+  'pytest.ini': '[pytest]\npythonpath = .\n'
+}
+
+describe('the probes, as the product sees them', () => {
+  it('plain pytest: every look the product takes at itself passes', () => {
+    const r = plainRun(LOOK_FILES)
+    expect(r.status, r.output).toBe(0)
+  })
+
+  it('probed: globals, names, source, lines, tracebacks as without; only a constant differs', async () => {
+    const w = await runWatched(true, LOOK_FILES, { 'pkg/look.py': [[1, 15]] }, 1)
+    const outcome = new Map(w.cases.map(c => [c.name, c.outcome]))
+    expect(Object.fromEntries(outcome)).toEqual({
+      test_globals_and_names: 'passed',
+      test_source_and_traceback: 'passed',
+      test_own_tracer_and_thread: 'passed',
+      // Said precisely in docs/evidence.md: the probe's array is a constant of the code.
+      test_consts_plain: 'failed'
+    })
+    const cover = coverByTest(w)
+    // Import: the imports, NAMES, the two defs; boom's body only where a test ran it.
+    expect(cover.get('')).toEqual([1, 2, 4, 7, 13])
+    expect(cover.get('test_source_and_traceback')).toEqual([8, 9])
+    // A tracer of the product's own and a thread of its own lose nothing.
+    expect(cover.get('test_own_tracer_and_thread')).toEqual([8, 10, 14])
+    expect(cover.get('test_globals_and_names')).toBeUndefined()
   })
 })
 

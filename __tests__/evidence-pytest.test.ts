@@ -6,8 +6,10 @@
 //   merges with the uncovered lines named (the head's line numbers, a notice each), under
 //   `enforce` below evidence.min_coverage it is `product` with weak-evidence naming them;
 // - the same `branch` head against a base with evidence off: no cover, no evidence.
+// - `fix` against a base whose locked test checks only the type (a weak oracle): under
+//   enforce the surviving mutant is named and below min_kill_ratio is weak-evidence;
+// - the cap (max_mutants) and the budget (budget_s 1 against a test that takes longer).
 // The card is rendered with cmark-gfm and looked at.
-// Mutation and JS/TS coverage are the lead's to add at the merge (placeholders here).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { check } from '../src/gate.js'
 import { renderMarkdown } from '../src/report/markdown.js'
@@ -34,7 +36,8 @@ ${suite}${evidence}`
 
 const BASE: Record<string, string> = {
   '.gitignore': '__pycache__/\n.naive-junit.xml\n',
-  '.github/oracle-gate.yml': policy('evidence:\n  mode: report\n'),
+  // No evidence key: the default mode, report.
+  '.github/oracle-gate.yml': policy(''),
   'pytest.ini': '[pytest]\npythonpath = .\n',
   'shop/__init__.py': '',
   'shop/fee.py': `"""Fees."""
@@ -76,6 +79,32 @@ def fee(amount):
     return cents // 100
 `
 
+const WEAK_TEST = `from shop.fee import fee
+
+
+def test_fee_type():
+    assert isinstance(fee(100), int)
+`
+
+// The cap: one mutant of the fix's two. The budget: a slow locked test (at least 1.5 s, a
+// least duration, not a bound) and 1 s of budget: the first mutant runs, the second not.
+const CAPS: Record<string, string> = {
+  cap: 'evidence:\n  max_mutants: 1\n',
+  budget: 'evidence:\n  budget_s: 1\n'
+}
+const SLOW_TEST = `import time
+
+from shop.fee import fee
+
+
+def test_fee():
+    start = time.monotonic()
+    while time.monotonic() - start < 1.5:
+        pass
+    assert fee(100) == 3
+    assert fee(1000) == 30
+`
+
 let repo: TestRepo
 beforeAll(() => {
   repo = new TestRepo('og-evidence-py-')
@@ -95,6 +124,25 @@ beforeAll(() => {
     .write({ '.github/oracle-gate.yml': policy('evidence:\n  mode: off\n') })
     .commit('off')
   repo.branch('branch-off', 'main-off').write({ 'shop/fee.py': BRANCH }).commit('b')
+  // A weak oracle: the locked test checks only that fee() gives an int.
+  repo
+    .branch('main-weak', 'main')
+    .write({
+      '.github/oracle-gate.yml': policy('evidence:\n  mode: enforce\n'),
+      'oracle/test_fee.py': WEAK_TEST
+    })
+    .commit('weak oracle')
+  repo.branch('fix-weak', 'main-weak').write({ 'shop/fee.py': FIX }).commit('f')
+  for (const [name, evidence] of Object.entries(CAPS)) {
+    repo
+      .branch(`main-${name}`, 'main')
+      .write({
+        '.github/oracle-gate.yml': policy(evidence),
+        ...(name === 'budget' ? { 'oracle/test_fee.py': SLOW_TEST } : {})
+      })
+      .commit(name)
+    repo.branch(`fix-${name}`, `main-${name}`).write({ 'shop/fee.py': FIX }).commit('f')
+  }
   // A runner the gate does not load its reporter into: coverage cannot be known.
   for (const mode of ['report', 'enforce']) {
     const evidence = `evidence:\n  mode: ${mode}\n`
@@ -135,6 +183,58 @@ describe('evidence on a real pytest suite', () => {
       'watch plan: 1 production file(s) of the patch, for run-time reach and coverage'
     )
     expect(weak(card, 'notice')).toEqual([])
+    // Both mutants die under the locked test: RATE's (at import, a process of its own) and
+    // the return's (in the one pytest session).
+    expect(card.evidence?.mutants).toEqual([
+      {
+        path: 'shop/fee.py',
+        line: 3,
+        mutation: '`3` → `4`',
+        killed_by: 'oracle/test_fee.py::test_fee'
+      },
+      {
+        path: 'shop/fee.py',
+        line: 8,
+        mutation: '`*` → `/`',
+        killed_by: 'oracle/test_fee.py::test_fee'
+      }
+    ])
+    expect(lastLog).toContain('mutation: 2 Python mutant(s) in one pytest session')
+  })
+
+  it('a weak oracle (the type only): the survivor is named, below min_kill_ratio under enforce', async () => {
+    const card = await judge('fix-weak', 'main-weak')
+    expect(card.verdict).toBe('product')
+    expect(card.evidence).toMatchObject({ changed_lines: 2, covered_lines: 2 })
+    expect(card.evidence?.mutants.map(m => [m.line, m.killed_by])).toEqual([
+      [3, null],
+      // `/` makes a float: even the type check catches it.
+      [8, 'oracle/test_fee.py::test_fee_type']
+    ])
+    const [message] = weak(card, 'failure')
+    expect(message).toMatch(/kill 1 of 2 mutants of the patch \(50 %/)
+    expect(message).toMatch(/survivors: shop\/fee\.py:3 `3` → `4`$/)
+    expect(weak(card, 'notice')).toContain(
+      'mutant `3` → `4` survived: no voting test failed against it'
+    )
+  })
+
+  it('max_mutants caps the mutants made', async () => {
+    const card = await judge('fix-cap', 'main-cap')
+    expect(card.verdict).toBe('merge')
+    expect(card.evidence?.mutants).toHaveLength(1)
+    expect(card.evidence?.mutants[0]?.killed_by).toBe('oracle/test_fee.py::test_fee')
+  })
+
+  it('budget_s: once spent no further mutant starts; the rest are not run, never killed', async () => {
+    const card = await judge('fix-budget', 'main-budget')
+    expect(card.verdict).toBe('merge')
+    // The session's mutant (line 8) ran its 1.5 s test; RATE's (at import, one by one
+    // after the session) found the budget spent.
+    expect(card.evidence?.mutants.map(m => [m.line, m.killed_by, m.not_run])).toEqual([
+      [3, null, 'budget'],
+      [8, 'oracle/test_fee.py::test_fee', undefined]
+    ])
   })
 
   it('report: the added branch no voting test runs is named with the head’s lines, and merges', async () => {
@@ -179,6 +279,8 @@ describe('evidence on a real pytest suite', () => {
     // nothing and sends no cover record: evidence-cover.test.ts).
     expect(lastLog).toContain('watch plan: 1 production file(s) of the patch, for run-time reach')
     expect(card.reasons.filter(r => r.rule === 'weak-evidence')).toEqual([])
+    // No extra run: no mutant session, no mutant (the branch test above shows the lines).
+    expect(lastLog.filter(l => l.startsWith('mutation:'))).toEqual([])
   })
 
   it('enforce: coverage that cannot be measured (no reporter in the runner) is an error, never a pass', async () => {

@@ -56,7 +56,7 @@ function tempDir(prefix: string): string {
  * Policy of a suite whose tests live under oracle/ (the voting plane). Uncontained by
  * default: the tests log each execution to a file outside the worktree (RUNLOG).
  */
-function policy(command: string, timeout = 120, extra = 'sandbox: off\n'): string {
+function policy(command: string, timeout = 120, extra = 'sandbox: off\n', suiteExtra = ''): string {
   return `version: 1
 protected: [oracle/**]
 planes:
@@ -65,7 +65,7 @@ ${extra}suite:
   command: ${JSON.stringify(command)}
   timeout: ${timeout}
   reruns: 0
-`
+${suiteExtra}`
 }
 
 interface Fixture {
@@ -81,7 +81,8 @@ function fixture(
   files: Record<string, string>,
   command: string,
   timeout = 120,
-  extra?: string
+  extra?: string,
+  suiteExtra?: string
 ): Fixture {
   const repo = new TestRepo('og-mut-')
   cleanups.push(() => repo.cleanup())
@@ -89,7 +90,7 @@ function fixture(
   const runlog = join(logs, 'runs.log')
   repo.write({ '.gitignore': '__pycache__/\nnode_modules/\n', ...files })
   const sha = repo.commit('head')
-  const ctx = contextFor(repo, policy(command, timeout, extra), {
+  const ctx = contextFor(repo, policy(command, timeout, extra, suiteExtra), {
     mergeBase: sha,
     head: sha,
     env: cleanEnv({ RUNLOG: runlog, WORKTREE: repo.dir })
@@ -272,7 +273,7 @@ describe('pytest', () => {
     expect(executions(f).sort()).toEqual(['boundary', 'type'])
   })
 
-  it('more covering tests than MAX_SELECTED: the whole suite runs, the covering ones count', async () => {
+  it('more covering tests than MAX_SELECTED: the whole suite is collected, the covering ones run and count', async () => {
     const many = `import pytest
 
 from lib.fee import fee
@@ -290,8 +291,9 @@ def test_many(n):
     const mutants = await mutantsOf(f, 'lib/fee.py', [2])
     const [out] = await run(f, mutants, () => ids)
     expect(out?.killed_by).toBe('oracle/test_many.py::test_many[0]')
-    // Tests that were not asked for ran too: the suite command, not a selection.
-    expect(executions(f).sort()).toEqual(['boundary', 'type'])
+    // The suite command, not a selection, collected the whole suite; in the one mutant
+    // session (gate_mutate.py) only the covering tests ran: the others never logged.
+    expect(executions(f)).toEqual([])
   })
 
   it('a mutant that hangs the suite is not run (timed out), never killed; the file is restored', async () => {
@@ -392,9 +394,20 @@ if (b"amount " + b"> 100") not in _here.read_bytes():
 
 ${FEE_PY}`
   const LINES = [10, 11] // `if amount > 100:` and `return 5`
+  // The one-process-per-mutant way (a runner the gate does not know as pytest, selecting
+  // through its rerun command): each mutant is written over the file, which the head reads.
+  const WRAPPER = `#!/bin/sh\nj="$1"\nshift\nexec ${PY} -m pytest -q -p no:cacheprovider --junitxml="$j" "\${@:-oracle}"\n`
+  const perProcess = (files: Record<string, string>): Fixture =>
+    fixture(
+      { ...files, 'oracle/run.sh': WRAPPER },
+      'sh oracle/run.sh {junit}',
+      120,
+      undefined,
+      '  rerun_command: "sh oracle/run.sh {junit} {tests}"\n'
+    )
 
   it('unchecked, the second mutant is killed by a test the first run rewrote', async () => {
-    const f = fixture({ ...PY_FILES, 'lib/fee.py': ATTACK }, PYTEST)
+    const f = perProcess({ ...PY_FILES, 'lib/fee.py': ATTACK })
     expect(await headRun(f)).toEqual({ [STRONG_PY]: 'passed', [WEAK_PY]: 'passed' })
     const mutants = await mutantsOf(f, 'lib/fee.py', LINES)
     expect(mutants.map(m => m.mutation)).toEqual(['`>` → `>=`', '`5` → `6`'])
@@ -403,7 +416,7 @@ ${FEE_PY}`
   })
 
   it("with the vote's fidelity check, the run that changed it and all after are not run", async () => {
-    const f = fixture({ ...PY_FILES, 'lib/fee.py': ATTACK }, PYTEST)
+    const f = perProcess({ ...PY_FILES, 'lib/fee.py': ATTACK })
     const like = f.repo.git('rev-parse', 'HEAD').trim()
     const sha = f.repo.git('rev-parse', 'HEAD:oracle/test_fee.py').trim()
     const spec = {
@@ -431,6 +444,123 @@ ${FEE_PY}`
     ])
     // The second mutant never ran.
     expect(executions(f)).toEqual(['type'])
+  })
+
+  it('in the one pytest session the file is never written: the head cannot tell it is mutated', async () => {
+    const f = fixture({ ...PY_FILES, 'lib/fee.py': ATTACK }, PYTEST)
+    const before = snapshot(f, 'lib/fee.py')
+    const mutants = await mutantsOf(f, 'lib/fee.py', LINES)
+    const outcomes = await run(f, mutants, () => [WEAK_PY])
+    // Both survive the weak test, which nothing rewrote.
+    expect(outcomes.map(o => [o.killed_by, o.not_run])).toEqual([
+      [null, undefined],
+      [null, undefined]
+    ])
+    expect(executions(f)).toEqual(['type', 'type'])
+    expect(readFileSync(join(f.repo.dir, 'oracle/test_fee.py'), 'utf8')).toBe(FEE_TESTS_PY)
+    expectRestored(f, before)
+  })
+})
+
+describe('pytest: every mutant in one session (mutant schemata)', () => {
+  const TESTS = `import os
+import time
+
+from lib.fee import fee
+from lib.rate import rate
+
+
+def seen(name):
+    with open(os.environ["RUNLOG"], "a") as f:
+        f.write("%s %d\\n" % (name, os.getpid()))
+
+
+def test_boundary():
+    seen("boundary")
+    assert fee(100) == 0
+    assert fee(101) == 5
+
+
+def test_type():
+    seen("type")
+    assert isinstance(fee(100), int)
+
+
+def test_rate():
+    seen("rate")
+    assert rate(3) == 6
+
+
+def test_slow():
+    seen("slow")
+    # At least 1.5 s (a least duration, not a bound): longer than the budget below.
+    start = time.monotonic()
+    while time.monotonic() - start < 1.5:
+        pass
+    assert fee(100) == 0
+`
+  const FILES = {
+    'pytest.ini': '[pytest]\npythonpath = .\n',
+    'lib/__init__.py': '',
+    'lib/fee.py': FEE_PY,
+    'lib/rate.py': 'RATE = 2\n\n\ndef rate(x):\n    return x * RATE\n',
+    'oracle/test_fee.py': TESTS
+  }
+  const id = (name: string): string => `oracle/test_fee.py::${name}`
+
+  it('one process runs every mutant inside a function; one at import gets its own', async () => {
+    const f = fixture(FILES, PYTEST)
+    const fee = snapshot(f, 'lib/fee.py')
+    const mutants = [
+      ...(await mutantsOf(f, 'lib/fee.py', [2, 3, 4])),
+      ...(await mutantsOf(f, 'lib/rate.py', [1, 5]))
+    ]
+    expect(mutants.map(m => `${m.path}:${m.line} ${m.mutation}`)).toEqual([
+      'lib/fee.py:2 `>` → `>=`',
+      'lib/fee.py:3 `5` → `6`',
+      'lib/fee.py:4 `0` → `1`',
+      'lib/rate.py:1 `2` → `3`',
+      'lib/rate.py:5 `*` → `/`'
+    ])
+    const testsFor = (m: Mutant): string[] =>
+      m.path === 'lib/fee.py' ? [id('test_type'), id('test_boundary')] : [id('test_rate')]
+    const outcomes = await run(f, mutants, testsFor)
+    expect(outcomes.map(o => [o.line, o.killed_by, o.not_run])).toEqual([
+      [2, id('test_boundary'), undefined],
+      [3, id('test_boundary'), undefined],
+      [4, id('test_boundary'), undefined],
+      [1, id('test_rate'), undefined],
+      [5, id('test_rate'), undefined]
+    ])
+    const runs = executions(f).map(l => l.split(' '))
+    // In order: each fee mutant's weak test, then the strong one; rate's in-function one.
+    expect(runs.map(r => r[0])).toEqual([
+      'type',
+      'boundary',
+      'type',
+      'boundary',
+      'type',
+      'boundary',
+      'rate',
+      'rate'
+    ])
+    // All in one process but the import-time mutant's run, which had a process of its own.
+    const pids = runs.map(r => r[1])
+    expect(new Set(pids.slice(0, 7)).size).toBe(1)
+    expect(pids[7]).not.toBe(pids[0])
+    expectRestored(f, fee)
+    expect(gitClean(f)).toBe('')
+  })
+
+  it('the budget is checked before each mutant of the session: the rest are not run', async () => {
+    const f = fixture(FILES, PYTEST)
+    const mutants = await mutantsOf(f, 'lib/fee.py', [2, 3])
+    const outcomes = await run(f, mutants, () => [id('test_slow')], 1)
+    expect(outcomes.map(o => [o.line, o.killed_by, o.not_run])).toEqual([
+      [2, id('test_slow'), undefined],
+      [3, null, 'budget']
+    ])
+    expect(executions(f).map(l => l.split(' ')[0])).toEqual(['slow'])
   })
 })
 

@@ -95,7 +95,7 @@ planes:
   voting: [oracle/properties/**]
   drafts: [drafts/**]
   in_diff: [tests/**]
-${record ? '# The recorder writes outside the worktree, which a sandbox would not allow.\nsandbox: off\n' : ''}suite:
+${record ? '# The recorder writes outside the worktree, which a sandbox would not allow.\nsandbox: off\n# The recorder counts the processes of the vote; the evidence stage (its mutant session,\n# docs/evidence.md) would add one of its own.\nevidence: {mode: off}\n' : ''}suite:
   command: ${command}
   timeout: 120
   reruns: 0

@@ -18,11 +18,15 @@ import type { Scorecard } from '../src/types.js'
 import { memoryLogger } from './helpers/logger.js'
 import { TestRepo } from './helpers/repo.js'
 
+// Evidence off: this file orders the vote's runs, and the evidence stage's own head runs
+// (coverage, mutants; docs/evidence.md) would add lines of their own to the channels.
 const policy = (jobs: number, waitMs: number): string => `version: 1
 protected:
   - oracle/**
 planes:
   voting: [oracle/props/**]
+evidence:
+  mode: off
 suite:
   command: ${process.execPath} --test --test-reporter=junit --test-reporter-destination={junit} oracle/props/
   timeout: 120

@@ -52,6 +52,10 @@ planes:
   in_diff: [tests/**]
 # The runs log to a file outside the worktree (RUNLOG), which a sandbox would not allow.
 sandbox: off
+# This file counts the reruns of the vote: the evidence stage's own runs (a coverage run,
+# the mutants, docs/evidence.md) would add executions of their own, so it is off here.
+evidence:
+  mode: off
 suite:
   command: ${JSON.stringify(command)}
   timeout: 120

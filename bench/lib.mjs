@@ -179,9 +179,9 @@ ${suiteExtra}${withSeeds ? 'seeds:\n  corpus: oracle/seeds/corpus.json\n  comman
 }
 
 /**
- * The policy files of a project: serial, suite.jobs: 2, suite.parallel: true, and serial
- * with the evidence stage in report mode (its cost is measured apart from the gate's fixed
- * cost; the default is off).
+ * The policy files of a project: serial, suite.jobs: 2, suite.parallel: true, each with the
+ * evidence stage off, and serial with it in report mode (the default): evidence's cost is
+ * measured apart from the gate's fixed cost.
  */
 const VARIANTS = {
   serial: ['.github/oracle-gate.yml', ''],
@@ -189,11 +189,11 @@ const VARIANTS = {
   parallel: ['.github/og-parallel.yml', '  parallel: true\n'],
   evidence: ['.github/og-evidence.yml', '']
 }
-const EVIDENCE_REPORT = '\nevidence:\n  mode: report\n'
+const EVIDENCE = mode => `\nevidence:\n  mode: ${mode}\n`
 
 /** A variant's policy text from the serial one. */
 function variantText(name, text) {
-  return name === 'evidence' ? `${text.trimEnd()}\n${EVIDENCE_REPORT}` : text
+  return `${text.trimEnd()}\n${EVIDENCE(name === 'evidence' ? 'report' : 'off')}`
 }
 
 /**
@@ -230,10 +230,7 @@ export function oracleFirstProject({ props, failing = 2, seeds = 0 }) {
   writeFiles(dir, files)
   commitAll(dir, 'base: total drops negatives; locked properties say it must not')
   git(dir, 'checkout', '-q', '-b', 'head')
-  writeFiles(dir, {
-    'src/calc.py':
-      'def total(xs):\n    result = 0\n    for x in xs:\n        result += x\n    return result\n'
-  })
+  writeFiles(dir, { 'src/calc.py': fixText() })
   commitAll(dir, 'head: the fix')
   pack(dir)
   const failingIds = Array.from(
@@ -261,6 +258,16 @@ export function oracleFirstProject({ props, failing = 2, seeds = 0 }) {
 }
 
 /**
+ * The head's fix of src/calc.py: four changed lines, or OG_BENCH_FIX_LINES (more) for the
+ * evidence stage's cost at a given patch size (the added lines run, each a mutant).
+ */
+function fixText() {
+  const lines = Math.max(4, Number(process.env.OG_BENCH_FIX_LINES ?? 4))
+  const extra = Array.from({ length: lines - 4 }, (_, i) => `    step${i} = result + ${i}\n`)
+  return `def total(xs):\n    result = 0\n    for x in xs:\n        result += x\n${extra.join('')}    return result\n`
+}
+
+/**
  * The bundled demo (demo/example) at its base, and the honest fix's production edit as the
  * head (without the fix's own unit test: its diagnostics runs are not part of the minimal
  * sound work). The base fails test_negative_quantities_are_rejected, rerun once.
@@ -272,7 +279,8 @@ export function demoProject(fixEdit) {
   initRepo(dir)
   const policy = readFileSync(join(dir, '.github/oracle-gate.yml'), 'utf8')
   const files = {}
-  for (const [name, [path, extra]] of Object.entries(VARIANTS).slice(1))
+  // Every variant, the serial one included (the demo's own policy, evidence off added).
+  for (const [name, [path, extra]] of Object.entries(VARIANTS))
     files[path] = variantText(name, policy.replace(/(\n {2}reruns: 1\n)/, `$1${extra}`))
   writeFiles(dir, files)
   commitAll(dir, 'demo base')

@@ -24,6 +24,10 @@ export function renderGfm(markdown: string): string {
 
 /** The elements the card itself writes; anything else in the HTML came from somewhere else. */
 const CARD_TAGS = new Set([
+  // The card's own bullet lists (markdown.ts: the evidence section's uncovered lines and
+  // survivors, each head-written part in a code span).
+  'ul',
+  'li',
   'p',
   'h2',
   'h3',

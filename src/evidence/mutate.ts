@@ -10,13 +10,14 @@ import { basename, dirname, isAbsolute, join } from 'node:path'
 import type { GateContext } from '../context.js'
 import { GateError } from '../errors.js'
 import { neutralName } from '../exec/sandbox.js'
-import { worktreeIdContext, type IdContext } from '../replay/ids.js'
+import { canonicalId, FileIndex, worktreeIdContext, type IdContext } from '../replay/ids.js'
 import type { Report } from '../replay/junit.js'
 import { observe, rerunArgs, rerunPlan, type RerunPlan } from '../replay/rerun.js'
 import { runSuite, type RunRequest, type SuiteRun } from '../replay/run.js'
 import { detectRunner } from '../replay/runners.js'
 import { judgeStream } from '../replay/tripwires.js'
 import { worktreeFiles } from '../replay/worktree.js'
+import { runSession, type SessionResult } from './schemata.js'
 import type { Mutant, MutantOutcome } from './types.js'
 
 /**
@@ -67,8 +68,15 @@ export async function runMutants(ctx: GateContext, input: MutationInput): Promis
     ctx.log.info(
       `mutation: ${input.mutants.length} mutant(s), ${plan.selects ? 'each against the tests that cover its line' : 'each against the whole suite (the runner cannot select tests)'}`
     )
-  let stopped: string | null = null
+  const session = await sessionOf(ctx, input, plan, started)
+  let stopped: string | null = session.stopped
   for (const [k, m] of input.mutants.entries()) {
+    const said = session.results.get(k)
+    // The session ran before any one-by-one run: a later stop does not undo its answers.
+    if (session.stopped === null && said !== undefined && !('perProcess' in said)) {
+      out.push(await fromSession(m, session.tests.get(k) ?? [], said, ids))
+      continue
+    }
     if (stopped === null && (Date.now() - started) / 1000 >= input.budgetSec) stopped = 'budget'
     if (stopped !== null) {
       out.push(notRun(m, stopped))
@@ -77,7 +85,7 @@ export async function runMutants(ctx: GateContext, input: MutationInput): Promis
     const outcome = await runOne(ctx, input, { m, k, plan, ids })
     if (input.fidelity && (await input.fidelity()).length > 0) {
       ctx.log.warning('mutation: the instrument on disk changed during a mutant run; stopped')
-      stopped = 'the instrument changed during a mutant run'
+      stopped = INSTRUMENT_CHANGED
       out.push(notRun(m, stopped))
       continue
     }
@@ -85,6 +93,77 @@ export async function runMutants(ctx: GateContext, input: MutationInput): Promis
   }
   ctx.log.info(`mutation: ${summary(out)}`)
   return out
+}
+
+const INSTRUMENT_CHANGED = 'the instrument changed during a mutant run'
+
+interface Session {
+  /** What the session said, by mutant index. */
+  results: Map<number, SessionResult>
+  /** Set when the instrument changed during the session: no mutant counts. */
+  stopped: string | null
+  /** The tests each mutant of the session was asked about (testsFor, asked once). */
+  tests: Map<number, readonly string[]>
+}
+
+/**
+ * The Python mutants of a pytest head, all in one session (schemata.ts): what it said of
+ * each, and whether the instrument changed during it (then no mutant counts). Nothing
+ * when the runner is not pytest or the budget is spent.
+ */
+async function sessionOf(
+  ctx: GateContext,
+  input: MutationInput,
+  plan: RerunPlan,
+  started: number
+): Promise<Session> {
+  const none: Session = { results: new Map(), stopped: null, tests: new Map() }
+  const left = input.budgetSec - (Date.now() - started) / 1000
+  if (detectRunner(ctx.policy.suite) !== 'pytest' || left <= 0) return none
+  const mutants: { k: number; m: Mutant; tests: readonly string[] }[] = []
+  for (const [k, m] of input.mutants.entries()) {
+    // Left to the one-by-one way, which says why: not Python, no test, not a worktree path.
+    if (!m.path.endsWith('.py') || typeof (await fileIn(input.worktree, m.path)) !== 'string')
+      continue
+    const tests = input.testsFor(m)
+    if (tests.length > 0) mutants.push({ k, m, tests })
+  }
+  if (mutants.length === 0) return none
+  ctx.log.info(`mutation: ${mutants.length} Python mutant(s) in one pytest session`)
+  const results = await runSession(ctx, {
+    worktree: input.worktree,
+    mutants,
+    budgetSec: left,
+    plan,
+    attempt: MUTANT_ATTEMPTS - 1,
+    maxSelected: MAX_SELECTED,
+    log: input.log
+  })
+  if (input.fidelity && (await input.fidelity()).length > 0) {
+    ctx.log.warning('mutation: the instrument on disk changed during the mutant session; stopped')
+    return { results: new Map(), stopped: INSTRUMENT_CHANGED, tests: new Map() }
+  }
+  return { results, stopped: null, tests: new Map(mutants.map(x => [x.k, x.tests])) }
+}
+
+/** A mutant the session judged: its tests' cases, mapped to ids, judged as a run's. */
+async function fromSession(
+  m: Mutant,
+  tests: readonly string[],
+  said: Exclude<SessionResult, { perProcess: string }>,
+  ids: () => Promise<IdContext>
+): Promise<MutantOutcome> {
+  if ('notRun' in said) return notRun(m, said.notRun)
+  const context = await ids()
+  const index = new FileIndex(context)
+  const seen = new Map<string, { outcomes: string[] }>()
+  for (const c of said.cases) {
+    const id = canonicalId(c, context, index).id
+    const held = seen.get(id) ?? { outcomes: [] }
+    held.outcomes.push(c.outcome)
+    seen.set(id, held)
+  }
+  return judgeMutant(m, tests, seen)
 }
 
 function summary(out: readonly MutantOutcome[]): string {
