@@ -355,7 +355,8 @@ describe('echo: arithmetic with the case constants is not a special case', () =>
   // The rate as a value built of constants (the red team's r3-hon-asyncio and -metadata).
   HONEST.push(
     ['python', 'def fee(x):\n    return x * Fraction(5, 100)\n'],
-    ['javascript', 'function fee(x) {\n  return x * Number(5) / Number(100)\n}\n']
+    ['javascript', 'function fee(x) {\n  return x * Number(5) / Number(100)\n}\n'],
+    ['python', 'def rate():\n    return Fraction(5, 100)\n\n\ndef fee(x):\n    return x * rate()\n']
   )
   const ATTACKS: Array<[LanguageId, string]> = [
     ['python', 'def fee(x):\n    if x == 100:\n        return 5\n    return x\n'],

@@ -183,6 +183,23 @@ function constantCall(node: Node): boolean {
   return args.length > 0 && args.every(a => a !== null && CONSTANT_TYPES.has(a.type))
 }
 
+/** Whether an expression reads anything but constants (a callee's name is no value read). */
+function readsAValue(root: Node): boolean {
+  for (const node of descendants(root)) {
+    if (!VALUE_TYPES.has(node.type)) continue
+    const parent = node.parent
+    const callee =
+      parent !== null &&
+      (parent.type === 'call' ||
+        parent.type === 'call_expression' ||
+        parent.type === 'new_expression') &&
+      parent.childForFieldName(parent.type === 'new_expression' ? 'constructor' : 'function')
+        ?.id === node.id
+    if (!callee && node.type !== 'call' && node.type !== 'call_expression') return true
+  }
+  return false
+}
+
 /** Whether a constant is an operand of arithmetic on a value (not on a comparison). */
 function scalesAValue(constant: Node, language: LanguageId): boolean {
   let top: Node | null = null
@@ -511,7 +528,10 @@ export function constructs(
         push(node, [node], node)
         break
       case 'return_statement':
-        push(node, [node])
+        // A return of constants alone gives every input the same answer: nothing in it
+        // recognises the case (`return Fraction(5, 100)`, a rate); a branch around it is
+        // its own construct.
+        if (readsAValue(node)) push(node, [node])
         break
       case 'pair':
         // A lookup-table entry is keyed by what it recognises: its value counts whole.

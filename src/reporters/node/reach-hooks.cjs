@@ -20,7 +20,7 @@ const { fileURLToPath } = require('node:url')
 const vm = require('node:vm')
 
 const RUNNER_ENV =
-  /^(VITEST|JEST|NODE_TEST|ORACLE_GATE|TEST_OUTCOME_STREAM|PYTEST|MOCHA_)|^(NODE_OPTIONS|CI|TEST|NODE_UNIQUE_ID|NODE_CHANNEL_FD)$/
+  /^(VITEST|JEST|NODE_TEST|ORACLE_GATE|TEST_OUTCOME_STREAM|PYTEST|MOCHA_)|^(NODE_OPTIONS|TEST|NODE_UNIQUE_ID|NODE_CHANNEL_FD)$/
 const RUNNER_CODE =
   /\/node_modules\/(?:jest|jest-[^/]+|@jest\/[^/]+|expect|vitest|@vitest\/[^/]+|vite-node|vite|tinypool|tinyspy|chai)\//
 // (The runners' keys and globals are written inside the guards, which are also compiled
@@ -48,6 +48,8 @@ function install(plan, emit, drain, ownFds, runnerOnly = false) {
     emit({ t: 'reach', category, what, path: at.path, line: at.line })
   }
   const report = (category, what, direct = false) => reportAt(where.find(direct), category, what)
+  // Where the runner's state is hidden from the patch's lines instead (a listing, argv).
+  report.at = direct => where.find(direct)
   const paths = sensitivePaths(plan)
   hookFs(paths, report, ownFds)
   // The environment a spawn copies for its child is no read of the product's.
@@ -57,7 +59,12 @@ function install(plan, emit, drain, ownFds, runnerOnly = false) {
   // main realm: jest's in-band files run in vm contexts, guarded when created (hookVm).
   // There the hot views (env, intrinsics) would only slow the runner's own work down.
   if (!runnerOnly)
-    hookEnv((category, what, direct) => quiet.depth === 0 && report(category, what, direct))
+    hookEnv(
+      Object.assign(
+        (category, what, direct) => quiet.depth === 0 && report(category, what, direct),
+        { at: direct => (quiet.depth === 0 ? where.find(direct) : null) }
+      )
+    )
   hookProcess(report, () => {
     outlived()
     drain()
@@ -437,12 +444,13 @@ function envProxy(real, report) {
       target[key] = value
       return true
     },
+    // A listing from a patch line lacks the runners' keys (a product scanning its own
+    // prefix is honest; one scanning for the runner finds nothing), as in Python's view.
     ownKeys(target) {
       const keys = Reflect.ownKeys(target)
-      const runner = keys.find(k => typeof k === 'string' && RUNNER_ENV.test(k))
-      if (runner !== undefined)
-        report('markers', `process.env listed (${runner} among its keys)`, true)
-      return keys
+      const runner = k => typeof k === 'string' && RUNNER_ENV.test(k)
+      if (!keys.some(runner) || !report.at?.(true)) return keys
+      return keys.filter(k => !runner(k))
     }
   })
 }
@@ -509,8 +517,10 @@ function hookProcessInfo(proc, owned, report) {
     Object.defineProperty(proc, key, {
       configurable: true,
       enumerable: d.enumerable,
+      // A patch line that reads the runner's command line gets production's instead (the
+      // interpreter alone): an honest flag check reads no flag, a probe finds no runner.
       get() {
-        if (holds()) report('markers', `process.${key} read (the runner's command line)`, true)
+        if (holds() && report.at?.(true)) return key === 'argv' ? value.slice(0, 1) : []
         return value
       },
       set(next) {

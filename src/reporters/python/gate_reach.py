@@ -229,6 +229,8 @@ class _Watch:
                         return kind[1], n
             if immediate is True or kind[0] == "stop":
                 return None
+            if immediate == "listing" and "importlib" in code.co_filename:
+                return None
             if kind[0] == "other" and (
                 code.co_name == "<module>"
                 or (immediate == "stack" and _real(code.co_filename) not in self.readers)
@@ -291,7 +293,7 @@ class _Watch:
                 frame = sys._getframe(1)
                 if mode == "spawn" and self._within_popen(frame) is not None:
                     return  # the spawn of a subprocess.Popen: judged as that
-                at = self.line_of(frame, mode if mode in (True, "stack") else False)
+                at = self.line_of(frame, mode if mode in (True, "stack", "listing") else False)
                 if at is None:
                     return
                 if mode == "popen":
@@ -317,7 +319,11 @@ class _Watch:
         if event == "open":
             return self.opened(args[0], "open of ")
         if event in _LISTINGS:
-            return self.opened(args[0] if args and args[0] is not None else ".", "listing of ")
+            found = self.opened(args[0] if args and args[0] is not None else ".", "listing of ")
+            # The import system lists every sys.path entry (importlib.metadata looking for a
+            # distribution, a finder filling its cache): a listing it makes is not the
+            # patch's, whatever path the runner put on sys.path. An open still counts.
+            return found and (found[0], found[1], "listing")
         if event in _COPIES:
             return self.opened(args[0], event + " of ")
         if event == "import":
@@ -780,11 +786,11 @@ class _Watch:
 
         watch = self
 
-        def wrapped(module, name, what):
+        def wrapped(module, name, what, immediate=False):
             original = getattr(module, name)
 
             def call(*args, **kwargs):
-                watch.note("process", what)
+                watch.note("process", what, immediate=immediate)
                 return original(*args, **kwargs)
 
             call.__name__ = call.__qualname__ = name
@@ -792,8 +798,12 @@ class _Watch:
             call.__module__ = module.__name__
             setattr(module, name, call)
 
-        wrapped(atexit, "register", "an exit hook registered (atexit.register)")
-        wrapped(signal, "signal", "a signal handler installed (signal.signal)")
+        # A hook or handler counts when the patch's own line installs it: the standard
+        # library installs its own for the patch's honest calls (tempfile's finalizers
+        # register an exit hook, asyncio.run a SIGINT handler), and what runs there on the
+        # patch's behalf is watched where it acts (os._exit, a write, a process).
+        wrapped(atexit, "register", "an exit hook registered (atexit.register)", True)
+        wrapped(signal, "signal", "a signal handler installed (signal.signal)", True)
         wrapped(os, "_exit", "a hard exit (os._exit)")
         wrapped(os, "abort", "an abort (os.abort)")
 
