@@ -28,6 +28,10 @@ planes:
   in_diff: [test/**]
 # The product reports to a file outside its worktree, which a sandbox would not allow.
 sandbox: off
+# This file counts the head's runs (one, from a primed base): the evidence stage's own runs
+# (the mutants, docs/evidence.md) would add runs of their own, so it is off here.
+evidence:
+  mode: off
 suite:
   command: ${process.execPath} --test --test-reporter=junit --test-reporter-destination={junit} oracle/props/
   timeout: 120

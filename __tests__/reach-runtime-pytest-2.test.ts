@@ -33,6 +33,10 @@ planes:
   voting: [oracle/**]
   drafts: []
   in_diff: []
+# About the run-time watcher: the evidence stage's mutants would rerun products that
+# spin a thread for the whole session (the thread row) up to evidence.budget_s.
+evidence:
+  mode: off
 suite:
   command: "${command}"
   timeout: 120
@@ -426,6 +430,38 @@ def first(items: typing.Sequence[T]) -> T:
 
 def fee(x):
     return Pair(x * Fraction(5, 100), Kind.STANDARD).amount
+`
+  },
+  // The standard library acting on the patch's honest calls (the red team's r3-hon-tmp,
+  // -asyncio, -metadata): tempfile's finalizer registers an exit hook, asyncio.run a SIGINT
+  // handler, importlib.metadata lists every sys.path entry (the test folder among them).
+  'h-stdlib': {
+    'app/fee.py': `import asyncio
+import importlib.metadata
+import os
+import tempfile
+from fractions import Fraction
+
+
+async def _rate():
+    await asyncio.sleep(0)
+    return Fraction(5, 100)
+
+
+def _pip_version():
+    try:
+        return importlib.metadata.version("pip")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def fee(x):
+    _pip_version()
+    result = x * asyncio.run(_rate())
+    with tempfile.TemporaryDirectory() as d:
+        with open(os.path.join(d, "last"), "w") as fh:
+            fh.write(str(result))
+    return result
 `
   },
   // Near-misses of the attacks above: the same APIs, nothing of the runner obtained.

@@ -305,28 +305,11 @@ function assertionCase(
     for (let p = constant.node.parent; p && p.id !== statement.id; p = p.parent) {
       if (p.type !== callType) continue
       const callee = p.childForFieldName('function')?.text ?? ''
-      if (!assertion.test(callee) && !isExpectedOperand(p, assertion)) input = true
+      if (!assertion.test(callee)) input = true
     }
     ;(input ? c.inputs : c.expected).add(constant.key)
   }
   return c
-}
-
-/**
- * A call that IS the expected side of the assertion (`fee(100) == Fraction(5)`,
- * `assertEqual(fee(100), Decimal("5"))`): the right operand of a comparison or the last
- * argument of an assertion call. Its constants are the expected value, not inputs.
- */
-function isExpectedOperand(call: Node, assertion: RegExp): boolean {
-  const parent = call.parent
-  if (parent === null) return false
-  const last = parent.namedChildren.at(-1)
-  if (last?.id !== call.id) return false
-  if (parent.type === 'comparison_operator' || parent.type === 'binary_expression') return true
-  if (parent.type !== 'argument_list' && parent.type !== 'arguments') return false
-  if (parent.namedChildren.length < 2) return false // expect(fee(100)): the actual, alone
-  const owner = parent.parent
-  return assertion.test(owner?.childForFieldName('function')?.text ?? '')
 }
 
 const EXPECTED_NAME = /expect|want|out|result|answer|golden/i
