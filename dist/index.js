@@ -9,8 +9,8 @@ process.stdout.write(`oracle-gate ${VERSION}
 `);
 try {
   const [{ run }, { readEnvironment }] = await Promise.all([
-    import("./chunks/main-7LHVLPP5.js"),
-    import("./chunks/environment-J4PGZV3P.js")
+    import("./chunks/main-CNERMB7O.js"),
+    import("./chunks/environment-J63JSHQE.js")
   ]);
   await run(readEnvironment());
 } catch (error) {

@@ -227,11 +227,27 @@ function main() {
   const option = takeOption()
   if (!require('node:worker_threads').isMainThread) return
   const watch = intake()
-  if (watch === null || watch.plan.reach !== true) return
+  if (watch === null || (watch.plan.reach !== true && watch.plan.cover !== true)) return
   const drain = relaySpawns(watch, option)
-  const hooks = require.resolve('./reach-hooks.cjs')
-  const { install } = require(hooks)
-  delete Module._cache[hooks]
+  loadHooks(watch, drain)
+}
+
+/**
+ * The one point where code of the gate is loaded into the head's process through this
+ * preload (the reach hooks, the in-vote JS coverage): each module out of the registry
+ * again at once, so the product cannot list it.
+ */
+function loadHooks(watch, drain) {
+  const Module = require('node:module')
+  const load = name => {
+    const path = require.resolve(name)
+    const exported = require(path)
+    delete Module._cache[path]
+    return exported
+  }
+  if (watch.plan.cover === true) load('./vote-cover.cjs').start(watch.plan, watch.emit, drain)
+  if (watch.plan.reach !== true) return
+  const { install } = load('./reach-hooks.cjs')
   install(watch.plan, watch.emit, drain, [watch.fd], watch.runner)
 }
 

@@ -9,6 +9,8 @@
 // first frame on a line of the plan; anything else passes silently.
 'use strict'
 const fs = require('node:fs')
+// The original, before hookFs wraps it (the watcher's own read of /proc is not the product's).
+const { readFileSync } = fs
 const fsp = require('node:fs/promises')
 const childProcess = require('node:child_process')
 const Module = require('node:module')
@@ -18,7 +20,9 @@ const { fileURLToPath } = require('node:url')
 const vm = require('node:vm')
 
 const RUNNER_ENV =
-  /^(VITEST|JEST|NODE_TEST|ORACLE_GATE|TEST_OUTCOME_STREAM|PYTEST|MOCHA_)|^(NODE_OPTIONS|CI|TEST|NODE_UNIQUE_ID|NODE_CHANNEL_FD)$/
+  /^(VITEST|JEST|NODE_TEST|ORACLE_GATE|TEST_OUTCOME_STREAM|PYTEST|MOCHA_)|^(NODE_OPTIONS|TEST|NODE_UNIQUE_ID|NODE_CHANNEL_FD)$/
+const RUNNER_CODE =
+  /\/node_modules\/(?:jest|jest-[^/]+|@jest\/[^/]+|expect|vitest|@vitest\/[^/]+|vite-node|vite|tinypool|tinyspy|chai)\//
 // (The runners' keys and globals are written inside the guards, which are also compiled
 // into jest's test contexts from their source, where this module's constants do not exist.)
 const FRAMEWORK_MODULES =
@@ -36,28 +40,45 @@ const EXIT_EVENTS = new Set([
 function install(plan, emit, drain, ownFds, runnerOnly = false) {
   const where = attribution(plan)
   const seen = new Set()
-  const report = (category, what, direct = false) => {
-    const at = where.find(direct)
+  const reportAt = (at, category, what) => {
     if (at === null) return
     const key = `${category}\0${what}\0${at.path}\0${at.line}`
     if (seen.has(key) || seen.size > 5000) return
     seen.add(key)
     emit({ t: 'reach', category, what, path: at.path, line: at.line })
   }
+  const report = (category, what, direct = false) => reportAt(where.find(direct), category, what)
+  // Where the runner's state is hidden from the patch's lines instead (a listing, argv).
+  report.at = direct => where.find(direct)
   const paths = sensitivePaths(plan)
-  hookVm(where, report)
   hookFs(paths, report, ownFds)
   // The environment a spawn copies for its child is no read of the product's.
   const quiet = { depth: 0 }
-  hookChildren(report, quiet)
+  const outlived = hookChildren(report, quiet, paths, where, reportAt)
   // The runner's own process (vitest's main, jest's, node --test's) runs no test in its
   // main realm: jest's in-band files run in vm contexts, guarded when created (hookVm).
   // There the hot views (env, intrinsics) would only slow the runner's own work down.
   if (!runnerOnly)
-    hookEnv((category, what, direct) => quiet.depth === 0 && report(category, what, direct))
-  hookProcess(report, drain)
+    hookEnv(
+      Object.assign(
+        (category, what, direct) => quiet.depth === 0 && report(category, what, direct),
+        { at: direct => (quiet.depth === 0 ? where.find(direct) : null) }
+      )
+    )
+  hookProcess(report, () => {
+    outlived()
+    drain()
+  })
   hookModules(report)
-  if (!runnerOnly) guardRealm(globalThis, report)
+  const owned = runnerOwned(paths)
+  hookProcessInfo(process, owned, report)
+  hookRegistry(paths, owned, report)
+  // Objects the runner's matchers are: node:assert's exports (node:test's), watched as
+  // objects whatever key writes them, in every realm's definers too.
+  const objects = new WeakMap()
+  watchAssert(objects, report)
+  if (!runnerOnly) guardRealm(globalThis, report, objects)
+  hookVm(where, report, objects, owned)
   syncBuiltinESMExports()
 }
 
@@ -70,13 +91,14 @@ function attribution(plan) {
     files.set(resolve(root, path), { path, ranges })
   const maps = new Map()
   const capture = Error.captureStackTrace
-  const sites = () => {
+  // A direct read is decided by the first frames past this file's: a short stack is enough.
+  const sites = depth => {
     const prepare = Error.prepareStackTrace
     const limit = Error.stackTraceLimit
     const holder = {}
     try {
       Error.prepareStackTrace = (_, frames) => frames
-      Error.stackTraceLimit = 200
+      Error.stackTraceLimit = depth
       capture(holder, sites)
       return Array.isArray(holder.stack) ? holder.stack : []
     } catch {
@@ -134,13 +156,15 @@ function attribution(plan) {
      * code (`node:` frames: fetch reading JEST_WORKER_ID on the caller's behalf) is node's.
      */
     find(direct) {
-      for (const site of sites()) {
+      for (const site of sites(direct ? 16 : 200)) {
         const name = site.getFileName?.()
         const file = fileOf(name)
         if (direct && /^node:/.test(String(name))) return null
         if (direct && (file === __filename || file === null)) continue
         if (file === null || !files.has(file)) {
-          if (direct) return null
+          // The runner's own code, called under the patch's line (jest's require writing its
+          // transform cache registers signal handlers), acts on the runner's account.
+          if (direct || (file !== null && RUNNER_CODE.test(file))) return null
           continue
         }
         const at = mapped(file, site.getLineNumber() ?? 0, site.getColumnNumber() ?? 0)
@@ -153,7 +177,7 @@ function attribution(plan) {
 }
 
 /** The code vitest and jest compile for the patch's files: its inline map is kept. */
-function hookVm(where, report) {
+function hookVm(where, report, objects, owned) {
   const filenameOf = options => (typeof options === 'string' ? options : options?.filename)
   const runInThisContext = vm.runInThisContext
   vm.runInThisContext = function (code, options) {
@@ -183,8 +207,8 @@ function hookVm(where, report) {
     try {
       // The context's own intrinsics: the guard runs there, reporting through ours.
       const global = runInContext('this', context)
-      runInContext(`(${guardRealmSource})`, context)(global, report)
-      watchContextProcess(global, report)
+      runInContext(`(${guardRealmSource})`, context)(global, report, objects)
+      watchContextProcess(global, report, owned)
     } catch {
       // a context that cannot run code (no code generation) has no tests in it
     }
@@ -280,8 +304,15 @@ function hookFs(paths, report, ownFds) {
   wrapAll(fsp, 'promises.')
 }
 
-function hookChildren(report, quiet) {
+/**
+ * A process a patch's line starts counts, as in the Python watcher, when it runs the runner
+ * or the tests (another vote, out of the gate's sight), or when it outlives this process (a
+ * detached, unreferenced child, or one still running at exit). A child it waits for (an
+ * execFileSync of git, a spawn it reads to its end) is the product's own business.
+ */
+function hookChildren(report, quiet, paths, where, reportAt) {
   const { ChildProcess } = childProcess
+  const runsTests = runsTheTests(paths)
   for (const name of ['spawn', 'fork', 'exec', 'execFile']) {
     const fn = childProcess[name]
     childProcess[name] = keepProps(
@@ -298,9 +329,29 @@ function hookChildren(report, quiet) {
       }[name]
     )
   }
+  const started = []
   const spawn = ChildProcess.prototype.spawn
   ChildProcess.prototype.spawn = function (options) {
-    report('process', `spawned ${String(options?.file ?? '').slice(0, 80)}`)
+    const line = commandOf(options?.file, options?.args)
+    if (runsTests(line)) report('process', `spawned the runner or the tests: ${line.slice(0, 80)}`)
+    else {
+      const at = where.find(false)
+      if (at !== null) {
+        const child = { process: this, at, what: line.slice(0, 80) }
+        if (options?.detached === true) {
+          const unref = this.unref
+          this.unref = function () {
+            reportAt(
+              at,
+              'process',
+              `started a detached process it does not wait for: ${child.what}`
+            )
+            return unref.apply(this, arguments)
+          }
+        }
+        started.push(child)
+      }
+    }
     return spawn.apply(this, arguments)
   }
   for (const name of ['spawnSync', 'execSync', 'execFileSync']) {
@@ -308,8 +359,10 @@ function hookChildren(report, quiet) {
     childProcess[name] = keepProps(
       fn,
       {
-        [name](file) {
-          report('process', `${name} ${String(file).slice(0, 80)}`)
+        [name](file, args) {
+          const line = commandOf(file, Array.isArray(args) ? args : [])
+          if (runsTests(line))
+            report('process', `${name} of the runner or the tests: ${line.slice(0, 80)}`)
           quiet.depth++
           try {
             return fn.apply(this, arguments)
@@ -319,6 +372,42 @@ function hookChildren(report, quiet) {
         }
       }[name]
     )
+  }
+  return () => {
+    for (const child of started.splice(0))
+      if (running(child.process))
+        reportAt(child.at, 'process', `started a process that outlived the run: ${child.what}`)
+  }
+}
+
+function commandOf(file, args) {
+  const words = [String(file ?? ''), ...(Array.isArray(args) ? args.map(String) : [])]
+  return words.join(' ')
+}
+
+/** Whether a command line runs a test runner or names the instrument's files. */
+function runsTheTests(paths) {
+  const runners = /vitest|jest|mocha|pytest|tinypool|node:test|(^|\s)--test(\s|=|$)/
+  return line =>
+    runners.test(line) ||
+    line
+      .split(/\s+/)
+      .some(w => w !== '' && paths.some(p => p.category === 'instrument' && inside(w, p.at)))
+}
+
+function inside(word, at) {
+  const abs = resolve(word)
+  return abs === at || abs.startsWith(`${at}/`)
+}
+
+/** A child not seen to end whose pid is still a live process (a zombie has ended). */
+function running(child) {
+  if (child.exitCode !== null || child.signalCode !== null || !(child.pid > 0)) return false
+  try {
+    const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8')
+    return !/\)\s+[ZX]\s/.test(stat)
+  } catch {
+    return false
   }
 }
 
@@ -355,18 +444,19 @@ function envProxy(real, report) {
       target[key] = value
       return true
     },
+    // A listing from a patch line lacks the runners' keys (a product scanning its own
+    // prefix is honest; one scanning for the runner finds nothing), as in Python's view.
     ownKeys(target) {
       const keys = Reflect.ownKeys(target)
-      const runner = keys.find(k => typeof k === 'string' && RUNNER_ENV.test(k))
-      if (runner !== undefined)
-        report('markers', `process.env listed (${runner} among its keys)`, true)
-      return keys
+      const runner = k => typeof k === 'string' && RUNNER_ENV.test(k)
+      if (!keys.some(runner) || !report.at?.(true)) return keys
+      return keys.filter(k => !runner(k))
     }
   })
 }
 
 /** jest gives each test file's context a copy of process with a copy of its env. */
-function watchContextProcess(global, report) {
+function watchContextProcess(global, report, owned) {
   let value = global.process
   Object.defineProperty(global, 'process', {
     configurable: true,
@@ -378,12 +468,124 @@ function watchContextProcess(global, report) {
       if (next !== null && typeof next === 'object' && next.env && typeof next.env === 'object')
         try {
           next.env = envProxy(next.env, report)
+          hookProcessInfo(next, owned, report)
         } catch {
           // an env that cannot be replaced is read unwatched
         }
       value = next
     }
   })
+}
+
+/**
+ * Whether a process-information value holds what the runner made: its own modules
+ * (node_modules, the runners' names, node --test's flags), the instrument's paths, or the
+ * runners' environment keys. Production run alone would see none of these.
+ */
+function runnerOwned(paths) {
+  const words = /node_modules|vitest|jest|tinypool|mocha|node:test|^--test|oracle.gate/i
+  const word = w =>
+    typeof w === 'string' &&
+    (words.test(w) || RUNNER_ENV.test(w) || paths.some(p => inside(w, p.at)))
+  return value => {
+    if (typeof value === 'string') return word(value)
+    if (Array.isArray(value)) return value.some(word)
+    if (value !== null && typeof value === 'object') return Object.keys(value).some(word)
+    return false
+  }
+}
+
+/**
+ * The runner's command line and environment as a product line can obtain them besides
+ * process.env: process.argv/execArgv (a vitest or jest worker's, node --test's per-file
+ * child's) and the diagnostic report's header and environment. A read from a patch line
+ * counts when what it obtained holds what the runner made; the rest of the report (versions,
+ * memory, the host) is diagnostics and passes.
+ */
+function hookProcessInfo(proc, owned, report) {
+  for (const key of ['argv', 'execArgv']) {
+    const d = Object.getOwnPropertyDescriptor(proc, key)
+    if (!d || !('value' in d) || !d.configurable) continue
+    let value = d.value
+    // Judged once per array and length (the runner reads its argv often; it seldom changes).
+    let judged = { of: undefined, length: -1, owned: false }
+    const holds = () => {
+      if (judged.of !== value || judged.length !== value?.length)
+        judged = { of: value, length: value?.length, owned: owned(value) }
+      return judged.owned
+    }
+    Object.defineProperty(proc, key, {
+      configurable: true,
+      enumerable: d.enumerable,
+      // A patch line that reads the runner's command line gets production's instead (the
+      // interpreter alone): an honest flag check reads no flag, a probe finds no runner.
+      get() {
+        if (holds() && report.at?.(true)) return key === 'argv' ? value.slice(0, 1) : []
+        return value
+      },
+      set(next) {
+        value = next
+      }
+    })
+  }
+  const diag = proc.report
+  if (diag === null || typeof diag !== 'object' || typeof diag.getReport !== 'function') return
+  const original = diag.getReport
+  diag.getReport = keepProps(original, function getReport() {
+    const result = original.apply(this, arguments)
+    watchReport(result, owned, report)
+    return result
+  })
+}
+
+/** The report's environment and command line become views that say when they are read. */
+function watchReport(result, owned, report) {
+  const watchKey = (holder, key, label) => {
+    if (holder === null || typeof holder !== 'object') return
+    // (A report already watched, by the wrapper of another process object, has accessors.)
+    const d = Object.getOwnPropertyDescriptor(holder, key)
+    if (!d || !('value' in d)) return
+    const value = d.value
+    if (!owned(value)) return
+    Object.defineProperty(holder, key, {
+      configurable: true,
+      enumerable: true,
+      get() {
+        report('markers', `process.report.getReport() ${label} read (the runner's)`, true)
+        return value
+      }
+    })
+  }
+  watchKey(result, 'environmentVariables', 'environment')
+  watchKey(result?.header, 'commandLine', 'command line')
+}
+
+/** node:assert's exports and its strict twin: a write to any member is reported. */
+function watchAssert(objects, report) {
+  const assert = require('node:assert')
+  for (const [target, label] of [
+    [assert, 'node:assert'],
+    [assert.strict, 'node:assert/strict']
+  ]) {
+    if (objects.has(target)) continue
+    objects.set(target, label)
+    for (const key of Reflect.ownKeys(target)) {
+      const d = Object.getOwnPropertyDescriptor(target, key)
+      if (!d || !('value' in d) || !d.configurable || key === 'prototype') continue
+      let value = d.value
+      Object.defineProperty(target, key, {
+        configurable: true,
+        enumerable: d.enumerable,
+        get() {
+          return value
+        },
+        set(next) {
+          report('framework', `${label}'s ${String(key).slice(0, 40)} replaced`)
+          value = next
+        }
+      })
+    }
+  }
 }
 
 function hookProcess(report, drain) {
@@ -438,6 +640,77 @@ function hookProcess(report, drain) {
   for (const name of ['binding', '_linkedBinding', 'dlopen']) wrap(name, () => `process.${name}`)
 }
 
+/**
+ * The module registry as the runner left it: `require.cache` (one object, Module._cache)
+ * lists the tests' files and the runner's modules, and the Module objects of those files
+ * (`require.main` in a per-file child or a worker, `module.parent` of the product imported
+ * by a test) carry their paths. A patch line that lists the registry or reads one of those
+ * entries, or reads the path of one of those objects, obtained what the runner made.
+ */
+function hookRegistry(paths, owned, report) {
+  const real = Module._cache
+  if (real === null || typeof real !== 'object') return
+  const note = key => {
+    if (typeof key === 'string' && owned(key))
+      report('markers', 'the module registry read (a module of the runner or the tests)', true)
+  }
+  // node's loader reads an entry for every require: there only the tests' own entries are
+  // looked at (the runner's modules are read by the loader all the time).
+  const tests = paths.filter(p => p.category === 'instrument')
+  Module._cache = new Proxy(real, {
+    get(target, key) {
+      if (typeof key === 'string' && tests.some(p => key.startsWith(p.at))) note(key)
+      return Reflect.get(target, key)
+    },
+    has(target, key) {
+      note(key)
+      return Reflect.has(target, key)
+    },
+    getOwnPropertyDescriptor(target, key) {
+      note(key)
+      return Reflect.getOwnPropertyDescriptor(target, key)
+    },
+    ownKeys(target) {
+      const keys = Reflect.ownKeys(target)
+      if (keys.some(k => typeof k === 'string' && owned(k)))
+        report('markers', 'the module registry listed (the runner’s and the tests’ modules)', true)
+      return keys
+    }
+  })
+  // The Module objects of the tests' files and of the process's main module (the runner's
+  // entry, or node --test's test file): the loader reads their paths on every require they
+  // make, so only those few are watched.
+  const load = Module.prototype.load
+  Module.prototype.load = function (filename) {
+    const watched =
+      typeof filename === 'string' &&
+      (this.id === '.' || tests.some(p => filename.startsWith(p.at))) &&
+      owned(filename)
+    if (watched) watchModule(this, owned, report)
+    return load.apply(this, arguments)
+  }
+}
+
+/** A Module object of the runner or of a test file: reads of its paths are reported. */
+function watchModule(mod, owned, report) {
+  for (const key of ['filename', 'id', 'path']) {
+    let value = mod[key]
+    let holds = owned(value)
+    Object.defineProperty(mod, key, {
+      configurable: true,
+      enumerable: true,
+      get() {
+        if (holds) report('markers', `module.${key} of a runner or test module read`, true)
+        return value
+      },
+      set(next) {
+        value = next
+        holds = owned(value)
+      }
+    })
+  }
+}
+
 function hookModules(report) {
   const load = Module._load
   Module._load = function (request) {
@@ -452,7 +725,7 @@ function hookModules(report) {
  * it); the definers report a definition on them; Symbol.for reports the runners' keys;
  * the runners' globals report a read. Self-contained: it runs as source in vm contexts.
  */
-function guardRealm(G, report) {
+function guardRealm(G, report, objects) {
   const O = G.Object
   const define = O.defineProperty
   const describe = O.getOwnPropertyDescriptor
@@ -606,6 +879,8 @@ function guardRealm(G, report) {
           runner.set(key, desc.value)
           return holder === O ? target : true
         }
+        const watched = objects === undefined ? undefined : objects.get(target)
+        if (watched !== undefined) report('framework', `${name} on ${watched}`)
         const keys = guarded.get(target)
         if (
           keys !== undefined &&

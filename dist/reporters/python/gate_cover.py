@@ -1,18 +1,25 @@
 # Evidence (docs/evidence.md): which of the patch's changed lines each test runs on the
 # head. Loaded by path beside the outcome reporter (pytest_outcomes.py), before any conftest
-# or product module, and active only when the watch plan asks for coverage (`cover`): no
-# variable, file or name of its own is visible to the product. Only the watched files are
-# traced: the global trace function answers None for every frame of another file (one dict
-# look-up per call), and a watched file's local tracer keeps only its changed lines. Each
-# test's lines go out on the gate's channel as `cover` records under the test's JUnit
-# classname and name, the same the outcome stream gives its `case`, so the gate maps both
-# to one canonical id; lines run while importing and collecting go out without one, and
-# lines run between tests or after them count for nothing.
-# A product that installs its own tracer (sys.settrace) replaces this one: its lines then
-# look uncovered, which under enforce is the safe direction.
+# or product module, and active only when the watch plan asks for coverage (`cover`).
+#
+# No tracer: the changed production files are compiled with probes. The outcome reporter
+# already makes every checkout module compile from its bytes on disk (_fresh_code); this
+# module wraps that loader once more, and for a watched file parses the bytes, puts one
+# probe before each statement holding a changed line (at the head of a handler's or a
+# case's body for its header), and compiles the tree. A probe is `<array>[k] = 1`: one store
+# into a bytearray that is a constant of the code object (put there after compiling, in
+# place of a placeholder string), so no name is added to the module's globals or to any
+# co_names, and the source on disk, linecache, inspect and tracebacks see the original text
+# at its original lines. Every other file compiles as before and pays nothing.
+#
+# Between tests the arrays are drained: a test's probes go out on the gate's channel as
+# `cover` records under the test's JUnit classname and name, the same the outcome stream
+# gives its `case`, so the gate maps both to one canonical id; probes hit while importing
+# and collecting go out without a test, and those hit between tests or after them count for
+# nothing. A line counts as run when the statement it belongs to starts (for a compound
+# statement, its header's lines): a continuation line of a statement that started is run.
+import ast
 import os
-import sys
-import threading
 
 import pytest
 
@@ -23,7 +30,7 @@ def install(channel, plan):
     watched = _watched(plan)
     if not watched:
         return None
-    return _Cover(channel, plan.get("root") or os.getcwd(), watched)
+    return _Cover(channel, watched)
 
 
 def _watched(plan):
@@ -43,71 +50,183 @@ def _watched(plan):
     return out
 
 
-class _Cover:
-    """The tracer and the pytest plugin: the current test's lines, sent at its end."""
+# ------------------------------------------------------------------------- the probes
 
-    def __init__(self, channel, root, watched):
+_BODIES = ("body", "orelse", "finalbody")
+_NOT_HEADER = frozenset(_BODIES + ("handlers", "cases", "type_comment"))
+
+
+def _max_line(node):
+    """The last line of any node under `node` (a list of nodes, a node or nothing)."""
+    if isinstance(node, list):
+        return max((_max_line(n) for n in node), default=0)
+    if not isinstance(node, ast.AST):
+        return 0
+    return max((getattr(n, "end_lineno", None) or 0 for n in ast.walk(node)), default=0)
+
+
+def _own_lines(stmt):
+    """The lines a statement runs when it starts: a simple one's all, a compound one's header."""
+    start = min([stmt.lineno] + [d.lineno for d in getattr(stmt, "decorator_list", [])])
+    if not any(isinstance(getattr(stmt, f, None), list) for f in _BODIES + ("cases",)):
+        return range(start, (stmt.end_lineno or stmt.lineno) + 1)
+    end = start
+    for field, value in ast.iter_fields(stmt):
+        if field not in _NOT_HEADER:
+            end = max(end, _max_line(value))
+    return range(start, end + 1)
+
+
+def _is_docstring(stmt):
+    return (
+        isinstance(stmt, ast.Expr)
+        and isinstance(stmt.value, ast.Constant)
+        and isinstance(stmt.value.value, str)
+    )
+
+
+def _is_future(stmt):
+    return isinstance(stmt, ast.ImportFrom) and stmt.module == "__future__"
+
+
+class _Prober:
+    """Puts the probes into one parsed file; `lines[k]` are the changed lines of probe k."""
+
+    def __init__(self, changed, placeholder):
+        self.changed = changed
+        self.placeholder = placeholder
+        self.lines = []
+
+    def probe(self, lines, at):
+        hit = sorted(set(lines) & self.changed)
+        if not hit:
+            return []
+        self.lines.append(hit)
+        k = len(self.lines) - 1
+        target = ast.Subscript(
+            value=ast.Constant(self.placeholder), slice=ast.Constant(k), ctx=ast.Store()
+        )
+        node = ast.Assign(targets=[target], value=ast.Constant(1))
+        for n in ast.walk(node):
+            n.lineno = n.end_lineno = at.lineno
+            n.col_offset = n.end_col_offset = at.col_offset
+        return [node]
+
+    def body(self, stmts, header=(), at=None, doc=False, module=False):
+        """A statement list with its probes, `header` lines probed first (a handler's)."""
+        out = []
+        keep = 0
+        # A docstring, and at module level `from __future__` imports, stay first.
+        if doc and stmts and _is_docstring(stmts[0]):
+            keep = 1
+        while module and keep < len(stmts) and _is_future(stmts[keep]):
+            keep += 1
+        out.extend(stmts[:keep])
+        if header and at is not None:
+            out.extend(self.probe(header, at))
+        for stmt in stmts[keep:]:
+            out.extend(self.probe(_own_lines(stmt), stmt))
+            self.nested(stmt)
+            out.append(stmt)
+        return out
+
+    def nested(self, stmt):
+        for field in _BODIES:
+            value = getattr(stmt, field, None)
+            if isinstance(value, list) and value:
+                docs = field == "body" and isinstance(
+                    stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+                )
+                setattr(stmt, field, self.body(value, doc=docs))
+        for handler in getattr(stmt, "handlers", None) or []:
+            end = max(handler.lineno, _max_line([handler.type]))
+            handler.body = self.body(handler.body, range(handler.lineno, end + 1), handler)
+        for case in getattr(stmt, "cases", None) or []:
+            first = case.pattern.lineno
+            end = max(first, _max_line([case.pattern, case.guard]))
+            case.body = self.body(case.body, range(first, end + 1), case.pattern)
+
+
+def _swap(code, placeholder, array):
+    """`code` with the placeholder constant replaced by the array, in nested code too."""
+    consts = tuple(
+        array
+        if type(c) is str and c == placeholder
+        else _swap(c, placeholder, array)
+        if isinstance(c, type(code))
+        else c
+        for c in code.co_consts
+    )
+    return code.replace(co_consts=consts)
+
+
+def probed_code(data, path, changed):
+    """The code of a watched file's bytes with its probes: (code, array, lines per probe);
+    None when the file does not parse (the ordinary compile then reports the error)."""
+    placeholder = "\0gate-probe-" + os.urandom(8).hex()
+    try:
+        tree = compile(data, path, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+    except (SyntaxError, ValueError):
+        return None
+    prober = _Prober(changed, placeholder)
+    tree.body = prober.body(tree.body, doc=True, module=True)
+    if not prober.lines:
+        return None
+    code = compile(tree, path, "exec", dont_inherit=True)
+    array = bytearray(len(prober.lines))
+    return _swap(code, placeholder, array), array, prober.lines
+
+
+# ------------------------------------------------------------------------- the plugin
+
+
+class _Cover:
+    """The compile hook and the pytest plugin: the current test's probes, sent at its end."""
+
+    def __init__(self, channel, watched):
         self.channel = channel
         self.watched = watched
-        self.known = {}
-        self.current = {}
+        # (repository path, array, lines per probe) of each compiled watched module.
+        self.probed = []
         self.outside = {}
         self.bucket = self.outside
-        self.outside_open = True
+        self.current = {}
         self.names = None
-        tracer = self._tracer()
-        sys.settrace(tracer)
-        threading.settrace(tracer)
+        self._hook()
 
-    def _lines_of(self, filename):
-        entry = self.known.get(filename)
-        if entry is None:
+    def _hook(self):
+        from importlib import _bootstrap_external as external
+
+        previous = external.SourceLoader.get_code
+        watched = self.watched
+        probed = self.probed
+
+        def get_code(loader, fullname):
+            path = loader.get_filename(fullname)
             try:
-                real = os.path.realpath(filename)
+                entry = watched.get(os.path.realpath(path))
             except (TypeError, ValueError, OSError):
-                real = None
-            entry = self.watched.get(real, False)
-            self.known[filename] = entry
-        return entry
+                entry = None
+            if entry is not None:
+                made = probed_code(loader.get_data(path), path, entry[1])
+                if made is not None:
+                    probed.append((entry[0], made[1], made[2]))
+                    return made[0]
+            return previous(loader, fullname)
 
-    def _tracer(self):
-        # The global trace function runs at every call: for a file that is not watched it
-        # does one look-up in a dict of the names already seen, and returns None; in a
-        # watched file, only functions holding a changed line get a local tracer.
-        known = self.known
-        lines_of = self._lines_of
-        codes = {}
+        external.SourceLoader.get_code = get_code
 
-        def trace(frame, event, arg):
-            code = frame.f_code
-            entry = known.get(code.co_filename)
-            if entry is None:
-                entry = lines_of(code.co_filename)
-            if not entry:
-                return None
-            local = codes.get(code)
-            if local is None:
-                local = codes[code] = self._local(code, *entry)
-            return local or None
-
-        return trace
-
-    def _local(self, code, path, changed):
-        # False for a function that holds none of the changed lines (its nested functions
-        # are code objects of their own).
-        try:
-            lines = {line for _, _, line in code.co_lines() if line is not None}
-        except AttributeError:
-            lines = changed
-        if not lines & changed:
-            return False
-
-        def local(frame, event, arg):
-            if event == "line" and frame.f_lineno in changed:
-                self.bucket.setdefault(path, set()).add(frame.f_lineno)
-            return local
-
-        return local
+    def _drain(self, bucket):
+        """The probes hit since the last drain, into `bucket` (path → lines); all reset."""
+        for path, array, lines in self.probed:
+            at = array.find(1)
+            if at < 0:
+                continue
+            into = bucket.setdefault(path, set())
+            while at >= 0:
+                into.update(lines[at])
+                at = array.find(1, at + 1)
+            array[:] = bytes(len(array))
 
     def _names(self, item):
         """The classname and name the outcome stream gives this test (_Stream.case)."""
@@ -128,29 +247,35 @@ class _Cover:
 
     def _send(self, bucket, fields):
         for path in sorted(bucket):
-            self.channel.send("cover", path=path, lines=sorted(bucket[path]), **fields)
+            if bucket[path]:
+                self.channel.send("cover", path=path, lines=sorted(bucket[path]), **fields)
 
     # First, so that a plugin running the protocol itself (and stopping the hook) does not
     # hide the test; if one still does, its lines fall between tests and count for nothing.
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_protocol(self, item, nextitem):
+        self._drain(self.bucket)
         self.current = {}
         self.bucket = self.current
         self.names = self._names(item)
 
+    @pytest.hookimpl(tryfirst=True)
     def pytest_collection_finish(self, session):
         # From here on, lines run outside a test (between tests, at the session's end) are
         # nobody's: only imports and collection count without a test.
-        self.outside_open = False
+        self._drain(self.bucket)
         self.bucket = {}
 
+    @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_logfinish(self, nodeid, location):
+        self._drain(self.bucket)
         if self.names is not None:
             self._send(self.current, self.names)
-        self.bucket = self.outside if self.outside_open else {}
+        self.bucket = {}
         self.current = {}
         self.names = None
 
     def pytest_sessionfinish(self, session, exitstatus):
+        self._drain(self.bucket)
         self._send(self.outside, {})
         self.outside.clear()

@@ -3,9 +3,13 @@
 # path, never on sys.path or in sys.modules) before any conftest or product module, with
 # the gate's channel and the watch plan (src/replay/watch.ts). It installs an audit hook
 # (PEP 578: it cannot be removed) and, where the interpreter raises no event (environment
-# reads of the runner's keys, the module registry and import hooks, argv, the debugger
-# switches, imports of modules already loaded), wrappers over the objects the product would
-# read. An event is the patch's when the stack holds a frame on one of the patch's lines
+# reads of the runner's keys, the module registry and import hooks, the debugger switches,
+# imports of modules already loaded, comparisons set through setattr), wrappers over the
+# objects the product would read. Where an honest program reads the same state (a scan of
+# the environment or of sys.modules, argv, the stream's type, faulthandler, the root
+# logger's handlers), the runner's part is removed for the patch's lines instead: they see
+# the process as production would, and a head that needed the signal fails its tests. Code
+# the patch wrote at run time and then ran is that line's. An event is the patch's when the stack holds a frame on one of the patch's lines
 # (the innermost such frame is "the line") and no test framework, logging or warnings
 # frame, nor the body of a module outside the checkout being imported, stands between it
 # and the event. Each (path, line, what) is sent once, as a `reach` record the gate turns
@@ -16,12 +20,16 @@ import _thread
 import builtins
 import os
 import sys
+from collections.abc import MutableMapping
 
 _FRAMEWORK = ("pytest", "_pytest", "pluggy", "hypothesis", "_hypothesis_pytestplugin",
               "unittest", "nose", "nose2", "xdist", "py", "iniconfig")
-_MARKER_PREFIXES = ("PYTEST", "_PYTEST", "ORACLE_GATE", "HYPOTHESIS_", "TEST_OUTCOME_STREAM",
-                    "COV_CORE_", "PYTHONBREAKPOINT")
-_MARKER_EXACT = ("CI", "GITHUB_ACTIONS")
+# Keys judged by name, reported (not hidden) when a patch line reads one: the gate's own, if
+# the policy exposes them (suite.expose_env), and keys named for the runner that the suite's
+# command itself hands the process (`PYTEST_ADDOPTS=... pytest`), which started with them.
+# Every other key is judged by who set it (_Watch._wrap_environ): CI, HOME, the product's
+# own are the product's environment.
+_MARKER_PREFIXES = ("ORACLE_GATE_", "TEST_OUTCOME_STREAM", "PYTEST_", "_PYTEST")
 # A child waited for is ordinary (git, a compiler); one still running when the session
 # ends outlives it (subprocess.Popen is judged then). A fork or an exec never is.
 _PROCESS = {
@@ -65,11 +73,8 @@ _COMPARISON = ("__eq__", "__ne__", "__hash__", "__lt__", "__le__", "__gt__", "__
                "__bool__", "__instancecheck__", "__subclasscheck__", "__contains__")
 # Read from the sys module by the product: the runner's state, not the program's.
 _SYS_WATCHED = {
-    "modules": "the module registry read (sys.modules)",
     "meta_path": "the import hooks read (sys.meta_path)",
     "path_hooks": "the import hooks read (sys.path_hooks)",
-    "argv": "the runner's command line read (sys.argv)",
-    "orig_argv": "the runner's command line read (sys.orig_argv)",
     "gettrace": "the debugger switch read (sys.gettrace)",
     "getprofile": "the profiler switch read (sys.getprofile)",
     "__dict__": "the sys module's namespace read",
@@ -139,8 +144,12 @@ class _Watch:
         for rel, ranges in (plan.get("lines") or {}).items():
             self.lines[_real(os.path.join(self.root, rel))] = (rel, [tuple(r) for r in ranges])
         self.instrument = [_real(os.path.join(self.root, p)) for p in plan.get("instrument") or []]
+        # Files waived for markers (lints.reach_allow): the runner's state is not hidden there.
+        self.open = set(plan.get("open") or [])
         self.reports = []
-        self.files = {}  # co_filename -> ("patch", rel, ranges) | ("stop",) | ("other"|"root",)
+        # co_filename -> ("patch", rel, ranges) | ("written", rel, line) | ("stop",) |
+        # ("other",) | ("root",)
+        self.files = {}
         self.sent = set()
         self.busy = set()
         self.stops = self._stops()
@@ -152,6 +161,9 @@ class _Watch:
 
         self.subprocess = _real(subprocess.__file__)
         self.children = []
+        self.held = {}  # the runner's environment keys, held apart (_wrap_environ)
+        self.written = {}  # real path -> (rel, line) of the patch's line that wrote it
+        self.registry = sys.modules
 
     # ---------------------------------------------------------------- attribution
 
@@ -184,7 +196,9 @@ class _Watch:
         if known is not None:
             return known
         real = _real(filename) if filename and not filename.startswith("<") else filename
-        if real in self.lines:
+        if real in self.written:
+            known = ("written",) + self.written[real]
+        elif real in self.lines:
             rel, ranges = self.lines[real]
             known = ("patch", rel, ranges)
         elif real.startswith(self.stops) and any(
@@ -206,12 +220,16 @@ class _Watch:
         while frame is not None:
             code = frame.f_code
             kind = self._kind(code.co_filename)
+            if kind[0] == "written":
+                return kind[1], kind[2]
             if kind[0] == "patch":
                 n = frame.f_lineno
                 for first, last in kind[2]:
                     if first <= n <= last:
                         return kind[1], n
             if immediate is True or kind[0] == "stop":
+                return None
+            if immediate == "listing" and "importlib" in code.co_filename:
                 return None
             if kind[0] == "other" and (
                 code.co_name == "<module>"
@@ -222,19 +240,40 @@ class _Watch:
         return None
 
     def note(self, category, what, depth=2, immediate=False):
+        """Report what the caller (`depth` frames up) did if it is one of the patch's lines;
+        the (path, line) found, or None."""
+        at = self.patch_line(depth + 1, immediate)
+        if at is not None:
+            self._send(category, what, at)
+        return at
+
+    def hides_here(self, depth):
+        """hides() of the frame `depth` up alone (a read through the sys module's
+        properties), with the cheap test first: most reads are not from the patch's files."""
+        try:
+            filename = sys._getframe(depth).f_code.co_filename
+        except ValueError:
+            return False
+        if self._kind(filename)[0] not in ("patch", "written"):
+            return False
+        return self.hides(self.patch_line(depth + 1, immediate=True))
+
+    def hides(self, at):
+        """Is the runner's state hidden from this line of the patch (not waived)?"""
+        return at is not None and at[0] not in self.open
+
+    def patch_line(self, depth=2, immediate=False):
         me = _ident()
         entered = me not in self.busy
         if entered:
             self.busy.add(me)
         try:
-            at = self.line_of(sys._getframe(depth), immediate)
+            return self.line_of(sys._getframe(depth), immediate)
         except ValueError:
-            at = None
+            return None
         finally:
             if entered:
                 self.busy.discard(me)
-        if at is not None:
-            self._send(category, what, at)
 
     # ---------------------------------------------------------------- the audit hook
 
@@ -246,13 +285,15 @@ class _Watch:
             return
         self.busy.add(me)
         try:
+            if event == "open" and _for_writing(args):
+                self._wrote(args[0], sys._getframe(1))
             found = self.classify(event, args)
             if found is not None:
                 category, what, mode = found
                 frame = sys._getframe(1)
                 if mode == "spawn" and self._within_popen(frame) is not None:
                     return  # the spawn of a subprocess.Popen: judged as that
-                at = self.line_of(frame, mode if mode in (True, "stack") else False)
+                at = self.line_of(frame, mode if mode in (True, "stack", "listing") else False)
                 if at is None:
                     return
                 if mode == "popen":
@@ -278,7 +319,11 @@ class _Watch:
         if event == "open":
             return self.opened(args[0], "open of ")
         if event in _LISTINGS:
-            return self.opened(args[0] if args and args[0] is not None else ".", "listing of ")
+            found = self.opened(args[0] if args and args[0] is not None else ".", "listing of ")
+            # The import system lists every sys.path entry (importlib.metadata looking for a
+            # distribution, a finder filling its cache): a listing it makes is not the
+            # patch's, whatever path the runner put on sys.path. An open still counts.
+            return found and (found[0], found[1], "listing")
         if event in _COPIES:
             return self.opened(args[0], event + " of ")
         if event == "import":
@@ -309,7 +354,8 @@ class _Watch:
         if full.startswith(("/proc/", "/dev/fd")) or full == "/proc":
             parts = full.split("/")
             who = parts[2] if len(parts) > 2 else ""
-            if who in ("self", "thread-self") or who.isdigit() or full.startswith("/dev/fd"):
+            # /proc itself: a directory descriptor to open self/... relative to (dir_fd).
+            if who in ("", "self", "thread-self") or who.isdigit() or full.startswith("/dev/fd"):
                 return "markers", verb + "process metadata " + full, False
             return None
         if full in self.reports:
@@ -322,6 +368,21 @@ class _Watch:
                 rel = os.path.relpath(real, self.root)
                 return "instrument", verb + "the instrument's " + rel, False
         return None
+
+    def _wrote(self, path, frame):
+        """A file the patch's line writes: code later run from it is the patch's, that line's
+        (a module made at run time in $TMPDIR and imported or run)."""
+        if isinstance(path, int):
+            return
+        at = self.line_of(frame)
+        if at is None:
+            return
+        try:
+            real = _real(os.path.abspath(os.fsdecode(path)))
+        except (TypeError, ValueError):
+            return
+        self.written[real] = at
+        self.files.clear()
 
     def _within_popen(self, frame):
         """The subprocess.Popen being built on this stack, if any."""
@@ -355,10 +416,7 @@ class _Watch:
             self.busy.discard(me)
 
     def _scan(self):
-        modules = type(sys).__dict__.get("modules")
-        registry = sys.__dict__ if modules is None else type(sys).__mro__[1].__dict__[
-            "__dict__"].__get__(sys)
-        for name, module in list(registry["modules"].items()):
+        for name, module in list(self.registry.items()):
             top = name.partition(".")[0]
             if module is None or not (top in _FRAMEWORK or top.startswith("pytest_")):
                 continue
@@ -400,6 +458,8 @@ class _Watch:
         if code is None or not hasattr(code, "co_filename"):
             return None
         kind = self._kind(code.co_filename)
+        if kind[0] == "written":
+            return kind[1], kind[2]
         if kind[0] != "patch":
             return None
         for _, _, line in code.co_lines():
@@ -419,56 +479,156 @@ class _Watch:
     def wrap(self):
         self._wrap_environ()
         self._wrap_sys()
+        self._wrap_switches()
+        self._wrap_setattr()
         self._wrap_imports()
         self._wrap_process()
 
     def _wrap_environ(self):
+        """The keys the runner sets in this process are held apart from the environment's
+        data: those present at load that the process was not started with (pytest's
+        PYTEST_VERSION), and any a frame of the test framework writes with no frame of the
+        checkout on the stack (PYTEST_CURRENT_TEST per test phase). The framework and the
+        tests read them back, children inherit them (putenv), but os.environ, os.environb,
+        their _data and every copy or scan lack them, as in production; a patch line asking
+        for one by name is told it is not set, and is reported. A key the gate's caller, a
+        test, a fixture or a plugin sets is the product's environment, as any other."""
         watch = self
         base = type(os.environ)
+        held = self.held
+        started = _started_keys()
+        if started is not None:
+            for key in list(os.environ._data):
+                if key not in started:
+                    held[os.fsdecode(key)] = os.fsdecode(os.environ._data.pop(key))
 
         class _Environ(base):
             def __getitem__(self, key):
-                if isinstance(key, str) and _marker(key):
-                    watch.note("markers", "environment read of " + key)
+                name = _key_name(key)
+                if name in held:
+                    if watch.hides(watch.note(
+                            "markers", "environment read of %s, which the runner set" % name)):
+                        raise KeyError(key)
+                    value = held[name]
+                    return value if isinstance(key, str) else os.fsencode(value)
+                if _marker(name):
+                    watch.note("markers", "environment read of " + name)
                 return base.__getitem__(self, key)
+
+            def __setitem__(self, key, value):
+                name = _key_name(key)
+                if name in held or (
+                    self.encodekey(key) not in self._data and watch.runner_frames(2)
+                ):
+                    os.putenv(name, os.fsdecode(value))
+                    held[name] = os.fsdecode(value)
+                    return
+                base.__setitem__(self, key, value)
+
+            def __delitem__(self, key):
+                name = _key_name(key)
+                if name in held:
+                    del held[name]
+                    os.unsetenv(name)
+                    return
+                base.__delitem__(self, key)
 
             def __iter__(self):
                 keys = base.__iter__(self)
                 if watch.busy and _ident() in watch.busy:
                     return keys
-                # A copy or scan from the patch's lines never holds the runner's keys.
+                # The gate's own keys (suite.expose_env) never reach a copy the patch makes.
                 me = _ident()
                 watch.busy.add(me)
                 try:
                     mine = watch.line_of(sys._getframe(1)) is not None
                 finally:
                     watch.busy.discard(me)
-                return (k for k in list(keys) if not _marker(k)) if mine else keys
+                return (k for k in list(keys) if not _marker(_key_name(k))) if mine else keys
 
         _Environ.__name__ = _Environ.__qualname__ = base.__name__
         _Environ.__module__ = base.__module__
         os.environ.__class__ = _Environ
+        if isinstance(getattr(os, "environb", None), base):
+            os.environb.__class__ = _Environ
+
+    def runner_frames(self, depth):
+        """Is the caller (`depth` frames up) the test framework itself: a framework frame on
+        the stack and no frame of the checkout (a test, a fixture, the product)?"""
+        try:
+            frame = sys._getframe(depth)
+        except ValueError:
+            return False
+        framework = False
+        while frame is not None:
+            kind = self._kind(frame.f_code.co_filename)[0]
+            if kind in ("patch", "root", "written"):
+                return False
+            if kind == "stop":
+                framework = True
+            frame = frame.f_back
+        return framework
 
     def _wrap_sys(self):
+        """Reads of the sys module's state. The module registry a patch line reads is a view
+        without the test framework's and the instrument's modules (a look-up of one is
+        reported; a scan just does not find them); the command line it reads while it is
+        still the runner's is a neutral one; the standard streams the runner replaced read
+        as the type the process started with. The import hooks, the debugger switches and
+        the raw namespace are reported when a patch line reads them."""
         watch = self
         base = type(sys)
+        raw = base.__dict__["__dict__"].__get__(sys)
+        view = _Registry(self)
         namespace = {}
+        at_load = {name: raw.get(name) for name in ("argv", "orig_argv", "stdout", "stderr")}
+        neutral = {"argv": lambda: [""], "orig_argv": lambda: [sys.executable]}
+        streams = {name: _stream_type(type(at_load[name])) for name in ("stdout", "stderr")
+                   if at_load[name] is not None}
+
+        def modules():
+            def get(module):
+                return view if watch.hides_here(2) else watch.registry
+
+            def put(module, value):
+                watch.registry = value
+                raw["modules"] = view
+
+            return property(get, put)
+
+        def calm(name):
+            def get(module):
+                value = raw[name]
+                # The command line while it is still the runner's; a stream once replaced.
+                runners = (value is at_load[name]) == (name in neutral)
+                if not runners or not watch.hides_here(2):
+                    return value
+                return neutral[name]() if name in neutral else streams[name](value)
+
+            def put(module, value):
+                raw[name] = value
+
+            return property(get, put)
 
         def watched(name, what):
             def get(module):
                 watch.note("markers", what, immediate=True)
                 if name == "__dict__":
-                    return base.__dict__["__dict__"].__get__(module)
-                return base.__dict__["__dict__"].__get__(module)[name]
+                    return raw
+                return raw[name]
 
             def put(module, value):
-                base.__dict__["__dict__"].__get__(module)[name] = value
+                raw[name] = value
 
             return property(get, None if name == "__dict__" else put)
 
         for name, what in _SYS_WATCHED.items():
-            if name == "__dict__" or name in sys.__dict__:
+            if name == "__dict__" or name in raw:
                 namespace[name] = watched(name, what)
+        namespace["modules"] = modules()
+        for name in at_load:
+            if name in raw and (name in neutral or name in streams):
+                namespace[name] = calm(name)
         namespace["__module__"] = base.__module__
         namespace["__qualname__"] = base.__qualname__
 
@@ -480,6 +640,94 @@ class _Watch:
 
         namespace["__new__"] = __new__
         sys.__class__ = type(base.__name__, (base,), namespace)
+        raw["modules"] = view
+
+    def owned(self, name, module):
+        """Is this module the test framework's or the instrument's (a test module)?"""
+        top = name.partition(".")[0] if isinstance(name, str) else ""
+        if top in _FRAMEWORK or top.startswith("pytest_"):
+            return True
+        path = getattr(module, "__file__", None)
+        if not isinstance(path, str):
+            return False
+        kind = self._kind(path)[0]
+        if kind == "stop":
+            return True
+        if kind != "root":
+            return False
+        real = _real(path)
+        return any(real == i or real.startswith(i + os.sep) for i in self.instrument)
+
+    def _wrap_switches(self):
+        """The switches the runner turns on after the watcher loaded read, from a patch
+        line, as the process started: faulthandler's state, and the root logger's handlers
+        without the ones the test framework installed (its capture handlers)."""
+        import faulthandler
+        import logging
+
+        watch = self
+        enabled = faulthandler.is_enabled()
+        is_enabled = faulthandler.is_enabled
+
+        def _is_enabled():
+            return enabled if watch.hides(watch.patch_line(2)) else is_enabled()
+
+        _is_enabled.__name__ = _is_enabled.__qualname__ = "is_enabled"
+        _is_enabled.__doc__ = is_enabled.__doc__
+        _is_enabled.__module__ = "faulthandler"
+        faulthandler.is_enabled = _is_enabled
+
+        root = logging.getLogger()
+        cls = type(root)
+
+        def get(logger):
+            handlers = logger.__dict__.get("handlers", [])
+            if not watch.hides(watch.patch_line(2)):
+                return handlers
+            return [h for h in handlers if not watch.owned_class(type(h))]
+
+        def put(logger, value):
+            logger.__dict__["handlers"] = value
+
+        root.__class__ = type(cls.__name__, (cls,), {
+            "handlers": property(get, put), "__module__": cls.__module__,
+            "__qualname__": cls.__qualname__})
+
+    def _wrap_setattr(self):
+        """A comparison set on a class through setattr to a C callable of a class outside its
+        own bases: str as Fraction.__eq__ answers without comparing. Watched where the patch
+        sets attributes: its modules' own setattr (their builtins, _wrap_imports) and the
+        standard library's attribute copier, functools (update_wrapper, wraps), which sets
+        them on the patch's behalf; the rest of the run keeps the interpreter's setattr. A
+        function set that way is judged by the scan (_lying); None (a dataclass's
+        __hash__), __hash__ itself and a method of the class's own bases are honest."""
+        import functools
+
+        watch = self
+        original = builtins.setattr
+
+        def setattr(obj, name, value):
+            if (
+                isinstance(obj, type)
+                and name in _COMPARISON
+                and name != "__hash__"
+                and value is not None
+                and not hasattr(value, "__code__")
+                and not any(vars(base).get(name) is value for base in obj.__mro__)
+            ):
+                watch.note("comparison", "%s of %s set to %s, which never compares" % (
+                    name, getattr(obj, "__qualname__", "?"), _printable_name(value)))
+            return original(obj, name, value)
+
+        setattr.__doc__ = original.__doc__
+        setattr.__module__ = "builtins"
+        self.setattr = setattr
+        vars(functools)["setattr"] = setattr
+
+    def owned_class(self, cls):
+        module = self.registry.get(getattr(cls, "__module__", None))
+        path = getattr(module, "__file__", None)
+        return isinstance(path, str) and self._kind(path)[0] == "stop"
 
     def _wrap_imports(self):
         """Imports of framework modules already loaded raise no audit event. The patch's
@@ -508,6 +756,7 @@ class _Watch:
             if isinstance(path, str) and watch._kind(path)[0] == "patch":
                 own = dict(vars(builtins))
                 own["__import__"] = __import__
+                own["setattr"] = watch.setattr
                 module.__dict__["__builtins__"] = own
             return exec_module(self, module)
 
@@ -537,11 +786,11 @@ class _Watch:
 
         watch = self
 
-        def wrapped(module, name, what):
+        def wrapped(module, name, what, immediate=False):
             original = getattr(module, name)
 
             def call(*args, **kwargs):
-                watch.note("process", what)
+                watch.note("process", what, immediate=immediate)
                 return original(*args, **kwargs)
 
             call.__name__ = call.__qualname__ = name
@@ -549,10 +798,89 @@ class _Watch:
             call.__module__ = module.__name__
             setattr(module, name, call)
 
-        wrapped(atexit, "register", "an exit hook registered (atexit.register)")
-        wrapped(signal, "signal", "a signal handler installed (signal.signal)")
+        # A hook or handler counts when the patch's own line installs it: the standard
+        # library installs its own for the patch's honest calls (tempfile's finalizers
+        # register an exit hook, asyncio.run a SIGINT handler), and what runs there on the
+        # patch's behalf is watched where it acts (os._exit, a write, a process).
+        wrapped(atexit, "register", "an exit hook registered (atexit.register)", True)
+        wrapped(signal, "signal", "a signal handler installed (signal.signal)", True)
         wrapped(os, "_exit", "a hard exit (os._exit)")
         wrapped(os, "abort", "an abort (os.abort)")
+
+
+class _Registry(MutableMapping):
+    """sys.modules as the patch's lines see it (_Watch._wrap_sys): the same modules, less
+    the test framework's and the instrument's; everyone else sees every module."""
+
+    def __init__(self, watch):
+        self._watch = watch
+
+    def __getitem__(self, name):
+        watch = self._watch
+        module = watch.registry[name]
+        if watch.owned(name, module):
+            at = watch.patch_line(2)
+            if at is not None:
+                watch._send("markers", "the test framework's module %s looked up in the module "
+                            "registry" % name, at)
+            if watch.hides(at):
+                raise KeyError(name)
+        return module
+
+    def __iter__(self):
+        watch = self._watch
+        names = list(watch.registry)
+        if not watch.hides(watch.patch_line(2)):
+            return iter(names)
+        return iter([n for n in names if not watch.owned(n, watch.registry.get(n))])
+
+    def __len__(self):
+        return len(self._watch.registry)
+
+    def __setitem__(self, name, module):
+        self._watch.registry[name] = module
+
+    def __delitem__(self, name):
+        del self._watch.registry[name]
+
+    def copy(self):
+        return dict(self.items())
+
+    def __repr__(self):
+        return repr(self.copy())
+
+
+def _stream_type(kind):
+    """A stand-in type for a standard stream the runner replaced, named and typed as the
+    one the process started with; every use goes to the runner's stream."""
+
+    class Stream:
+        __slots__ = ("_stream",)
+
+        def __init__(self, stream):
+            object.__setattr__(self, "_stream", stream)
+
+        def __getattr__(self, name):
+            return getattr(object.__getattribute__(self, "_stream"), name)
+
+        def __setattr__(self, name, value):
+            setattr(object.__getattribute__(self, "_stream"), name, value)
+
+        def __iter__(self):
+            return iter(object.__getattribute__(self, "_stream"))
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return None
+
+        __class__ = property(lambda self: kind)
+
+    Stream.__name__ = kind.__name__
+    Stream.__qualname__ = kind.__qualname__
+    Stream.__module__ = kind.__module__
+    return Stream
 
 
 def _classes():
@@ -586,8 +914,37 @@ def _reads_other(code):
     )
 
 
+def _for_writing(args):
+    """Is the audited open one that can write: a mode with w, a, x or +, or write flags?"""
+    mode = args[1] if len(args) > 1 else None
+    flags = args[2] if len(args) > 2 else 0
+    if isinstance(mode, str):
+        return any(c in mode for c in "wax+")
+    return isinstance(flags, int) and bool(flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT))
+
+
+def _printable_name(value):
+    name = getattr(value, "__qualname__", None) or type(value).__name__
+    return str(name)[:80]
+
+
+def _key_name(key):
+    return os.fsdecode(key) if isinstance(key, bytes) else key
+
+
+def _started_keys():
+    """The environment's keys as the process was started (the gate's caller's and the
+    suite command's), or None where that cannot be read."""
+    try:
+        with open("/proc/self/environ", "rb") as handle:
+            data = handle.read()
+    except OSError:
+        return None
+    return {entry.partition(b"=")[0] for entry in data.split(b"\0") if entry}
+
+
 def _marker(key):
-    return key in _MARKER_EXACT or key.startswith(_MARKER_PREFIXES)
+    return isinstance(key, str) and key.startswith(_MARKER_PREFIXES)
 
 
 _ident = _thread.get_ident
