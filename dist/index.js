@@ -9,7 +9,7 @@ process.stdout.write(`oracle-gate ${VERSION}
 `);
 try {
   const [{ run }, { readEnvironment }] = await Promise.all([
-    import("./chunks/main-CNERMB7O.js"),
+    import("./chunks/main-7TQDMXFK.js"),
     import("./chunks/environment-J63JSHQE.js")
   ]);
   await run(readEnvironment());

@@ -12,7 +12,7 @@ import { VERSION } from '../version.js'
 import { finishCheckRun } from './checkrun.js'
 import { postComment } from './comment.js'
 import { copyFileCommands, restoreFileCommands } from './file-commands.js'
-import { openPullRequest, pullRequestSources } from './pull.js'
+import { openPullRequest, pullRequestSources, type OpenedPull } from './pull.js'
 import { toolkitLogger } from './environment.js'
 import type { RunnerEnvironment } from './environment.js'
 import type { Inputs, Session } from './inputs.js'
@@ -61,7 +61,12 @@ async function decide(
   const event = parseEvent(name, name ? await readPayload(path) : undefined)
   if (inputs.mode === 'report') return report(environment, event, inputs, session)
   if (inputs.mode === 'merge' && event.kind === 'pull_request')
-    return mergeJudge(environment, event, inputs, session)
+    return mergeJudge(
+      environment,
+      event,
+      inputs,
+      await openPullRequest(environment, event, inputs, session)
+    )
   if (inputs.mode === 'merge')
     throw new GateError(`mode: merge judges a pull request, not a ${event.kind} event`, {
       rule: 'config-invalid'
@@ -75,7 +80,10 @@ async function decide(
         { rule: 'config-invalid' }
       )
     case 'pull_request':
-      return judge(environment, event, inputs, session)
+      return judge(event, await openPullRequest(environment, event, inputs, session), {
+        environment,
+        inputs
+      })
     case 'merge_group':
       return judgeGroup(environment, event, inputs, session)
   }
@@ -97,12 +105,10 @@ async function readPayload(path: string | undefined): Promise<unknown> {
 }
 
 async function judge(
-  environment: RunnerEnvironment,
   event: PullRequestTarget,
-  inputs: Inputs,
-  session: Session
+  { client, repo, log }: OpenedPull,
+  { environment, inputs }: { environment: RunnerEnvironment; inputs: Inputs }
 ): Promise<Scorecard> {
-  const { client, repo, log } = await openPullRequest(environment, event, inputs, session)
   log.info(
     `${event.event} #${event.number}: base ${shortSha(event.baseSha)}, head ${shortSha(event.headSha)}${event.headRepo ? ` (${event.headRepo})` : ''}`
   )

@@ -10,16 +10,15 @@ import { mergeShards } from '../shard/merge.js'
 import { loadShards } from '../shard/shards.js'
 import type { Scorecard } from '../types.js'
 import type { RunnerEnvironment } from './environment.js'
-import { openPullRequest, pullRequestSources } from './pull.js'
-import { judgeOptions, type Inputs, type Session } from './inputs.js'
+import { pullRequestSources, type OpenedPull } from './pull.js'
+import { judgeOptions, type Inputs } from './inputs.js'
 
 export async function mergeJudge(
   environment: RunnerEnvironment,
   event: PullRequestTarget,
   inputs: Inputs,
-  session: Session
+  { client, repo, log }: OpenedPull
 ): Promise<Scorecard> {
-  const { client, repo, log } = await openPullRequest(environment, event, inputs, session)
   const runId = environment.github.runId
   if (runId === undefined)
     throw new GateError('mode: merge needs GITHUB_RUN_ID (the run whose shard artifacts it reads)')

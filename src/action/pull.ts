@@ -17,12 +17,19 @@ import type { Inputs, Session } from './inputs.js'
  * What every judging of a pull-request event does first: the check-run session opened on
  * the head, the client for it, and the commits the gate needs fetched into the checkout.
  */
+/** A pull request opened for judging: the API client for its repository, and the log. */
+export interface OpenedPull {
+  client: GitHubClient
+  repo: RepoRef
+  log: Logger
+}
+
 export async function openPullRequest(
   environment: RunnerEnvironment,
   event: PullRequestTarget,
   inputs: Inputs,
   session: Session
-): Promise<{ client: GitHubClient; repo: RepoRef; log: Logger }> {
+): Promise<OpenedPull> {
   const log = toolkitLogger(environment.toolkit)
   session.pullNumber = event.number
   const { client, repo } = await openSession(

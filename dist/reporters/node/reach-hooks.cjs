@@ -313,22 +313,7 @@ function hookFs(paths, report, ownFds) {
 function hookChildren(report, quiet, paths, where, reportAt) {
   const { ChildProcess } = childProcess
   const runsTests = runsTheTests(paths)
-  for (const name of ['spawn', 'fork', 'exec', 'execFile']) {
-    const fn = childProcess[name]
-    childProcess[name] = keepProps(
-      fn,
-      {
-        [name]() {
-          quiet.depth++
-          try {
-            return fn.apply(this, arguments)
-          } finally {
-            quiet.depth--
-          }
-        }
-      }[name]
-    )
-  }
+  for (const name of ['spawn', 'fork', 'exec', 'execFile']) quietly(name, quiet)
   const started = []
   const spawn = ChildProcess.prototype.spawn
   ChildProcess.prototype.spawn = function (options) {
@@ -354,30 +339,39 @@ function hookChildren(report, quiet, paths, where, reportAt) {
     }
     return spawn.apply(this, arguments)
   }
-  for (const name of ['spawnSync', 'execSync', 'execFileSync']) {
-    const fn = childProcess[name]
-    childProcess[name] = keepProps(
-      fn,
-      {
-        [name](file, args) {
-          const line = commandOf(file, Array.isArray(args) ? args : [])
-          if (runsTests(line))
-            report('process', `${name} of the runner or the tests: ${line.slice(0, 80)}`)
-          quiet.depth++
-          try {
-            return fn.apply(this, arguments)
-          } finally {
-            quiet.depth--
-          }
-        }
-      }[name]
-    )
-  }
+  for (const name of ['spawnSync', 'execSync', 'execFileSync'])
+    quietly(name, quiet, (file, args) => {
+      const line = commandOf(file, Array.isArray(args) ? args : [])
+      if (runsTests(line))
+        report('process', `${name} of the runner or the tests: ${line.slice(0, 80)}`)
+    })
   return () => {
     for (const child of started.splice(0))
       if (running(child.process))
         reportAt(child.at, 'process', `started a process that outlived the run: ${child.what}`)
   }
+}
+
+/**
+ * childProcess[name] wrapped: `before` sees the call's file and arguments first, and the
+ * environment the spawn copies for its child is no read of the product's (quiet).
+ */
+function quietly(name, quiet, before = () => {}) {
+  const fn = childProcess[name]
+  childProcess[name] = keepProps(
+    fn,
+    {
+      [name]() {
+        before(arguments[0], arguments[1])
+        quiet.depth++
+        try {
+          return fn.apply(this, arguments)
+        } finally {
+          quiet.depth--
+        }
+      }
+    }[name]
+  )
 }
 
 function commandOf(file, args) {
@@ -421,6 +415,20 @@ function hookEnv(report) {
   })
 }
 
+/** The traps of a watched object's look-ups by key (`in`, descriptors): each one noted. */
+function lookups(note) {
+  return {
+    has(target, key) {
+      note(key)
+      return Reflect.has(target, key)
+    },
+    getOwnPropertyDescriptor(target, key) {
+      note(key)
+      return Reflect.getOwnPropertyDescriptor(target, key)
+    }
+  }
+}
+
 /** A view of an environment object that reports reads of the runners' keys. */
 function envProxy(real, report) {
   const note = key => {
@@ -432,14 +440,7 @@ function envProxy(real, report) {
       note(key)
       return Reflect.get(target, key)
     },
-    has(target, key) {
-      note(key)
-      return Reflect.has(target, key)
-    },
-    getOwnPropertyDescriptor(target, key) {
-      note(key)
-      return Reflect.getOwnPropertyDescriptor(target, key)
-    },
+    ...lookups(note),
     set(target, key, value) {
       target[key] = value
       return true
@@ -662,14 +663,7 @@ function hookRegistry(paths, owned, report) {
       if (typeof key === 'string' && tests.some(p => key.startsWith(p.at))) note(key)
       return Reflect.get(target, key)
     },
-    has(target, key) {
-      note(key)
-      return Reflect.has(target, key)
-    },
-    getOwnPropertyDescriptor(target, key) {
-      note(key)
-      return Reflect.getOwnPropertyDescriptor(target, key)
-    },
+    ...lookups(note),
     ownKeys(target) {
       const keys = Reflect.ownKeys(target)
       if (keys.some(k => typeof k === 'string' && owned(k)))

@@ -22,15 +22,12 @@ import time
 
 import pytest
 
-_RANK = {"passed": 0, "skipped": 1, "failed": 2, "error": 3}
-
-
-def install(channel, plan):
+def install(channel, plan, common):
     schemata = plan.get("schemata")
     if not isinstance(schemata, dict) or not isinstance(schemata.get("mutants"), list):
         return None
     root = plan.get("root") or os.getcwd()
-    return _Session(channel, root, schemata)
+    return _Session(channel, root, schemata, common)
 
 
 # ------------------------------------------------------------------------- the switch
@@ -117,19 +114,7 @@ class _Switcher(ast.NodeTransformer):
         return node
 
 
-def _swap(code, placeholder, value):
-    consts = tuple(
-        value
-        if type(c) is str and c == placeholder
-        else _swap(c, placeholder, value)
-        if isinstance(c, type(code))
-        else c
-        for c in code.co_consts
-    )
-    return code.replace(co_consts=consts)
-
-
-def switched_code(data, path, mutants, active):
+def switched_code(data, path, mutants, active, swap):
     """The code of one file with its switchable mutants in: (code, the switched ks), or
     None when none of them could be switched; `mutants` are (k, mutant) pairs."""
     try:
@@ -159,7 +144,7 @@ def switched_code(data, path, mutants, active):
     placeholder = "\0gate-active-" + os.urandom(8).hex()
     tree = ast.fix_missing_locations(_Switcher(switches, placeholder).visit(tree))
     code = compile(tree, path, "exec", dont_inherit=True)
-    return _swap(code, placeholder, active), done
+    return swap(code, placeholder, active), done
 
 
 # ------------------------------------------------------------------------- the session
@@ -168,8 +153,9 @@ def switched_code(data, path, mutants, active):
 class _Session:
     """The compile hook and the test loop of one mutation session."""
 
-    def __init__(self, channel, root, schemata):
+    def __init__(self, channel, root, schemata, common):
         self.channel = channel
+        self.common = common
         self.active = set()
         self.budget = float(schemata.get("budget_s") or 0)
         self.mutants = []
@@ -210,7 +196,9 @@ class _Session:
             except (TypeError, ValueError, OSError):
                 pairs = None
             if pairs:
-                made = switched_code(loader.get_data(path), path, pairs, session.active)
+                made = switched_code(
+                    loader.get_data(path), path, pairs, session.active, session.common.swap_constant
+                )
                 if made is not None:
                     session.switched.update(made[1])
                     return made[0]
@@ -219,36 +207,15 @@ class _Session:
         external.SourceLoader.get_code = get_code
 
     def _fields(self, item):
-        from _pytest.junitxml import bin_xml_escape, mangle_test_address
-
-        names = mangle_test_address(item.nodeid)
-        classnames = names[:-1]
-        prefix = getattr(item.config.option, "junitprefix", None)
-        if prefix:
-            classnames.insert(0, prefix)
-        fields = {"classname": ".".join(classnames), "name": bin_xml_escape(names[-1])}
-        location = getattr(item, "location", None)
-        if item.config.getini("junit_family") == "xunit1" and location:
-            fields["file"] = location[0]
-            if location[1] is not None:
-                fields["line"] = location[1]
-        return fields
+        return self.common.junit_fields(item.nodeid, getattr(item, "location", None), item.config)
 
     def pytest_runtest_logreport(self, report):
         # The outcome stream's rules (pytest_outcomes._Stream): the worst of the phases.
         if self.outcome is None:
             return
-        outcome = None
-        if report.passed and report.when == "call":
-            outcome = "passed"
-        elif report.failed:
-            if report.when != "call":
-                outcome = "error"
-            else:
-                outcome = "skipped" if hasattr(report, "wasxfail") else "failed"
-        elif report.skipped:
-            outcome = "skipped"
-        if outcome is not None and _RANK[outcome] >= _RANK[self.outcome[0]]:
+        outcome = self.common.phase_outcome(report)
+        rank = self.common.rank
+        if outcome is not None and rank[outcome] >= rank[self.outcome[0]]:
             self.outcome[0] = outcome
 
     def _run(self, item):

@@ -10,6 +10,7 @@ import json
 import os
 import random
 import sys
+import types
 
 _VAR = "TEST_OUTCOME_STREAM"
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -96,37 +97,71 @@ class _Channel:
 _RANK = {"passed": 0, "skipped": 1, "failed": 2, "error": 3}
 
 
+def junit_fields(nodeid, location, config):
+    """The classname and name pytest's JUnit report gives a test (and, under xunit1, its
+    file and line): what the outcome stream and every watcher call the test."""
+    from _pytest.junitxml import bin_xml_escape, mangle_test_address
+
+    names = mangle_test_address(nodeid)
+    classnames = names[:-1]
+    prefix = getattr(config.option, "junitprefix", None)
+    if prefix:
+        classnames.insert(0, prefix)
+    fields = {"classname": ".".join(classnames), "name": bin_xml_escape(names[-1])}
+    if config.getini("junit_family") == "xunit1" and location:
+        fields["file"] = location[0]
+        if location[1] is not None:
+            fields["line"] = location[1]
+    return fields
+
+
+def phase_outcome(report):
+    """What one phase's report says of its test, or None (a passed setup or teardown)."""
+    if report.passed and report.when == "call":
+        return "passed"
+    if report.failed:
+        if report.when != "call":
+            return "error"
+        return "skipped" if hasattr(report, "wasxfail") else "failed"
+    if report.skipped:
+        return "skipped"
+    return None
+
+
+def swap_constant(code, placeholder, value):
+    """`code` with the placeholder string constant replaced by `value`, in nested code too
+    (the watchers' compiled-in probe arrays and mutant switches)."""
+    consts = tuple(
+        value
+        if type(c) is str and c == placeholder
+        else swap_constant(c, placeholder, value)
+        if isinstance(c, type(code))
+        else c
+        for c in code.co_consts
+    )
+    return code.replace(co_consts=consts)
+
+
+# What every watcher (gate_*.py) is handed besides the channel and the plan: one way of
+# naming a test and of reading a phase's outcome, the outcome stream's.
+_COMMON = types.SimpleNamespace(
+    junit_fields=junit_fields, phase_outcome=phase_outcome, rank=_RANK, swap_constant=swap_constant
+)
+
+
 class _Stream:
     """Per test (nodeid): the worst outcome of its phases, sent when the teardown ends."""
 
     def __init__(self, channel, config):
-        from _pytest.junitxml import bin_xml_escape, mangle_test_address
-
         self.channel = channel
-        self.escape = bin_xml_escape
-        self.mangle = mangle_test_address
-        self.family = config.getini("junit_family")
-        self.prefix = getattr(config.option, "junitprefix", None)
+        self.config = config
         self.suite = config.getini("junit_suite_name")
         self.open = {}
         self.sent = 0
 
     def case(self, report, outcome):
-        names = self.mangle(report.nodeid)
-        classnames = names[:-1]
-        if self.prefix:
-            classnames.insert(0, self.prefix)
-        fields = {
-            "classname": ".".join(classnames),
-            "name": self.escape(names[-1]),
-            "suites": [self.suite],
-            "outcome": outcome,
-        }
-        location = getattr(report, "location", None)
-        if self.family == "xunit1" and location:
-            fields["file"] = location[0]
-            if location[1] is not None:
-                fields["line"] = location[1]
+        fields = junit_fields(report.nodeid, getattr(report, "location", None), self.config)
+        fields.update(suites=[self.suite], outcome=outcome)
         self.sent += 1
         self.channel.send("case", **fields)
 
@@ -134,16 +169,7 @@ class _Stream:
         self.channel.send("start", runner="pytest", watch=_WATCH is not None)
 
     def pytest_runtest_logreport(self, report):
-        outcome = None
-        if report.passed and report.when == "call":
-            outcome = "passed"
-        elif report.failed:
-            if report.when != "call":
-                outcome = "error"
-            else:
-                outcome = "skipped" if hasattr(report, "wasxfail") else "failed"
-        elif report.skipped:
-            outcome = "skipped"
+        outcome = phase_outcome(report)
         key = report.nodeid
         if outcome is not None:
             held = self.open.get(key, (None, "passed"))[1]
@@ -236,7 +262,7 @@ def _load_watchers(channel, plan):
         spec = importlib.util.spec_from_file_location(name[:-3], os.path.join(_HERE, name))
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
-        plugin = module.install(channel, plan)
+        plugin = module.install(channel, plan, _COMMON)
         if plugin is not None:
             plugins.append(plugin)
     return plugins

@@ -24,13 +24,13 @@ import os
 import pytest
 
 
-def install(channel, plan):
+def install(channel, plan, common):
     if not plan.get("cover"):
         return None
     watched = _watched(plan)
     if not watched:
         return None
-    return _Cover(channel, watched)
+    return _Cover(channel, watched, common)
 
 
 def _watched(plan):
@@ -147,20 +147,7 @@ class _Prober:
             case.body = self.body(case.body, range(first, end + 1), case.pattern)
 
 
-def _swap(code, placeholder, array):
-    """`code` with the placeholder constant replaced by the array, in nested code too."""
-    consts = tuple(
-        array
-        if type(c) is str and c == placeholder
-        else _swap(c, placeholder, array)
-        if isinstance(c, type(code))
-        else c
-        for c in code.co_consts
-    )
-    return code.replace(co_consts=consts)
-
-
-def probed_code(data, path, changed):
+def probed_code(data, path, changed, swap):
     """The code of a watched file's bytes with its probes: (code, array, lines per probe);
     None when the file does not parse (the ordinary compile then reports the error)."""
     placeholder = "\0gate-probe-" + os.urandom(8).hex()
@@ -174,7 +161,7 @@ def probed_code(data, path, changed):
         return None
     code = compile(tree, path, "exec", dont_inherit=True)
     array = bytearray(len(prober.lines))
-    return _swap(code, placeholder, array), array, prober.lines
+    return swap(code, placeholder, array), array, prober.lines
 
 
 # ------------------------------------------------------------------------- the plugin
@@ -183,8 +170,9 @@ def probed_code(data, path, changed):
 class _Cover:
     """The compile hook and the pytest plugin: the current test's probes, sent at its end."""
 
-    def __init__(self, channel, watched):
+    def __init__(self, channel, watched, common):
         self.channel = channel
+        self.common = common
         self.watched = watched
         # (repository path, array, lines per probe) of each compiled watched module.
         self.probed = []
@@ -200,6 +188,7 @@ class _Cover:
         previous = external.SourceLoader.get_code
         watched = self.watched
         probed = self.probed
+        swap = self.common.swap_constant
 
         def get_code(loader, fullname):
             path = loader.get_filename(fullname)
@@ -208,7 +197,7 @@ class _Cover:
             except (TypeError, ValueError, OSError):
                 entry = None
             if entry is not None:
-                made = probed_code(loader.get_data(path), path, entry[1])
+                made = probed_code(loader.get_data(path), path, entry[1], swap)
                 if made is not None:
                     probed.append((entry[0], made[1], made[2]))
                     return made[0]
@@ -230,20 +219,7 @@ class _Cover:
 
     def _names(self, item):
         """The classname and name the outcome stream gives this test (_Stream.case)."""
-        from _pytest.junitxml import bin_xml_escape, mangle_test_address
-
-        names = mangle_test_address(item.nodeid)
-        classnames = names[:-1]
-        prefix = getattr(item.config.option, "junitprefix", None)
-        if prefix:
-            classnames.insert(0, prefix)
-        fields = {"classname": ".".join(classnames), "name": bin_xml_escape(names[-1])}
-        location = getattr(item, "location", None)
-        if item.config.getini("junit_family") == "xunit1" and location:
-            fields["file"] = location[0]
-            if location[1] is not None:
-                fields["line"] = location[1]
-        return fields
+        return self.common.junit_fields(item.nodeid, getattr(item, "location", None), item.config)
 
     def _send(self, bucket, fields):
         for path in sorted(bucket):

@@ -93,7 +93,7 @@ _LOOKED_AT = (
 )
 
 
-def install(channel, plan):
+def install(channel, plan, common=None):
     if not plan.get("reach"):
         return None
     watch = _Watch(channel, plan)
