@@ -15,10 +15,11 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { check } from '../src/gate.js'
-import type { Reason, Scorecard } from '../src/types.js'
+import type { Scorecard } from '../src/types.js'
 import { memoryLogger } from './helpers/logger.js'
 import { TestRepo } from './helpers/repo.js'
 import { linkRunner, linkSetup, naiveRun, SUITE_COMMANDS } from './helpers/runners.js'
+import { atRunTime } from './helpers/reach.js'
 
 type Files = Record<string, string>
 type Kind = 'node-test' | 'vitest' | 'jest'
@@ -461,9 +462,6 @@ function expectReport(
 ): void {
   expect({ cases: seen.cases, failures: seen.failures }, seen.log).toEqual({ cases, failures })
 }
-
-const atRunTime = (card: Scorecard): Reason[] =>
-  card.reasons.filter(r => r.rule === 'oracle-reach' && r.message.includes('at run time'))
 
 const repos: TestRepo[] = []
 afterAll(() => {

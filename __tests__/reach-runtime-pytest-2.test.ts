@@ -16,11 +16,12 @@
 // pytest's log capture.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { check } from '../src/gate.js'
-import type { Reason, Scorecard } from '../src/types.js'
+import type { Scorecard } from '../src/types.js'
 import { memoryLogger } from './helpers/logger.js'
 import { pythonWithPytest } from './helpers/python.js'
 import { TestRepo } from './helpers/repo.js'
 import { naiveRun } from './helpers/runners.js'
+import { atRunTime, markedLine } from './helpers/reach.js'
 
 const python = pythonWithPytest()
 const command = `${python} -m pytest oracle -q -p no:cacheprovider --junitxml={junit}`
@@ -578,15 +579,6 @@ afterAll(() => repo.cleanup())
 
 function judge(head: string): Promise<Scorecard> {
   return check({ repoDir: repo.dir, base: 'main', head, today: '2026-12-01', log: memoryLogger() })
-}
-
-const atRunTime = (card: Scorecard): Reason[] =>
-  card.reasons.filter(r => r.rule === 'oracle-reach' && r.message.includes('at run time'))
-
-function markedLine(text: string): number {
-  const index = text.split('\n').findIndex(l => l.endsWith('# <-'))
-  if (index < 0) throw new Error('attack without a marked line')
-  return index + 1
 }
 
 function naiveGreen(branch: string): void {

@@ -11,11 +11,12 @@
 import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { check } from '../src/gate.js'
-import type { Reason, Scorecard } from '../src/types.js'
+import type { Scorecard } from '../src/types.js'
 import { memoryLogger } from './helpers/logger.js'
 import { pythonWithPytest } from './helpers/python.js'
 import { TestRepo } from './helpers/repo.js'
 import { naiveRun } from './helpers/runners.js'
+import { atRunTime, markedLine } from './helpers/reach.js'
 
 const python = pythonWithPytest()
 const command = `${python} -m pytest oracle/tests -q -p no:cacheprovider --junitxml={junit}`
@@ -392,15 +393,6 @@ afterAll(() => repo.cleanup())
 
 function judge(head: string, base = 'main'): Promise<Scorecard> {
   return check({ repoDir: repo.dir, base, head, today: '2026-12-01', log: memoryLogger() })
-}
-
-const atRunTime = (card: Scorecard): Reason[] =>
-  card.reasons.filter(r => r.rule === 'oracle-reach' && r.message.includes('at run time'))
-
-function markedLine(text: string): number {
-  const index = text.split('\n').findIndex(l => l.endsWith('# <-'))
-  if (index < 0) throw new Error('attack without a marked line')
-  return index + 1
 }
 
 describe('oracle-reach at run time on a real pytest suite', () => {

@@ -9,66 +9,14 @@
 // Each cost is given ÷ the vote. Medians of 3 wall-clock and CPU (process tree) runs,
 // alternated. Run: node bench/cover-node.mjs
 import { spawn } from 'node:child_process'
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
-import { median, tempDir, writeFiles } from './lib.mjs'
+import { median, tempDir } from './lib.mjs'
+import { FILES, RUNNERS, suiteProject, TESTS } from './node-suite.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const reporters = join(here, '..', 'src', 'reporters', 'node')
-const require = createRequire(import.meta.url)
-const FILES = 40
-const TESTS = 25
-
-/** The suite of bench/reach-node.mjs (kept the same, so the figures compare). */
-function suite(ext, runner) {
-  const files = { 'package.json': '{"name": "bench", "private": true}\n' }
-  const ts = ext === 'ts'
-  for (let f = 0; f < FILES; f++) {
-    files[`src/m${f}.${ext}`] = [
-      `${ts ? 'export ' : ''}function area${f}(w${ts ? ': number' : ''}, h${ts ? ': number' : ''}) {`,
-      '  const parts = [w, h].map(x => Math.abs(x))',
-      '  return JSON.parse(JSON.stringify({ a: parts[0] * parts[1] })).a',
-      '}',
-      ts ? '' : `module.exports = { area${f} }`,
-      ''
-    ].join('\n')
-    const head =
-      runner === 'node-test'
-        ? `const test = require('node:test')\nconst assert = require('node:assert')\nconst { area${f} } = require('../src/m${f}.js')`
-        : runner === 'vitest'
-          ? `import { expect, test } from 'vitest'\nimport { area${f} } from '../src/m${f}'`
-          : `const { area${f} } = require('../src/m${f}.js')`
-    const body = []
-    for (let t = 0; t < TESTS; t++)
-      body.push(
-        runner === 'node-test'
-          ? `test('t${t}', () => { assert.deepStrictEqual({ v: area${f}(${t}, 3) }, { v: ${t * 3} }) })`
-          : `test('t${t}', () => { expect(area${f}(${t}, 3)).toBe(${t * 3}); expect([area${f}(1, ${t})]).toEqual([${t}]) })`
-      )
-    files[`test/m${f}.test.${ext}`] = `${head}\n${body.join('\n')}\n`
-  }
-  return files
-}
-
-const RUNNERS = {
-  vitest: {
-    ext: 'ts',
-    link: ['vitest'],
-    command: `node node_modules/vitest/vitest.mjs run test/ --reporter=dot --reporter=${reporters}/vitest.mjs`
-  },
-  jest: {
-    ext: 'js',
-    link: ['jest'],
-    command: `node node_modules/jest/bin/jest.js test/ --ci --reporters=${reporters}/jest.js`
-  },
-  'node-test': {
-    ext: 'js',
-    link: [],
-    command: `${process.execPath} --test --test-reporter=dot --test-reporter-destination=stdout --test-reporter=${reporters}/node-test.mjs --test-reporter-destination=stdout test/`
-  }
-}
 
 /** The environment of one variant: the plan's watcher, or the extra run's hook. */
 function variantEnv(dir, variant) {
@@ -142,12 +90,8 @@ async function measure(dir, command, plan) {
 
 for (const [name, r] of Object.entries(RUNNERS)) {
   if (process.argv.length > 2 && !process.argv.includes(name)) continue
-  const dir = tempDir(`bench-cover-${name}-`)
+  const dir = suiteProject('bench-cover-', name, r)
   RUNNERS_EXT.set(dir, r.ext)
-  writeFiles(dir, suite(r.ext, name))
-  mkdirSync(join(dir, 'node_modules'), { recursive: true })
-  for (const pkg of r.link)
-    symlinkSync(dirname(require.resolve(`${pkg}/package.json`)), join(dir, 'node_modules', pkg))
   // 10 changed lines: lines 1-4 of two modules, 1-2 of a third.
   const lines = {
     [`src/m0.${r.ext}`]: [[1, 4]],

@@ -4,65 +4,14 @@
 // without the watcher, the way the gate runs a head (stream at descriptor 3, plan at 4).
 // Medians of 3 wall-clock runs. Run: node bench/reach-node.mjs [--real]
 import { spawn } from 'node:child_process'
-import { mkdirSync, readFileSync, symlinkSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
-import { median, tempDir, writeFiles } from './lib.mjs'
+import { median, tempDir } from './lib.mjs'
+import { FILES, RUNNERS, suiteProject, TESTS } from './node-suite.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const reporters = join(here, '..', 'src', 'reporters', 'node')
-const require = createRequire(import.meta.url)
-const FILES = 40
-const TESTS = 25
-
-function suite(ext, runner) {
-  const files = { 'package.json': '{"name": "bench", "private": true}\n' }
-  for (let f = 0; f < FILES; f++) {
-    files[`src/m${f}.${ext}`] = [
-      `${ext === 'ts' ? 'export ' : ''}function area${f}(w${ext === 'ts' ? ': number' : ''}, h${ext === 'ts' ? ': number' : ''}) {`,
-      '  const parts = [w, h].map(x => Math.abs(x))',
-      '  return JSON.parse(JSON.stringify({ a: parts[0] * parts[1] })).a',
-      '}',
-      ext === 'ts' ? '' : `module.exports = { area${f} }`,
-      ''
-    ].join('\n')
-    const head =
-      runner === 'node-test'
-        ? `const test = require('node:test')\nconst assert = require('node:assert')\nconst { area${f} } = require('../src/m${f}.js')`
-        : runner === 'vitest'
-          ? `import { expect, test } from 'vitest'\nimport { area${f} } from '../src/m${f}'`
-          : `const { area${f} } = require('../src/m${f}.js')`
-    const body = []
-    for (let t = 0; t < TESTS; t++) {
-      body.push(
-        runner === 'node-test'
-          ? `test('t${t}', () => { assert.deepStrictEqual({ v: area${f}(${t}, 3) }, { v: ${t * 3} }) })`
-          : `test('t${t}', () => { expect(area${f}(${t}, 3)).toBe(${t * 3}); expect([area${f}(1, ${t})]).toEqual([${t}]) })`
-      )
-    }
-    files[`test/m${f}.test.${ext}`] = `${head}\n${body.join('\n')}\n`
-  }
-  return files
-}
-
-const RUNNERS = {
-  vitest: {
-    ext: 'ts',
-    link: ['vitest'],
-    command: `node node_modules/vitest/vitest.mjs run test/ --reporter=dot --reporter=${reporters}/vitest.mjs`
-  },
-  jest: {
-    ext: 'js',
-    link: ['jest'],
-    command: `node node_modules/jest/bin/jest.js test/ --ci --reporters=${reporters}/jest.js`
-  },
-  'node-test': {
-    ext: 'js',
-    link: [],
-    command: `${process.execPath} --test --test-reporter=dot --test-reporter-destination=stdout --test-reporter=${reporters}/node-test.mjs --test-reporter-destination=stdout test/`
-  }
-}
 
 function runOnce(dir, command, plan) {
   return new Promise(done => {
@@ -112,11 +61,7 @@ async function compare(dir, command, plan) {
 }
 
 for (const [name, r] of Object.entries(process.argv.includes('--real') ? {} : RUNNERS)) {
-  const dir = tempDir(`bench-reach-${name}-`)
-  writeFiles(dir, suite(r.ext, name))
-  mkdirSync(join(dir, 'node_modules'), { recursive: true })
-  for (const pkg of r.link)
-    symlinkSync(dirname(require.resolve(`${pkg}/package.json`)), join(dir, 'node_modules', pkg))
+  const dir = suiteProject('bench-reach-', name, r)
   const lines = {}
   for (let f = 0; f < FILES; f++) lines[`src/m${f}.${r.ext}`] = [[1, 4]]
   const plan = { v: 1, root: dir, lines, instrument: ['test'], reach: true, cover: false }
