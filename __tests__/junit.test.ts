@@ -106,6 +106,34 @@ describe('JavaScript runners', () => {
     })
   })
 
+  it("node:test streamed by the gate's reporter: the named file decides, the chain is the name; a file outside the worktree falls back to the title", () => {
+    const files = {
+      'test/a.test.mjs': "test('same', () => {})",
+      'test/b.test.mjs': "test('same', () => {})"
+    }
+    const ctx = tree(files, { runner: 'node-test' })
+    const streamed = (file: string, suites: string[] = []): RawCase => ({
+      classname: 'test',
+      name: 'same',
+      suites,
+      outcome: 'passed',
+      flaky: false,
+      file
+    })
+    expect(canonicalId(streamed('test/b.test.mjs'), ctx)).toEqual({
+      id: 'test/b.test.mjs::same',
+      file: 'test/b.test.mjs'
+    })
+    expect(canonicalId(streamed('test/b.test.mjs', ['outer', 'inner']), ctx).id).toBe(
+      'test/b.test.mjs::outer > inner > same'
+    )
+    // Relative to a subfolder the suite ran from: not a file of the worktree.
+    expect(canonicalId(streamed('b.test.mjs'), ctx)).toEqual({
+      id: 'test/a.test.mjs::same',
+      file: 'test/a.test.mjs'
+    })
+  })
+
   it('node:test: a title found in no file has no file', async () => {
     const { cases } = await readReport(join(FIXTURES, 'node-test.xml'))
     const top = cases.find(c => c.name === 'top level') as RawCase

@@ -10,6 +10,7 @@ import {
   mdCellCode,
   mdCode,
   mdFence,
+  mdQuoted,
   mdText,
   plainText
 } from '../src/report/sanitize.js'
@@ -46,6 +47,26 @@ export const HOSTILE = [
 function renderedParagraph(md: string): string {
   return renderGfm(`text: ${md}\n`)
 }
+
+describe('mdQuoted', () => {
+  it.each(HOSTILE)('renders %j, quoted or not, as text and code, no element, one table cell', s => {
+    for (const text of [s, `mutant \`${s}\` → \`1\` survived`]) {
+      const html = renderGfm(`| a | b |\n|---|---|\n| ${mdQuoted(text)} | x |\n`)
+      expect(foreignTags(html)).toEqual([])
+      expect(headings(html)).toEqual([])
+      expect(html.match(/<td>/g)).toHaveLength(2)
+    }
+  })
+
+  it('makes each backtick-quoted piece a code span of its own, the rest text', () => {
+    const html = renderedParagraph(
+      mdQuoted('mutant `<` → `a | b` survived; a lone ` stays', { cell: false })
+    )
+    expect(html).toContain('mutant <code>&lt;</code> → <code>a | b</code> survived; a lone ` stays')
+    const cell = renderGfm(`| a |\n|---|\n| ${mdQuoted('key `x|y` here')} |\n`)
+    expect(cell).toContain('<td>key <code>x|y</code> here</td>')
+  })
+})
 
 describe('mdText', () => {
   it.each(HOSTILE)('renders %j as plain text, no element', s => {

@@ -129,6 +129,11 @@ export interface SideRun {
   log_tail?: string
   /** Extension: the first lines of the output, kept when the suite wrote no report. */
   log_head?: string
+  /**
+   * Extension: canaries of the gate written to fail that failed as written in the first run
+   * (docs/replay.md): counted by the runner's exit status, not by `tests`.
+   */
+  canaries_failed?: number
   /** Base only: the primed result this side was taken from instead of running (src/prime/). */
   primed_from?: string
 }

@@ -357,6 +357,11 @@ function rank(o: Outcome): number {
 }
 
 /** Did the runner report the canary as it was written (failed or passed)? */
+/** A canary written to fail that failed: the runner's exit status counts it as a failure. */
+export function failedAsWritten(r: CanaryResult): boolean {
+  return r.canary.expect === 'failed' && asWritten(r)
+}
+
 export function asWritten(r: CanaryResult): boolean {
   if (r.outcome === 'absent') return false
   const failed = r.outcome === 'failed' || r.outcome === 'error'

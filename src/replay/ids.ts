@@ -86,7 +86,13 @@ export function canonicalId(
 }
 
 function caseId(c: RawCase, ctx: IdContext, index: FileIndex): TestId {
-  if (c.file) return fromFileAttribute(c, toRepoPath(c.file, ctx.root), ctx.runner === 'jest')
+  if (c.file && ctx.runner === 'node-test') {
+    // The gate's node:test reporter names the file relative to the run's directory: taken
+    // when it is a file of the worktree (a suite run from a subfolder falls through).
+    const path = toRepoPath(c.file, ctx.root)
+    if (index.has(path)) return { id: `${path}::${nodeChain(c).join(' > ')}`, file: path }
+  } else if (c.file)
+    return fromFileAttribute(c, toRepoPath(c.file, ctx.root), ctx.runner === 'jest')
 
   const classPath = normalisePath(c.classname)
   // vitest (and reporters configured like it): the classname is the file.
@@ -113,7 +119,7 @@ function caseId(c: RawCase, ctx: IdContext, index: FileIndex): TestId {
   // node:test's junit reporter names neither file nor class ("test"): the describe chain
   // is the name, and the file is found by the outermost title written as a literal.
   if (c.classname === 'test' || c.classname === '') {
-    const chain = [...c.suites.filter(s => s !== ''), c.name]
+    const chain = nodeChain(c)
     const file = index.fileWithLiteral(chain[0] ?? c.name)
     // Found only in a file the head wrote: good enough for the patch's own passing tests,
     // never for a failure (a voting test with a computed title must not be pulled off its
@@ -124,6 +130,11 @@ function caseId(c: RawCase, ctx: IdContext, index: FileIndex): TestId {
   }
 
   return { id: c.classname ? `${c.classname}::${c.name}` : c.name, file: null }
+}
+
+/** A node:test case's describe chain and title. */
+function nodeChain(c: RawCase): string[] {
+  return [...c.suites.filter(s => s !== ''), c.name]
 }
 
 /** jest-junit written with JEST_JUNIT_ENV: the classname is the describe chain. */

@@ -10,7 +10,7 @@ import type { Plane, Reason, SideRun } from '../types.js'
 import type { Moment } from './fidelity.js'
 import { worktreeIdContext, type IdContext } from './ids.js'
 import type { Report } from './junit.js'
-import type { CanaryPlan } from './canary.js'
+import { failedAsWritten, type CanaryPlan } from './canary.js'
 import { observe, rerunArgs, rerunFailures, rerunPlan } from './rerun.js'
 import { logHead, placement, sideEnv, type Side } from './run.js'
 import { detectRunner } from './runners.js'
@@ -195,6 +195,15 @@ function kept(
 }
 
 /**
+ * The first run's canaries written to fail that failed as written: the runner's exit status
+ * counts them (a 1 where every test of the repository passed), the card says so.
+ */
+function failedCanaries(watch: RunWatch): number {
+  const first = watch.records.find(r => r.attempt === 0)
+  return (first?.canaries ?? []).filter(failedAsWritten).length
+}
+
+/**
  * Setup: null when the side is ready for the suite, else the red vote of a head whose
  * setup failed. A base that cannot be set up throws (nothing can be measured).
  */
@@ -250,6 +259,8 @@ async function firstRun(
   run.exit_code = first.result.exitCode
   run.timed_out = first.result.timedOut
   run.log_tail = first.result.tail
+  const canaries = failedCanaries(watch)
+  if (canaries > 0) run.canaries_failed = canaries
   if (first.result.timedOut) {
     return {
       failure: failure(

@@ -17,7 +17,7 @@ import type { GateContext } from '../context.js'
 import type { Plane, Reason, WriteSetRow } from '../types.js'
 import {
   armCanary,
-  asWritten,
+  failedAsWritten,
   disarmCanary,
   takeCanary,
   type CanaryPlan,
@@ -160,7 +160,7 @@ export function exitMismatch(r: RunRecord): string | null {
   if (!ran) return null
   if (r.failing > 0) return null
   // A canary is no excuse unless it is one written to fail and reported failed.
-  if (canaries.some(c => c.canary.expect === 'failed' && asWritten(c))) return null
+  if (canaries.some(failedAsWritten)) return null
   if (r.signal !== null) return `was killed by ${r.signal}`
   if (r.exitCode !== null && r.exitCode !== 0) return `exited with status ${r.exitCode}`
   return null

@@ -7,7 +7,7 @@
 import { shortSha } from '../json.js'
 import type { Reason, Scorecard, SideRun, Verdict } from '../types.js'
 import { evidenceGlance, failedSides, nextStep } from './glance.js'
-import { mdCellCode, mdCode, mdFence, mdText } from './sanitize.js'
+import { mdCellCode, mdCode, mdFence, mdQuoted, mdText } from './sanitize.js'
 
 const ICON: Record<Verdict, string> = {
   merge: '✅',
@@ -133,7 +133,7 @@ function reasonsSection(reasons: readonly Reason[], maxRows: number): string {
   if (reasons.length === 0) return '### Reasons\n\nNone: every condition holds.'
   const rows = reasons.slice(0, maxRows).map(r => {
     const where = r.path ? mdCellCode(`${r.path}${r.line ? `:${r.line}` : ''}`) : ''
-    return `| ${r.level === 'failure' ? '✖' : r.level === 'warning' ? '⚠' : 'ℹ'} | ${mdCellCode(r.rule)} | ${where} | ${mdText(clip(r.message, MESSAGE_MAX))} |`
+    return `| ${r.level === 'failure' ? '✖' : r.level === 'warning' ? '⚠' : 'ℹ'} | ${mdCellCode(r.rule)} | ${where} | ${mdQuoted(clip(r.message, MESSAGE_MAX))} |`
   })
   return [
     `### Reasons (${reasons.length})`,
@@ -250,8 +250,20 @@ function runsSection(card: Scorecard): string {
     '| side | exit | tests | time | setup |',
     '|---|---|---|---|---|',
     ...rows,
+    ...canaryNote(card.runs),
     ...(tails.length ? ['', ...tails] : [])
   ].join('\n')
+}
+
+/** Why a side whose tests all passed can show exit 1: the gate's canaries written to fail. */
+function canaryNote(runs: readonly SideRun[]): string[] {
+  const counted = runs.filter(r => (r.canaries_failed ?? 0) > 0)
+  if (counted.length === 0) return []
+  const each = counted.map(r => `${r.side} ${r.canaries_failed ?? 0}`).join(', ')
+  return [
+    '',
+    `The exit statuses count the gate's canaries, tests written to fail that failed as written (${each}); the tests column does not (docs/replay.md, "Tripwires at run time").`
+  ]
 }
 
 /** A failed side's output, collapsed: its first lines too when it wrote no report. */
@@ -367,7 +379,7 @@ function evidenceSection(card: Scorecard, maxRows: number): string {
   if (!glance || !e) return ''
   const s = glance.survivor
   const survivor = s
-    ? `; survivor ${mdCode(`${s.path}:${s.line}`)} ${mdMutation(s.mutation)}${glance.moreSurvivors > 0 ? ` and ${glance.moreSurvivors} more` : ''}`
+    ? `; survivor ${mdCode(`${s.path}:${s.line}`)} ${mdQuoted(s.mutation, { cell: false })}${glance.moreSurvivors > 0 ? ` and ${glance.moreSurvivors} more` : ''}`
     : ''
   const lines = ['### Evidence', '', `${glance.figures}${survivor}.`]
   if (e.skipped_reason)
@@ -385,7 +397,7 @@ function evidenceSection(card: Scorecard, maxRows: number): string {
   if (survivors.length > 1) {
     lines.push('', 'Mutants no voting test noticed:', '')
     for (const m of survivors.slice(0, maxRows))
-      lines.push(`- ${mdCode(`${m.path}:${m.line}`)} ${mdMutation(m.mutation)}`)
+      lines.push(`- ${mdCode(`${m.path}:${m.line}`)} ${mdQuoted(m.mutation, { cell: false })}`)
     lines.push(more(survivors.length, maxRows))
   }
   for (const p of e.problems ?? []) lines.push('', `_${mdText(p, { cell: false })}_`)
@@ -393,22 +405,6 @@ function evidenceSection(card: Scorecard, maxRows: number): string {
     .filter((l, i, all) => l !== '' || all[i - 1] !== '')
     .join('\n')
     .trimEnd()
-}
-
-/**
- * A mutation as written ("`<` → `<=`": the head's code between backticks): each quoted
- * piece a code span of its own, the rest as text; both escaped, nothing of it markup.
- */
-function mdMutation(text: string): string {
-  return text
-    .split(/(`[^`\n]*`)/)
-    .map(part =>
-      part.length >= 2 && part.startsWith('`') && part.endsWith('`')
-        ? mdCode(part.slice(1, -1))
-        : // The spaces around the arrow stay; mdText would drop a leading one.
-          part.replace(/\S(?:.*\S)?/s, t => mdText(t, { cell: false }))
-    )
-    .join('')
 }
 
 /** "3–5, 9": line numbers as ranges (numbers only: nothing of the head's text). */

@@ -110,6 +110,24 @@ export function mdText(text: string, options: { cell?: boolean } = {}): string {
   return neutraliseLeading(out)
 }
 
+/**
+ * Text that quotes code between backticks (a mutation "`<` → `<=`", a reason naming a key):
+ * each quoted piece a code span of its own, the rest as text; both escaped, nothing of it
+ * markup. An unpaired backtick stays text.
+ */
+export function mdQuoted(text: string, options: { cell?: boolean } = {}): string {
+  const cell = options.cell ?? true
+  return oneLine(text)
+    .split(/(`[^`]*`)/)
+    .map(part =>
+      part.length >= 2 && part.startsWith('`') && part.endsWith('`')
+        ? codeSpan(part.slice(1, -1), cell)
+        : // The spaces around the pieces stay; mdText would drop a leading one.
+          part.replace(/\S(?:.*\S)?/s, t => mdText(t, { cell }))
+    )
+    .join('')
+}
+
 /** A code span for a table cell: `|` escaped as GFM tables require, inside spans too. */
 export function mdCellCode(text: string): string {
   return codeSpan(oneLine(text), true)
