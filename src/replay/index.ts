@@ -97,6 +97,11 @@ export interface ReplayMode {
    * suite runs instead of before it (src/gate.ts). Not called for a primed base.
    */
   onBaseRun?: () => void
+  /**
+   * The base side is measured here (no primed result stands for it): its worktree is then
+   * made beside the head's instead of after it (two `git worktree add` at once).
+   */
+  baseRuns?: boolean
 }
 
 export async function replay(
@@ -193,6 +198,7 @@ async function measureAndScore(
       }
     }
     if (mode.baseOnly) return { base: await measureBase(ctx, options, baseSide) }
+    if (mode.baseRuns) void wt.base().catch(() => undefined)
     await prepareHead(ctx, await wt.head(), overlay, tests, reset)
     const [base, head] = await measureSides(ctx, options, baseSide)
     // The vote is complete; its worktree is still here (src/evidence/, docs/evidence.md).
