@@ -66,6 +66,7 @@ const UNIT = [
   'shard-split',
   'simhash',
   'v8-coverage',
+  'validators-generated',
   'verdict',
   'writeset',
   'zip'

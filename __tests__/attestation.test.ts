@@ -4,13 +4,13 @@
 // result following the verdict, and the schema refusing what the spec forbids.
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { schemaValidator } from '../src/schema.js'
+import { compiledValidator } from './helpers/schemas.js'
 import { runUrl, statementOf } from '../src/shard/attestation.js'
 import statementSchema from '../src/shard/statement.schema.json' with { type: 'json' }
 import type { Scorecard } from '../src/types.js'
 import { emptyScorecard, finalize } from '../src/verdict/scorecard.js'
 
-const validate = schemaValidator(statementSchema)
+const validate = compiledValidator(statementSchema)
 const SHA = 'a'.repeat(40)
 
 function card(reasons: Scorecard['reasons'] = []): Scorecard {

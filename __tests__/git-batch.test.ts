@@ -365,7 +365,7 @@ describe('git reads the environment its owner hands in, and only that', () => {
     rmSync(handed, { force: true })
   })
 
-  it('keeps tree listings and raw diffs of object ids for the run, but not of ref names', async () => {
+  it('keeps tree listings, raw diffs of object ids and the common git directory for the run, but not listings of ref names', async () => {
     const file = trace('kept')
     const git = new Git(repo.dir, { ...process.env, GIT_TRACE: file })
     const base = repo.sha('HEAD~1')
@@ -377,6 +377,8 @@ describe('git reads the environment its owner hands in, and only that', () => {
         await git.diffZeroContext(base, head, undefined, () => undefined)
         await git.lsTree('HEAD')
         await readBlobs(git, [`${head}:plain.txt`, `${base}:-rf`])
+        // Asked by each side's guard (git/state.ts): the same directory every time.
+        expect(await git.commonDir()).toBe(join(repo.dir, '.git'))
       }
     } finally {
       await git.close()
@@ -396,6 +398,7 @@ describe('git reads the environment its owner hands in, and only that', () => {
     // (hunks.ts, once per run in lints/view.ts) keeps the bounded part it needs.
     expect(count('diff --no-color')).toBe(3)
     expect(count('cat-file')).toBe(1)
+    expect(count('rev-parse --path-format=absolute --git-common-dir')).toBe(1)
     rmSync(file, { force: true })
   })
 

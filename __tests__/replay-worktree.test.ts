@@ -92,6 +92,32 @@ describe('worktrees', () => {
     expect(repo.git('worktree', 'list').trim().split('\n')).toHaveLength(1)
   })
 
+  it('two worktrees made at once are both right, and one still being made when the work throws is removed', async () => {
+    const { ctx, repo } = context()
+    const dirs: string[] = []
+    await withWorktrees(ctx, async wt => {
+      const [base, head] = await Promise.all([wt.base(), wt.head()])
+      expect(readFileSync(join(base, 'app.py'), 'utf8')).toBe('v1\n')
+      expect(readFileSync(join(head, 'app.py'), 'utf8')).toBe('v2\n')
+      expect(repo.git('worktree', 'list').trim().split('\n')).toHaveLength(3)
+    })
+    expect(repo.git('worktree', 'list').trim().split('\n')).toHaveLength(1)
+    // The base's is started and never awaited by the work, which fails at once (as the head's
+    // preparation can while the base's `git worktree add` still runs).
+    await expect(
+      withWorktrees(ctx, async wt => {
+        void wt
+          .base()
+          .then(dir => dirs.push(dir))
+          .catch(() => undefined)
+        throw new Error('boom')
+      })
+    ).rejects.toThrow('boom')
+    expect(dirs).toHaveLength(1)
+    for (const dir of dirs) expect(existsSync(dir)).toBe(false)
+    expect(repo.git('worktree', 'list').trim().split('\n')).toHaveLength(1)
+  })
+
   it('a worktree is made only when asked for, once (a primed base never makes one)', async () => {
     const { ctx, repo } = context()
     const listed = (): string[] => repo.git('worktree', 'list').trim().split('\n')

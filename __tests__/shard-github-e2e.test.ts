@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { SHARD_FILE } from '../src/github/shards.js'
-import { schemaValidator } from '../src/schema.js'
+import { compiledValidator } from './helpers/schemas.js'
 import statementSchema from '../src/shard/statement.schema.json' with { type: 'json' }
 import type { Scorecard } from '../src/types.js'
 import { validateScorecard } from '../src/verdict/scorecard-schema.js'
@@ -177,7 +177,7 @@ describe('mode: shard and mode: merge', { timeout: 600_000 }, () => {
       subject: { name: string; digest: { sha256: string } }[]
       predicate: { result: string; url: string }
     }
-    expect(schemaValidator(statementSchema)(statement)).toEqual([])
+    expect(compiledValidator(statementSchema)(statement)).toEqual([])
     const bytes = readFileSync(merged.outputs.scorecard ?? '')
     expect(statement.subject[0]?.digest.sha256).toBe(
       createHash('sha256').update(bytes).digest('hex')

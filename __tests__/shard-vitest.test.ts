@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto'
 import { readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { schemaValidator } from '../src/schema.js'
+import { compiledValidator } from './helpers/schemas.js'
 import statementSchema from '../src/shard/statement.schema.json' with { type: 'json' }
 import type { Scorecard } from '../src/types.js'
 import { TestRepo } from './helpers/repo.js'
@@ -113,7 +113,7 @@ describe(
         subject: { name: string; digest: { sha256: string } }[]
         predicate: { result: string; passedTests: string[] }
       }
-      expect(schemaValidator(statementSchema)(statement)).toEqual([])
+      expect(compiledValidator(statementSchema)(statement)).toEqual([])
       const bytes = readFileSync(join(repo.dir, 'merged.json'))
       expect(statement.subject).toEqual([
         {

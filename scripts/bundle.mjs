@@ -2,6 +2,7 @@
 // the code they share split into dist/chunks/, copies the tree-sitter wasm files beside
 // them (loaded lazily by the lints) and writes dist/THIRD-PARTY-NOTICES.txt, the licence of
 // every package whose code or files went in (scripts/notices.mjs, from esbuild's metafile).
+// It first regenerates the schema validators (src/generated/, scripts/validators.mjs).
 import { build } from 'esbuild'
 import {
   chmodSync,
@@ -16,6 +17,7 @@ import {
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { bundledPackageDirs, readPackage, renderNotices } from './notices.mjs'
+import { writeValidators } from './validators.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -51,10 +53,16 @@ export const WASM = [
   'node_modules/tree-sitter-typescript/tree-sitter-tsx.wasm'
 ]
 
-/** The packages of the bundle's code (from the metafile) and of the copied files. */
+/**
+ * Packages whose code reaches the bundle through src/generated/ (ajv's validation code and
+ * its run-time helper, written there by scripts/validators.mjs), not through an import.
+ */
+export const GENERATED_FROM = ['node_modules/ajv']
+
+/** The packages of the bundle's code (from the metafile), of the copied and generated files. */
 export function noticePackageDirs(metafile) {
   const copied = WASM.map(file => file.split('/').slice(0, 2).join('/'))
-  return [...new Set([...bundledPackageDirs(metafile), ...copied])].sort()
+  return [...new Set([...bundledPackageDirs(metafile), ...copied, ...GENERATED_FROM])].sort()
 }
 
 /** The notices text for a build's metafile. */
@@ -63,6 +71,9 @@ export function noticesFor(metafile) {
 }
 
 async function main() {
+  // The schema validators as code, from the schemas as they are (scripts/validators.mjs).
+  const regenerated = writeValidators()
+  if (regenerated.length) console.log('regenerated:', regenerated.join(', '))
   const dist = join(root, 'dist')
   rmSync(dist, { recursive: true, force: true })
   mkdirSync(dist, { recursive: true })

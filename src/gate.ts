@@ -406,6 +406,7 @@ async function replayStage(
 ): Promise<void> {
   const mode = {
     baseOnly: options.baseOnly ?? false,
+    baseRuns: options.baseSource === undefined,
     ...(options.shard ? { shard: options.shard } : {}),
     ...(onBaseRun ? { onBaseRun } : {})
   }

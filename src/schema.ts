@@ -1,7 +1,8 @@
 // JSON Schema validation of the gate's data shapes, with one mapping from ajv's errors to
-// issues a person can act on: where (the JSON path) and what. Validators are compiled by
-// the caller, never cached at module level; the shapes validated here are read once a run.
-import { Ajv, type ErrorObject } from 'ajv'
+// issues a person can act on: where (the JSON path) and what. The validators are generated
+// from the schema files at build time (scripts/validators.mjs, src/generated/): no run
+// compiles a schema.
+import type { ErrorObject, ValidateFunction } from 'ajv'
 
 export interface SchemaIssue {
   /** JSON pointer segments to the offending value, e.g. ['reasons', '0', 'level']. */
@@ -9,16 +10,14 @@ export interface SchemaIssue {
   message: string
 }
 
-/** The options of every validator here (__tests__/schema-meta.test.ts checks the schemas). */
+/**
+ * The options every validator handed here was generated with (scripts/validators.mjs; the
+ * validators test checks that they agree, and schema-meta.test.ts checks the schemas).
+ */
 export const SCHEMA_OPTIONS = { allErrors: true, strict: true, allowUnionTypes: true } as const
 
-/**
- * A validator for `schema` (one of the gate's own files), compiled once for as many values
- * as the caller has. Not checked against the meta-schema per run (that compiled the
- * meta-schema each time): a test checks every schema file once.
- */
-export function schemaValidator(schema: object): (value: unknown) => SchemaIssue[] {
-  const validate = new Ajv({ ...SCHEMA_OPTIONS, validateSchema: false }).compile(schema)
+/** Issues of a value by `validate` (one of src/generated/'s), each path and message once. */
+export function schemaValidator(validate: ValidateFunction): (value: unknown) => SchemaIssue[] {
   return value => {
     if (validate(value)) return []
     const seen = new Set<string>()

@@ -388,9 +388,12 @@ export class Git {
   // -------------------------------------------------------------------------------------
   // The checkout and its worktrees
 
-  /** The repository's common git directory (shared by its worktrees), absolute. */
+  /**
+   * The repository's common git directory (shared by its worktrees), absolute: asked once
+   * per run (each side's guard asks), before any of the suite's children have run.
+   */
   async commonDir(): Promise<string> {
-    return (await this.run(['rev-parse', '--path-format=absolute', '--git-common-dir'])).trim()
+    return (await this.keep([], ['rev-parse', '--path-format=absolute', '--git-common-dir'])).trim()
   }
 
   /** Paths tracked in the checkout at or below `path` (taken literally), or why git refused. */

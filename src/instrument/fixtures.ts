@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto'
 import { posix } from 'node:path'
 import { GateError } from '../errors.js'
 import { formatIssue, schemaValidator } from '../schema.js'
-import manifestSchema from './fixtures.schema.json' with { type: 'json' }
+import validateManifest from '../generated/fixtures.mjs'
 import type { Git } from '../git/git.js'
 import { shortSha } from '../json.js'
 import type { Reason } from '../types.js'
@@ -32,7 +32,7 @@ export function parseManifest(text: string, manifestPath: string): FixtureEntry[
       { rule: 'config-invalid', path: manifestPath }
     )
   }
-  const [issue] = schemaValidator(manifestSchema)(value)
+  const [issue] = schemaValidator(validateManifest)(value)
   if (issue) {
     const where = issue.path.length > 0 ? `, entry "${issue.path[0]}"` : ''
     throw new GateError(

@@ -1,8 +1,9 @@
-// JSON Schema validation of a ledger object. Compiled per call (a run reads one ledger),
-// never at import and never cached at module level. The `calendar-date` format rejects
-// 2026-02-30, which a pattern alone would let through.
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
-import { isCalendarDate } from './dates.js'
+// JSON Schema validation of a ledger object, by the validator generated from schema.json at
+// build time (scripts/validators.mjs, src/generated/ledger.mjs; no run compiles the schema).
+// The `calendar-date` format (dates.ts isCalendarDate) rejects 2026-02-30, which a pattern
+// alone would let through.
+import type { ErrorObject } from 'ajv'
+import validate from '../generated/ledger.mjs'
 import schema from './schema.json' with { type: 'json' }
 
 export interface LedgerSchemaIssue {
@@ -13,17 +14,9 @@ export interface LedgerSchemaIssue {
   message: string
 }
 
-function validator(): ValidateFunction {
-  // The schema is the gate's own, checked against the meta-schema by a test, not per run.
-  const ajv = new Ajv({ allErrors: true, strict: true, validateSchema: false })
-  ajv.addFormat('calendar-date', { type: 'string', validate: isCalendarDate })
-  return ajv.compile(schema)
-}
-
 export const ledgerSchema = schema
 
 export function validateLedgerObject(value: unknown): LedgerSchemaIssue[] {
-  const validate = validator()
   if (validate(value)) return []
   // minLength and pattern can both reject one empty string: report it once.
   const seen = new Set<string>()

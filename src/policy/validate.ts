@@ -1,9 +1,9 @@
-// JSON Schema validation of the policy object. The validator is compiled per call, never at
-// import (the CLI's --version must stay fast) and never cached at module level: a run
-// validates one policy, or two when the base tip's differs from the merge base's.
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
+// JSON Schema validation of the policy object, by the validator generated from schema.json
+// at build time (scripts/validators.mjs, src/generated/policy.mjs): no run compiles the
+// schema (that was 45–140 ms of every run's start, issue 29).
+import type { ErrorObject, ValidateFunction } from 'ajv'
+import generated from '../generated/policy.mjs'
 import schema from './schema.json' with { type: 'json' }
-import { UNITE_RULES } from './unite.js'
 
 export interface SchemaIssue {
   /** Key path from the root, e.g. ['suite', 'timeout']. */
@@ -13,26 +13,13 @@ export interface SchemaIssue {
   message: string
 }
 
-/** A compiled policy validator (filling defaults); a caller validating many keeps one. */
+/**
+ * The policy validator (filling defaults): ajv's code for schema.json with allErrors,
+ * useDefaults, strict and verbose (scripts/validators.mjs). Its errors are those of its
+ * last call, read at once by the caller.
+ */
 export function policyValidator(): ValidateFunction {
-  // validateSchema: false: the schema is the gate's own file, checked against the
-  // meta-schema by __tests__/schema-meta.test.ts; checking it again in every run compiled
-  // the meta-schema each time (about half of the policy stage's CPU, issue 29).
-  const ajv = new Ajv({
-    allErrors: true,
-    useDefaults: true,
-    strict: true,
-    verbose: true,
-    validateSchema: false
-  })
-  // The uniting rules (src/policy/unite.ts) are annotations: checked in form, never validating.
-  ajv.addKeyword({ keyword: 'x-unite', metaSchema: { enum: [...UNITE_RULES] } })
-  ajv.addKeyword({
-    keyword: 'x-unite-order',
-    metaSchema: { type: 'array', items: { type: 'string' } }
-  })
-  ajv.addKeyword({ keyword: 'x-unite-nocase', metaSchema: { type: 'boolean' } })
-  return ajv.compile(schema)
+  return generated
 }
 
 export const policySchema = schema

@@ -8,7 +8,7 @@ import type { RunRecord } from '../replay/tripwires.js'
 import { formatIssue, schemaValidator } from '../schema.js'
 import type { SideRun } from '../types.js'
 import type { Fingerprint } from './fingerprint.js'
-import primedSchema from './primed.schema.json' with { type: 'json' }
+import validatePrimed from '../generated/primed.mjs'
 
 export const PRIMED_SCHEMA = 'oracle-gate/primed-base@1'
 
@@ -80,7 +80,7 @@ export function parsePrimed(text: string): PrimedFile | string {
   } catch (error) {
     return `not JSON (${error instanceof Error ? error.message : String(error)})`
   }
-  const issues = schemaValidator(primedSchema)(value)
+  const issues = schemaValidator(validatePrimed)(value)
   if (issues.length > 0)
     return `not a primed base file: ${issues.slice(0, 3).map(formatIssue).join('; ')}`
   return value as PrimedFile

@@ -21,10 +21,17 @@ import type { FidelitySpec } from './fidelity.js'
 /** Most single files mounted read-only over a worktree (the folders always are). */
 const MAX_INSTRUMENT_FILES = 200
 
-/** Probes (unless sandbox: off) and decides; throws for sandbox: required when unavailable. */
-export async function containRuns(ctx: GateContext, spec: FidelitySpec): Promise<Containment> {
-  const probe = ctx.policy.sandbox === 'off' ? null : await probeSandbox(ctx)
-  const decided = decideContainment(ctx.policy.sandbox, probe)
+/**
+ * Decides on the probe's result (none with sandbox: off); throws for sandbox: required
+ * when unavailable. The probe can be started beforehand (startProbe): it needs nothing of
+ * the instrument, so it runs while the caller reads it.
+ */
+export async function containRuns(
+  ctx: GateContext,
+  spec: FidelitySpec,
+  probe: Promise<ProbeResult | null> = startProbe(ctx)
+): Promise<Containment> {
+  const decided = decideContainment(ctx.policy.sandbox, await probe)
   const project = projectName(ctx.repoDir)
   const home = ctx.childEnv.HOME ?? '/root'
   const gitDir = join(ctx.repoDir, '.git')
@@ -45,6 +52,11 @@ export async function containRuns(ctx: GateContext, spec: FidelitySpec): Promise
   }
 }
 
+/** The sandbox probe (bubblewrap running `true`), or null when the policy says sandbox: off. */
+export function startProbe(ctx: GateContext): Promise<ProbeResult | null> {
+  return ctx.policy.sandbox === 'off' ? Promise.resolve(null) : probeSandbox(ctx)
+}
+
 async function probeSandbox(ctx: GateContext): Promise<ProbeResult> {
   const bin = findBwrap(ctx.childEnv.PATH)
   if (bin === null) return { bin: null }
@@ -59,6 +71,15 @@ async function probeSandbox(ctx: GateContext): Promise<ProbeResult> {
 function projectName(repoDir: string): string {
   const name = basename(repoDir)
   return /^[\w.-]+$/.test(name) && name !== '.' && name !== '..' ? name : 'project'
+}
+
+/**
+ * The instrument paths the product may not open (the watch plan's): the folders and files
+ * the sandbox keeps read-only, or every instrument file when no folder list will do.
+ */
+export function watchedInstrument(spec: FidelitySpec): string[] {
+  const paths = instrumentPaths(spec)
+  return paths.length > 0 ? paths : [...spec.files.keys()]
 }
 
 /** The instrument's folders (never the whole worktree) and its files outside them. */

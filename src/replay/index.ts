@@ -29,7 +29,7 @@ import { GateError } from '../errors.js'
 import { guardGitState } from '../git/state.js'
 import { planCanary, type CanaryPlanning } from './canary.js'
 import { compileClasses, type ClassOf } from './classes.js'
-import { containmentNotices, containRuns } from './contain.js'
+import { containmentNotices, containRuns, startProbe, watchedInstrument } from './contain.js'
 import { watchPlan } from './watch.js'
 import { replayEvidence } from '../evidence/index.js'
 import { runtimeReach } from './reach-events.js'
@@ -97,6 +97,11 @@ export interface ReplayMode {
    * suite runs instead of before it (src/gate.ts). Not called for a primed base.
    */
   onBaseRun?: () => void
+  /**
+   * The base side is measured here (no primed result stands for it): its worktree is then
+   * made beside the head's instead of after it (two `git worktree add` at once).
+   */
+  baseRuns?: boolean
 }
 
 export async function replay(
@@ -105,17 +110,38 @@ export async function replay(
   baseSide?: BaseSide,
   mode: ReplayMode = {}
 ): Promise<ReplayOutcome> {
-  const view = ctx.instrument ?? (await instrumentView(ctx))
-  const spec = await fidelitySpec(ctx.git, view, ctx.policy, voteUsesHead(view, ctx.policy))
+  // The sandbox probe needs nothing of the instrument: it runs while the instrument's spec
+  // and the watch plan are read (all before anything of the patch runs).
+  const probe = startProbe(ctx)
+  // Observed at once: a failure while the other reads go on is not an unhandled rejection.
+  probe.catch(() => undefined)
+  const view = ctx.instrument ?? (await settledAfter(probe, instrumentView(ctx)))
+  const spec = await settledAfter(
+    probe,
+    fidelitySpec(ctx.git, view, ctx.policy, voteUsesHead(view, ctx.policy))
+  )
+  const watching = watchPlan(ctx, watchedInstrument(spec))
+  watching.catch(() => undefined)
   // Decided once, before anything of the patch runs (contain.ts).
-  const containment = await containRuns(ctx, spec)
-  const instrument =
-    containment.instrument.length > 0 ? containment.instrument : [...spec.files.keys()]
-  const watch = await watchPlan(ctx, instrument)
+  const containment = await settledAfter(watching, containRuns(ctx, spec, probe))
+  const watch = await watching
   const contained = { ...ctx, instrument: view, containment, watch }
   const outcome = await measureAndScore(contained, ledger, spec, baseSide, mode)
   outcome.reasons.push(...containmentNotices(ctx, containment))
   return { ...outcome, sandbox: containment.report }
+}
+
+/**
+ * `work`'s value, or its failure once `beside` has settled too: nothing started beside it is
+ * left running (writing into the run's temp dir) when the failure ends the run.
+ */
+async function settledAfter<T>(beside: Promise<unknown>, work: Promise<T>): Promise<T> {
+  try {
+    return await work
+  } catch (error) {
+    await beside.catch(() => undefined)
+    throw error
+  }
 }
 
 async function measureAndScore(
@@ -193,6 +219,7 @@ async function measureAndScore(
       }
     }
     if (mode.baseOnly) return { base: await measureBase(ctx, options, baseSide) }
+    if (mode.baseRuns) void wt.base().catch(() => undefined)
     await prepareHead(ctx, await wt.head(), overlay, tests, reset)
     const [base, head] = await measureSides(ctx, options, baseSide)
     // The vote is complete; its worktree is still here (src/evidence/, docs/evidence.md).

@@ -8,7 +8,7 @@ import { isRecord } from '../json.js'
 import type { SeedSettings } from '../policy/types.js'
 import type { Reason, SeedSummary } from '../types.js'
 import { formatIssue, schemaValidator } from '../schema.js'
-import corpusSchema from './seeds.schema.json' with { type: 'json' }
+import validateCorpus from '../generated/seeds.mjs'
 import { keepDistinct, payloadDistance } from './simhash.js'
 
 export interface Seed {
@@ -38,7 +38,7 @@ export function parseCorpus(text: string, path: string): Seed[] {
     )
   }
   const groups = Array.isArray(data) ? data : [data]
-  const validate = schemaValidator(corpusSchema)
+  const validate = schemaValidator(validateCorpus)
   const seeds: Seed[] = []
   const seen = new Set<string>()
   groups.forEach((group: unknown, g) => {

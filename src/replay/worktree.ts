@@ -49,12 +49,20 @@ export async function withWorktrees<T>(
   // Per run, never module-level: what each worktree holds, for its removal.
   const created = new Map<string, string[]>()
   const names = new Set<string>()
+  // Per run: worktrees still being made (two can be at once), awaited before any removal.
+  const making = new Set<Promise<void>>()
   const add = async (name: string, rev: string): Promise<string> => {
     if (names.has(name)) throw new GateError(`worktree ${name} exists already`)
     names.add(name)
     const dir = join(ctx.tempDir, neutralName())
     created.set(dir, [])
-    await createWorktree(ctx, dir, rev)
+    const made = createWorktree(ctx, dir, rev)
+    making.add(made)
+    try {
+      await made
+    } finally {
+      making.delete(made)
+    }
     return dir
   }
   // Per run: the worktree now at the run path (no sandbox), and moving it back.
@@ -90,6 +98,8 @@ export async function withWorktrees<T>(
     }
     return await fn(wt)
   } finally {
+    // A worktree still being made (beside one that failed) is removed once it is there.
+    await Promise.allSettled([...making])
     // A side that removed or replaced the run path leaves nothing to move back.
     await unstage().catch(() => undefined)
     await removeWorktrees(ctx, created)
