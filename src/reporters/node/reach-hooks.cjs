@@ -73,16 +73,18 @@ function install(plan, emit, drain, ownFds, runnerOnly = false) {
   report.at = direct => where.find(direct)
   const paths = sensitivePaths(plan)
   hookFs(paths, report, ownFds)
-  // The environment a spawn copies for its child is no read of the product's; one the
-  // patch's line starts gets production's (`strip`).
-  const quiet = { depth: 0, strip: 0 }
-  const outlived = hookChildren(report, quiet, paths, where, reportAt, plan.ancestors)
+  // The environment a spawn copies for its child is no read of the product's; a child the
+  // patch's line starts gets production's (hookChildren).
+  const quiet = { depth: 0 }
   const state = envState(plan)
+  const outlived = hookChildren(report, quiet, paths, where, reportAt, {
+    ancestors: plan.ancestors,
+    state
+  })
   const envWatch = {
     at: direct => (quiet.depth === 0 ? where.find(direct) : null),
     reportAt,
-    writer: () => where.writer(),
-    strip: () => quiet.strip > 0
+    writer: () => where.writer()
   }
   // The runner's own process (vitest's main, jest's, node --test's) runs no test in its
   // main realm: jest's in-band files run in vm contexts, guarded when created (hookVm).
@@ -176,7 +178,7 @@ function attribution(plan) {
   return {
     files,
     /** Who makes the current call: a test or the product ('own'), node, or the runner. */
-    writer: () => author(sites(60), root, isSelf),
+    writer: () => author(sites(60), root, isSelf, RUNNER_CODE),
     /** Called when the first of the patch's files loads (set by install). */
     loaded: () => {},
     keepMap(filename, code) {
@@ -355,9 +357,10 @@ function hookFs(paths, report, ownFds) {
  * detached, unreferenced child, or one still running at exit). A child it waits for (an
  * execFileSync of git, a spawn it reads to its end) is the product's own business.
  */
-function hookChildren(report, quiet, paths, where, reportAt, ancestors) {
+function hookChildren(report, quiet, paths, where, reportAt, { ancestors, state }) {
   const { ChildProcess } = childProcess
   const runsTests = runsTheTests(paths)
+  const production = productionEnv(state)
   // What a child the patch's line ran printed: the runner's command line (`ps` of the
   // parent) is reported as argv would be hidden. (A waited-for child's output only.)
   const printed = result => {
@@ -365,13 +368,13 @@ function hookChildren(report, quiet, paths, where, reportAt, ancestors) {
       report('markers', 'a child process printed the runner’s command line')
   }
   const patched = () => where.find(false) !== null
-  for (const name of ['spawn', 'fork']) quietly(name, quiet, patched)
+  for (const name of ['spawn', 'fork']) quietly(name, quiet, patched, undefined, production)
   for (const name of ['exec', 'execFile'])
     quietly(name, quiet, patched, undefined, (args, fromPatch) => {
-      const at = [...args].findIndex(a => typeof a === 'function')
-      if (!fromPatch || at < 0) return args
-      const done = args[at]
-      const out = [...args]
+      const out = production(args, fromPatch)
+      const at = out.findIndex(a => typeof a === 'function')
+      if (!fromPatch || at < 0) return out
+      const done = out[at]
       out[at] = function (error, stdout, stderr) {
         printed({ stdout, stderr })
         return done.apply(this, arguments)
@@ -413,7 +416,7 @@ function hookChildren(report, quiet, paths, where, reportAt, ancestors) {
         if (runsTests(line))
           report('process', `${name} of the runner or the tests: ${line.slice(0, 80)}`)
       },
-      undefined,
+      production,
       printed
     )
   return () => {
@@ -425,9 +428,9 @@ function hookChildren(report, quiet, paths, where, reportAt, ancestors) {
 
 /**
  * childProcess[name] wrapped: `before` sees the call's file and arguments first, and the
- * environment the spawn copies for its child is no read of the product's (quiet); a child
- * the patch's line starts (`patched()`) copies production's (quiet.strip). `args` may
- * replace the arguments of a patch's call, `after` sees its result.
+ * environment the spawn copies for its child is no read of the product's (quiet). For a
+ * call of the patch's line (`patched()`), `args` may replace the arguments and `after`
+ * sees the result.
  */
 function quietly(name, quiet, patched, before = () => {}, args = a => a, after = () => {}) {
   const fn = childProcess[name]
@@ -439,19 +442,45 @@ function quietly(name, quiet, patched, before = () => {}, args = a => a, after =
         const fromPatch = patched()
         const given = args(arguments, fromPatch)
         quiet.depth++
-        if (fromPatch) quiet.strip++
         let result
         try {
           result = fn.apply(this, given)
         } finally {
           quiet.depth--
-          if (fromPatch) quiet.strip--
         }
         if (fromPatch) after(result)
         return result
       }
     }[name]
   )
+}
+
+/**
+ * The arguments of a spawn the patch's line makes, its options' environment made
+ * production's: the runner's keys left out of the one given, or of this process's (what
+ * node would copy). Options go after the optional argument list, before a callback.
+ */
+function productionEnv(state) {
+  const without = env => {
+    const out = {}
+    for (const key of Object.keys(env)) if (!state.runnerKey(key, env[key])) out[key] = env[key]
+    return out
+  }
+  return (args, fromPatch) => {
+    const out = [...args]
+    if (!fromPatch) return out
+    const isOptions = a => a !== null && typeof a === 'object' && !Array.isArray(a)
+    let at = out.findIndex((a, i) => i > 0 && isOptions(a))
+    if (at < 0) {
+      at = Array.isArray(out[1]) ? 2 : 1
+      while (out.length < at) out.push(undefined)
+      const fn = typeof out[at] === 'function'
+      if (out[at] !== undefined && !fn) return out
+      out.splice(at, 0, {})
+    }
+    out[at] = { ...out[at], env: without(out[at].env ?? process.env) }
+    return out
+  }
 }
 
 function commandOf(file, args) {

@@ -33,17 +33,23 @@ function digests(env) {
 }
 
 /**
- * Which frame made a call: 'own' when the stack holds a frame of the checkout that is not a
- * dependency (a test or the product), 'node' when every frame is node's, else 'runner'.
- * `frames`: structured call sites (reach-hooks.cjs `sites`), `self`: whether a file is this watcher's.
+ * Who makes the current call, by its nearest frames: 'own' when a frame of the checkout
+ * that is not a dependency (a test or the product) comes before any of the runner's code,
+ * 'runner' when the runner's does (node:test's is node's own `internal/test_runner`; a
+ * dependency's frame with nothing of the checkout under it counts as the runner's), 'node'
+ * when every frame is node's (its bootstrap). `frames`: structured call sites
+ * (reach-hooks.cjs `sites`), `self(file)`: whether a file is this watcher's, `runnerCode`:
+ * the runners' packages (reach-hooks.cjs RUNNER_CODE).
  */
-function author(frames, root, self) {
+function author(frames, root, self, runnerCode) {
   const inRoot = `${root}${sep}`
   let foreign = false
   for (const site of frames) {
     const name = String(site.getFileName?.() ?? '')
+    if (name.startsWith('node:internal/test_runner/')) return 'runner'
     if (name === '' || name.startsWith('node:') || self(name)) continue
     const file = name.startsWith('file://') ? new URL(name).pathname : name
+    if (runnerCode.test(file)) return 'runner'
     if (file.startsWith(inRoot) && !file.includes(`${sep}node_modules${sep}`)) return 'own'
     foreign = true
   }
@@ -74,7 +80,7 @@ function envState(plan) {
  * A view of an environment object: a patch line's listing, spread or JSON of it lacks the
  * runner's keys; a look-up by name of one (`[]`, `in`, a descriptor) finds nothing and is
  * reported. `watch.at(true)`: the patch's line making the read directly, or null;
- * `watch.writer()`: who writes; `watch.strip()`: a child the patch starts is being spawned.
+ * `watch.writer()`: who writes.
  */
 function envProxy(real, state, watch) {
   const hidden = key => state.runnerKey(key, real[key])
@@ -104,12 +110,11 @@ function envProxy(real, state, watch) {
       target[key] = value
       return true
     },
-    // The environment a child the patch starts copies, and a listing from a patch line:
-    // production's keys only (a product scanning its own prefix is honest, one scanning for
-    // the runner finds nothing).
+    // A listing from a patch line: production's keys only (a product scanning its own
+    // prefix is honest, one scanning for the runner finds nothing).
     ownKeys(target) {
       const keys = Reflect.ownKeys(target)
-      if (!keys.some(hidden) || (!watch.strip() && watch.at(true) === null)) return keys
+      if (!keys.some(hidden) || watch.at(true) === null) return keys
       return keys.filter(k => !hidden(k))
     }
   })
