@@ -322,8 +322,10 @@ function hookFs(paths, report, ownFds) {
   ])
   const wrapAll = (target, prefix) => {
     for (const name of Object.keys(target)) {
+      // (The classes first: reading fs.ReadStream loads node's streams, ~10 ms a process.)
+      if (/^[A-Z]/.test(name) || name === 'promises') continue
       const fn = target[name]
-      if (typeof fn !== 'function' || /^[A-Z]/.test(name) || name === 'promises') continue
+      if (typeof fn !== 'function') continue
       const two = TWO.has(name)
       const closes = name === 'close' || name === 'closeSync'
       target[name] = keepProps(

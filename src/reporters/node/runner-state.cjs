@@ -127,8 +127,9 @@ function envProxy(real, state, watch) {
 function baseline(proc) {
   let taken = null
   return {
+    /** Taken once: when the patch's first module loads, or at its first look (native ESM). */
     mark() {
-      if (taken !== null) return
+      if (taken !== null) return taken
       const kinds = new Map()
       for (const kind of proc.getActiveResourcesInfo?.() ?? [])
         kinds.set(kind, (kinds.get(kind) ?? 0) + 1)
@@ -137,6 +138,7 @@ function baseline(proc) {
         handles: new Set(proc._getActiveHandles?.() ?? []),
         requests: new Set(proc._getActiveRequests?.() ?? [])
       }
+      return taken
     },
     get taken() {
       return taken
@@ -206,8 +208,9 @@ function hideRunnerObjects(proc, watch, base, wrap) {
     fn =>
       function () {
         const kinds = fn.apply(this, arguments)
-        const taken = base.taken
-        if (taken === null || taken.kinds.size === 0 || !direct()) return kinds
+        if (!direct()) return kinds
+        const taken = base.taken ?? base.mark()
+        if (taken.kinds.size === 0) return kinds
         const left = new Map(taken.kinds)
         return kinds.filter(k => {
           const n = left.get(k) ?? 0
@@ -226,8 +229,7 @@ function hideRunnerObjects(proc, watch, base, wrap) {
       fn =>
         function () {
           const list = fn.apply(this, arguments)
-          const taken = base.taken
-          return taken === null || !direct() ? list : without(list, taken[key])
+          return direct() ? without(list, (base.taken ?? base.mark())[key]) : list
         }
     )
   hideAsyncResource(watch, wrap)
