@@ -473,8 +473,18 @@ for (const kind of ['node-test', 'vitest', 'jest'] as const) {
   describe(`${kind}: run-time oracle-reach through check()`, () => {
     let repo: TestRepo
     let attackCard: Promise<Scorecard> | undefined
+    // The environment of a CI step, not this vitest worker's: the watcher tells the runner's
+    // keys from those the gate hands, and this process holds vitest's own (VITEST, MODE...).
+    const env = { PATH: process.env.PATH, HOME: process.env.HOME }
     const judge = (head: string): Promise<Scorecard> =>
-      check({ repoDir: repo.dir, base: 'main', head, today: '2026-12-01', log: memoryLogger() })
+      check({
+        repoDir: repo.dir,
+        base: 'main',
+        head,
+        today: '2026-12-01',
+        log: memoryLogger(),
+        env
+      })
     beforeAll(() => {
       repo = new TestRepo('og-reach-node-e2e-')
       repos.push(repo)

@@ -8,93 +8,17 @@
 // that spawns) run green and raise none. The verdicts through check() are in
 // reach-node-e2e.test.ts.
 import { afterAll, describe, expect, it } from 'vitest'
-import { join } from 'node:path'
-import { runShell } from '../src/exec/process.js'
-import { planStream, reportersDir } from '../src/replay/stream.js'
-import { encodeWatch, toRanges } from '../src/replay/watch.js'
-import type { RunnerKind } from '../src/replay/runners.js'
-import { TestRepo } from './helpers/repo.js'
-import { linkRunner, naiveRun, SUITE_COMMANDS } from './helpers/runners.js'
+import { type Files, patched as patchedIn, reaches, watchedRun } from './helpers/node-watch.js'
+import type { TestRepo } from './helpers/repo.js'
+import { naiveRun, SUITE_COMMANDS } from './helpers/runners.js'
 
 const repos: TestRepo[] = []
 afterAll(() => {
   for (const r of repos) r.cleanup()
 })
 
-type Files = Record<string, string>
-
-/** A repository with `base` committed, then `head` on top: the patch is their diff. */
-function patched(base: Files, head: Files, runner?: 'vitest' | 'jest'): TestRepo {
-  const repo = new TestRepo('og-reach-node-')
-  repos.push(repo)
-  repo.write({ '.gitignore': 'node_modules/\n*.xml\n', ...base }).commit('base')
-  repo.write(head).commit('head')
-  if (runner) linkRunner(repo, runner)
-  return repo
-}
-
-/** The patch's added lines of each file, from git's own diff (what watch.ts reads). */
-function patchLines(repo: TestRepo, files: readonly string[]): Record<string, [number, number][]> {
-  const out: Record<string, [number, number][]> = {}
-  for (const file of files) {
-    const lines: number[] = []
-    for (const m of repo
-      .git('diff', '-U0', 'HEAD~1', 'HEAD', '--', file)
-      .matchAll(/^@@ [^+]*\+(\d+)(?:,(\d+))? @@/gm)) {
-      const first = Number(m[1])
-      const count = m[2] === undefined ? 1 : Number(m[2])
-      for (let n = first; n < first + count; n++) lines.push(n)
-    }
-    if (lines.length > 0) out[file] = toRanges(lines)
-  }
-  return out
-}
-
-interface Watched {
-  exit: number | null
-  events: Record<string, unknown>[]
-  watched: number
-  cases: number
-  problems: string[]
-}
-
-/** One watched run of `command` on the head, as the gate runs it (stream and plan). */
-async function watchedRun(
-  repo: TestRepo,
-  command: string,
-  runner: RunnerKind,
-  files: string[]
-): Promise<Watched> {
-  const lines = patchLines(repo, files)
-  const feed = encodeWatch({ lines, instrument: ['test'], reach: true, cover: false }, repo.dir)
-  const junit = join(repo.dir, 'junit.xml')
-  const plan = planStream(command.replaceAll('{junit}', junit), runner, {}, reportersDir(), feed)
-  const result = await runShell({
-    command: plan.command,
-    cwd: repo.dir,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...plan.env },
-    timeoutSec: 300,
-    logFile: join(repo.dir, 'watched.log'),
-    ...plan.shell
-  })
-  const outcome = plan.outcome()
-  if (outcome.state !== 'read') throw new Error(`no stream: ${outcome.why}`)
-  return {
-    exit: result.exitCode,
-    events: outcome.events,
-    watched: outcome.watched,
-    cases: outcome.cases.length,
-    problems: outcome.problems
-  }
-}
-
-/** The reach events, as `category path:line`, sorted and unique. */
-function reaches(events: Record<string, unknown>[]): string[] {
-  const seen = events
-    .filter(e => e.t === 'reach')
-    .map(e => `${String(e.category)} ${String(e.path)}:${String(e.line)}`)
-  return [...new Set(seen)].sort()
-}
+const patched = (base: Files, head: Files, runner?: 'vitest' | 'jest'): TestRepo =>
+  patchedIn(repos, base, head, runner)
 
 // --- node:test ---------------------------------------------------------------------------
 
@@ -160,7 +84,8 @@ describe('node:test', () => {
     // Naive: green with add() still subtracting and price() never computing a price.
     expect(naiveRun(repo, command).status).toBe(0)
     const run = await watchedRun(repo, command, 'node-test', ['src/shop.js'])
-    expect(run.exit).toBe(0)
+    // The runner's key is hidden from the patch's line: add() subtracts in the vote.
+    expect(run.exit).toBe(1)
     expect(run.watched).toBe(1)
     expect(run.problems).toEqual([])
     expect(reaches(run.events)).toEqual([
@@ -288,7 +213,8 @@ describe('jest (each test file in its own vm context)', () => {
     const repo = patched(JEST_BASE, JEST_HEAD, 'jest')
     expect(naiveRun(repo, command).status).toBe(0)
     const run = await watchedRun(repo, command, 'jest', ['src/shop.js'])
-    expect(run.exit).toBe(0)
+    // The runner's key is hidden from the patch's line: add() subtracts in the vote.
+    expect(run.exit).toBe(1)
     expect(run.watched).toBe(1)
     expect(run.cases).toBe(3)
     expect(reaches(run.events)).toEqual([

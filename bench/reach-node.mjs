@@ -2,8 +2,10 @@
 // suite (40 test files of 25 tests each over 40 product modules, every product file's lines
 // on the watch plan) run by vitest, jest and node:test with the gate's reporter, with and
 // without the watcher, the way the gate runs a head (stream at descriptor 3, plan at 4).
-// Medians of 3 wall-clock runs. Run: node bench/reach-node.mjs [--real]
-import { spawn } from 'node:child_process'
+// Medians of 3 wall-clock runs, with the machine's load (uptime) before each runner's.
+// Run: node bench/reach-node.mjs [--real] [--only=<runner>] [--watcher=<dir>] (another copy of
+// src/reporters/node, e.g. the merge base's, to compare two watchers on one machine state).
+import { execFileSync, spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -11,7 +13,12 @@ import { median, tempDir } from './lib.mjs'
 import { FILES, RUNNERS, suiteProject, TESTS } from './node-suite.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
-const reporters = join(here, '..', 'src', 'reporters', 'node')
+const option = name => process.argv.find(a => a.startsWith(`--${name}=`))?.split('=')[1]
+const reporters = option('watcher') ?? join(here, '..', 'src', 'reporters', 'node')
+const load = () =>
+  execFileSync('uptime', { encoding: 'utf8' })
+    .trim()
+    .replace(/^.*load/, 'load')
 
 function runOnce(dir, command, plan) {
   return new Promise(done => {
@@ -60,13 +67,16 @@ async function compare(dir, command, plan) {
   return `${figure('seconds')}, ${figure('cpu')}; ${last.cases} cases streamed, ${last.events} reach events, exit ${last.code}`
 }
 
-for (const [name, r] of Object.entries(process.argv.includes('--real') ? {} : RUNNERS)) {
+const only = option('only')
+const chosen = Object.entries(RUNNERS).filter(([name]) => only === undefined || name === only)
+for (const [name, r] of process.argv.includes('--real') ? [] : chosen) {
   const dir = suiteProject('bench-reach-', name, r)
   const lines = {}
   for (let f = 0; f < FILES; f++) lines[`src/m${f}.${r.ext}`] = [[1, 4]]
   const plan = { v: 1, root: dir, lines, instrument: ['test'], reach: true, cover: false }
   await runOnce(dir, r.command, null) // warm the transform caches
-  console.log(`${name}: ${FILES * TESTS} tests, ${await compare(dir, r.command, plan)}`)
+  const before = load()
+  console.log(`${name}: ${FILES * TESTS} tests, ${await compare(dir, r.command, plan)} (${before})`)
 }
 
 // A real suite: eight of this project's own unit test files (vitest, TypeScript), with

@@ -11,7 +11,7 @@ import { JEST_JUNIT_ENV } from './ids.js'
 import { readReport, type Report } from './junit.js'
 import { detectRunner } from './runners.js'
 import { planStream, reportersDir, type StreamOutcome } from './stream.js'
-import { encodeWatch } from './watch.js'
+import { encodeWatch, handedEnv } from './watch.js'
 
 export type Side = 'base' | 'head'
 
@@ -209,7 +209,9 @@ export async function runSuite(ctx: GateContext, req: RunRequest): Promise<Suite
     { ORACLE_GATE_JUNIT: seen, ORACLE_GATE_TESTS: vars.ORACLE_GATE_TESTS },
     jest
   )
-  const watch = req.side === 'head' && ctx.watch ? encodeWatch(ctx.watch, place.at) : undefined
+  const handed = handedEnv({ ...env, ...req.env }, jest)
+  const watch =
+    req.side === 'head' && ctx.watch ? encodeWatch(ctx.watch, place.at, handed) : undefined
   const stream = planStream(command, detectRunner(ctx.policy.suite), env, reportersDir(), watch)
   const result = await runShell({
     command: stream.command,

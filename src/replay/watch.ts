@@ -7,6 +7,7 @@
 // runner's descriptor 4 that the reporter reads to its end and closes when it loads, so no
 // file, variable or argument of the run holds it and nothing is left for the product to
 // read (process.ts `feed`). The base is never watched: it holds none of the patch's lines.
+import { createHash } from 'node:crypto'
 import type { GateContext } from '../context.js'
 import { addedLines } from '../git/hunks.js'
 import { lintFiles } from '../lints/files.js'
@@ -78,7 +79,39 @@ export function toRanges(lines: readonly number[]): [number, number][] {
 /**
  * The bytes fed to one run: the plan, with the worktree's path as the run sees it (inside
  * the sandbox, the one run path), so the reporter can tell the checkout's files by path.
+ * `env`: the environment the gate hands the run's top process as production would have it
+ * (handedEnv's digests); the node watcher holds every other key of a worker's environment
+ * to be the runner's (docs/lints.md "Node runners").
  */
-export function encodeWatch(plan: WatchPlan, root: string): Buffer {
-  return Buffer.from(`${JSON.stringify({ v: 1, root, ...plan })}\n`, 'utf8')
+export function encodeWatch(
+  plan: WatchPlan,
+  root: string,
+  env?: Readonly<Record<string, string>>
+): Buffer {
+  const handed = env === undefined ? {} : { env }
+  return Buffer.from(`${JSON.stringify({ v: 1, root, ...plan, ...handed })}\n`, 'utf8')
+}
+
+/**
+ * Name → digest of each key of the environment handed to a run, minus the gate's own
+ * (`ORACLE_GATE_*`, the stream's variable) and the runner settings the gate adds (`gateOwn`,
+ * jest-junit's): what the product would see run alone. A digest, not the value: the plan
+ * needs only to tell a key the runner changed from one it was handed. Pure.
+ */
+export function handedEnv(
+  env: Readonly<Record<string, string | undefined>>,
+  gateOwn: Readonly<Record<string, string>> = {}
+): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined || name in gateOwn || name.startsWith('ORACLE_GATE_')) continue
+    if (name === 'TEST_OUTCOME_STREAM') continue
+    out[name] = envDigest(value)
+  }
+  return out
+}
+
+/** The digest of one value (the node watcher computes the same: reach-hooks.cjs). */
+export function envDigest(value: string): string {
+  return createHash('sha256').update(value, 'utf8').digest('hex').slice(0, 16)
 }
