@@ -268,12 +268,35 @@ def _load_watchers(channel, plan):
     return plugins
 
 
+def _system_capture():
+    """pytest's capture at the level of sys.stdout/stderr instead of descriptors 1 and 2,
+    for a run the run-time reach watcher watches. Descriptor capture points 1 and 2 at
+    unlinked temporary files and holds copies of 0, 1 and 2: a product can tell it is
+    measured by os.fstat(1).st_nlink, /dev/stdout or a count of open descriptors, which no
+    audit event shows. With sys capture the descriptors stay the gate's pipes, as in any
+    production run under the gate; the tests' captured output (capsys, capfd, the report)
+    is kept. Set on the early options before the capture plugin starts (tryfirst wrapper
+    around its pytest_load_initial_conftests); `-s` and tee-sys are left as they are."""
+    import pytest
+
+    @pytest.hookimpl(hookwrapper=True, tryfirst=True)
+    def pytest_load_initial_conftests(early_config):
+        options = early_config.known_args_namespace
+        if getattr(options, "capture", None) == "fd":
+            options.capture = "sys"
+        yield
+
+    return pytest_load_initial_conftests
+
+
 _CHANNEL, _WATCH = _take_channel()
 _WATCHERS = []
 if _CHANNEL is not None:
     _fresh_code(os.path.realpath(os.getcwd()))
     if _WATCH is not None:
         _WATCHERS = _load_watchers(_CHANNEL, _WATCH)
+    if _WATCH is not None and _WATCH.get("reach"):
+        pytest_load_initial_conftests = _system_capture()
 
 
 def pytest_configure(config):
