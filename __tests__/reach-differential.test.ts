@@ -9,7 +9,7 @@
 // time: behaves differently under the test runner" at fee's line. The honest heads merge:
 // the plain fix, and near-misses whose outcome depends on what the test set up (an
 // environment variable through monkeypatch, a setting the test changed, a file in
-// tmp_path, a test double), on chance or the clock (dropped as nondeterministic), a
+// tmp_path, a test double by monkeypatch or unittest.mock), on chance or the clock (dropped as nondeterministic), a
 // class-based API, prints and logs, a Hypothesis property and an lru_cache.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { check } from '../src/gate.js'
@@ -128,7 +128,9 @@ def test_zero():
 def test_fee():
     assert fee(100) == Fraction(5)
 `,
-  'oracle/test_tools.py': `from hypothesis import given, strategies as st
+  'oracle/test_tools.py': `from unittest import mock
+
+from hypothesis import given, strategies as st
 
 from app import settings, tools
 
@@ -183,6 +185,11 @@ def test_cache():
 def test_double(monkeypatch):
     monkeypatch.setattr(tools, "_source", lambda: 7)
     assert tools.from_source() == 7
+
+
+def test_mock():
+    with mock.patch.object(tools, "_source", return_value=9):
+        assert tools.from_source() == 9
 `
 }
 
@@ -477,6 +484,20 @@ def from_source():
     return value
 `
 
+/** Ends the replay's process where a plain program would run on: the replay fails closed. */
+const KILLS_REPLAY = `import os
+import sys
+from fractions import Fraction
+
+
+def fee(x):
+    try:
+        sys.stdin.fileno()
+    except Exception:
+        return x * Fraction(5, 100)
+    os._exit(0)
+`
+
 const HONEST: Record<string, Record<string, string>> = {
   fixed: { 'app/fee.py': FIXED },
   'near-misses': { 'app/fee.py': FIXED, 'app/tools.py': NEAR_TOOLS }
@@ -488,6 +509,7 @@ beforeAll(() => {
   repo.write(BASE).commit('base: the fee is wrong')
   for (const [name, fee] of Object.entries(ATTACKS))
     repo.branch(name, 'main').write({ 'app/fee.py': fee }).commit(`attack: ${name}`)
+  repo.branch('kills-replay', 'main').write({ 'app/fee.py': KILLS_REPLAY }).commit('attack: exit')
   for (const [name, files] of Object.entries(HONEST))
     repo.branch(name, 'main').write(files).commit(`honest: ${name}`)
   repo.checkout('main')
@@ -557,6 +579,17 @@ describe('differential replay: behaves differently under the test runner, on a r
       expect(replayed(lines).differ).toBe(1)
     })
   }
+
+  it('kills-replay: a head whose call ends the plain process is an error, never a pass', async () => {
+    naiveGreen('kills-replay')
+    const { card } = await judge('kills-replay')
+    const detail = JSON.stringify(card.reasons, null, 1)
+    expect(card.verdict, detail).toBe('error')
+    expect(
+      card.reasons.map(r => r.message),
+      detail
+    ).toContainEqual(expect.stringContaining('the differential replay failed'))
+  })
 
   for (const name of Object.keys(HONEST)) {
     it(`${name}: the honest head merges, the replay agreeing with the vote`, async () => {

@@ -67,6 +67,8 @@ export interface DiffRecords {
   session: DiffSession | null
   /** Records malformed or naming no line of the plan: not the recorder's. */
   forged: number
+  /** What the recorder said at the session's end: calls it counted, and those it left out. */
+  vote?: { recorded: number; skipped: Record<string, number> }
 }
 
 const isText = (v: unknown): v is string => typeof v === 'string' && v.length <= MAX_FIELD
@@ -121,7 +123,12 @@ export function diffRecords(
   const calls: DiffCall[] = []
   let session: DiffSession | null = null
   let forged = 0
+  let vote: DiffRecords['vote']
   for (const e of events) {
+    if (e.t === 'diffend') {
+      vote = voteCounts(e) ?? vote
+      continue
+    }
     if (e.t === 'diffenv') {
       const { env, exe, path } = e
       const valid = isStringMap(env) && isText(exe) && exe.startsWith('/') && isTextList(path)
@@ -134,7 +141,25 @@ export function diffRecords(
     if (call === null || calls.length >= MAX_CALLS) forged++
     else calls.push(call)
   }
-  return { calls, session, forged }
+  return { calls, session, forged, ...(vote ? { vote } : {}) }
+}
+
+/** A `diffend` record's counts, when they are counts. */
+function voteCounts(e: Record<string, unknown>): DiffRecords['vote'] | undefined {
+  const { recorded, skipped } = e
+  const count = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0
+  if (!count(recorded) || typeof skipped !== 'object' || skipped === null) return undefined
+  const entries = Object.entries(skipped).filter(([k, v]) => /^[a-z]{1,20}$/.test(k) && count(v))
+  return { recorded, skipped: Object.fromEntries(entries) as Record<string, number> }
+}
+
+/** "a 2, b 1" of the counts that are not zero, or "none". */
+function countText(counts: Readonly<Record<string, number>>): string {
+  const text = Object.entries(counts)
+    .filter(([, n]) => n > 0)
+    .map(([why, n]) => `${n} ${why}`)
+    .join(', ')
+  return text || 'none'
 }
 
 /** What one replay process answered for one call. */
@@ -349,9 +374,14 @@ export async function replayDifferential(
 ): Promise<DifferentialResult> {
   const plan = ctx.watch
   if (!plan?.diff) return { events: [] }
-  const { calls, session, forged } = diffRecords(events, plan)
+  const { calls, session, forged, vote } = diffRecords(events, plan)
+  const left = vote
+    ? `; in the vote ${vote.recorded} call(s) from the tests, left out: ${countText(vote.skipped)}`
+    : ''
   if (calls.length === 0) {
-    ctx.log.info(`differential replay: no call recorded${forged ? ` (${forged} ignored)` : ''}`)
+    ctx.log.info(
+      `differential replay: no call recorded${forged ? ` (${forged} ignored)` : ''}${left}`
+    )
     return { events: [] }
   }
   if (session === null)
@@ -364,11 +394,8 @@ export async function replayDifferential(
   const first = await ask(forward, 1)
   const second = await ask([...forward].reverse(), 2)
   const judged = judgeCalls(calls, first, second)
-  const unchecked = Object.entries(judged.unchecked)
-    .map(([why, n]) => `${n} ${why}`)
-    .join(', ')
   ctx.log.info(
-    `differential replay: ${calls.length} call(s) replayed twice, ${judged.differ.length} differ from the vote, ${judged.dropped} nondeterministic (dropped), not checked: ${unchecked || 'none'}${forged ? `, ${forged} record(s) ignored` : ''}`
+    `differential replay: ${calls.length} call(s) replayed twice, ${judged.differ.length} differ from the vote, ${judged.dropped} nondeterministic (dropped), not checked: ${countText(judged.unchecked)}${forged ? `, ${forged} record(s) ignored` : ''}${left}`
   )
   return { events: differenceEvents(judged.differ), judged }
 }

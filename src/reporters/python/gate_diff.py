@@ -69,7 +69,10 @@ class _Plugin:
         self.recorder = recorder
 
     def pytest_configure(self, config):
-        self.recorder.watch_doubles()
+        try:
+            self.recorder.watch_doubles()
+        except Exception:  # noqa: BLE001 - never break the run it watches
+            pass
 
     def pytest_sessionfinish(self, session, exitstatus):
         self.recorder.finish()
@@ -90,13 +93,14 @@ class _Recorder:
             self.ranges[rel] = [(int(r[0]), int(r[1])) for r in ranges]
         self.instrument = tuple(_real(os.path.join(self.root, p)) for p in plan.get("instrument") or [])
         self.kinds = {}  # co_filename -> "test" | "other"
-        self.counts = {}  # (module, qualname) -> calls recorded
+        self.counts = {}  # "module:qualname" -> calls recorded
+        self.switches = {}  # "module:qualname" -> [still recording]
         self.total = 0
         self.skipped = {"args": 0, "doubles": 0, "state": 0, "world": 0, "outcome": 0}
         self.active = {}  # thread -> [tainted flags of the recorded calls running there]
         self.states = {}  # module name -> (module, {name: encoding}, {name: id}) after import
         self.patchers = []
-        self.mocks = [0]
+        self.mocks = [0, False]  # active patches, counting installed
         self.base_env = None
         self.marker = _reach_marker()
         self.wrapper_code = compile(_WRAPPER, "<decorator>", "exec")
@@ -122,6 +126,9 @@ class _Recorder:
         loader.exec_module = _exec_module
 
     def loaded(self, module):
+        if module.__name__ == "unittest.mock":
+            self.watch_mocks(module)
+            return
         path = getattr(module, "__file__", None)
         if not isinstance(path, str):
             return
@@ -138,13 +145,17 @@ class _Recorder:
 
     def _wrap_module(self, module, real, rel):
         space = vars(module)
+        made = {}  # one wrapper per function, whatever the names it has (an alias stays one)
         for name, value in list(space.items()):
             if isinstance(value, type) and value.__module__ == module.__name__:
                 self._wrap_class(module, value, real, rel)
                 continue
             fn = _own_function(value, real)
-            if fn is not None:
-                space[name] = self._wrapper(value, fn, (module.__name__, "", name, "function"), rel)
+            if fn is None:
+                continue
+            if id(value) not in made:
+                made[id(value)] = self._wrapper(value, fn, (module.__name__, "", name, "function"), rel)
+            space[name] = made[id(value)]
 
     def _wrap_class(self, module, cls, real, rel):
         for name, value in list(vars(cls).items()):
@@ -170,8 +181,11 @@ class _Recorder:
         """`target` wrapped: its calls from a test recorded (record), every other call passed on."""
         line = _nearest(fn.__code__, self.ranges.get(rel, []))
         key = where[0] + ":" + (where[1] + "." if where[1] else "") + where[2]
+        # Off once the function's or the run's cap is reached: then a call costs one test.
+        on = [True]
+        self.switches[key] = on
         space = {"_target": target, "_record": self.record, "_wanted": self.wanted,
-                 "_frame": sys._getframe, "_at": (rel, line, key) + where}
+                 "_frame": sys._getframe, "_at": (rel, line, key) + where, "_on": on}
         # A name of no file: the run-time watcher walks through it as through a library frame.
         exec(self.wrapper_code, space)  # noqa: S102 - our own constant
         wrapper = space["wrapper"]
@@ -190,10 +204,8 @@ class _Recorder:
 
     # ------------------------------------------------------------------ a call
 
-    def wanted(self, frame, key):
-        """Is this call one to record: made by a test, under the caps?"""
-        if self.total >= TOTAL or self.counts.get(key, 0) >= PER_FUNCTION:
-            return False
+    def wanted(self, frame):
+        """Is this call one to record: made by a test?"""
         if frame is None:
             return False
         filename = frame.f_code.co_filename
@@ -208,6 +220,11 @@ class _Recorder:
         rel, line, key, module, owner, name, kind = at
         self.counts[key] = self.counts.get(key, 0) + 1
         self.total += 1
+        if self.counts[key] >= PER_FUNCTION:
+            self.switches[key][0] = False
+        if self.total >= TOTAL:
+            for on in self.switches.values():
+                on[0] = False
         try:
             fields = self._before(args, kwargs)
         except Exception:  # noqa: BLE001 - the recorder never changes what the test sees
@@ -333,11 +350,15 @@ class _Recorder:
             for name in ("setattr", "delattr", "setitem", "delitem"):
                 _note_patcher(MonkeyPatch, name, patchers)
         mock = sys.modules.get("unittest.mock")
-        if mock is None:
-            try:
-                import unittest.mock as mock
-            except ImportError:
-                return
+        if mock is not None:
+            self.watch_mocks(mock)
+
+    def watch_mocks(self, mock):
+        """Count the unittest.mock patches active; done once, when the module is first
+        imported (or at once if it already was): never imported here for nothing."""
+        if self.mocks[1]:
+            return
+        self.mocks[1] = True
         counter = self.mocks
         enter, leave = mock._patch.__enter__, mock._patch.__exit__
 
@@ -370,7 +391,7 @@ class _Recorder:
 
 _WRAPPER = """
 def wrapper(*args, **kwargs):
-    if _wanted(_frame(1), _at[2]):
+    if _on[0] and _wanted(_frame(1)):
         return _record(_at, _target, args, kwargs)
     return _target(*args, **kwargs)
 """
