@@ -14,6 +14,7 @@ const UNIT = [
   'approval',
   'attestation',
   'card-glance',
+  'differential-unit',
   'docs',
   'doctor-findings',
   'env',

@@ -112,6 +112,7 @@ export interface Policy {
     'ungoverned-test': LintMode
     'oracle-reach': LintMode
     reach_allow: readonly ReachAllow[]
+    reach_differential: boolean
     literal_min_length: number
     literal_allow: readonly string[]
     judge_modules: readonly string[]

@@ -32,7 +32,8 @@ import { compileClasses, type ClassOf } from './classes.js'
 import { containmentNotices, containRuns, startProbe, watchedInstrument } from './contain.js'
 import { watchPlan } from './watch.js'
 import { replayEvidence } from '../evidence/index.js'
-import { runtimeReach } from './reach-events.js'
+import { runtimeReach, type ReachEvent } from './reach-events.js'
+import { replayDifferential } from './differential.js'
 import type { WatchRecord } from './tripwires.js'
 import { allowList, entryPoints } from '../lints/reach/allow.js'
 import { levelOf } from '../lints/registry.js'
@@ -44,7 +45,7 @@ import { runSide, startSide, type SideOutcome, type SideOptions } from './side.j
 import { score, type Observation } from './transitions.js'
 import { judgeTripwires, unexplainedHit } from './tripwires.js'
 import { unmeasuredReasons } from './unmeasured.js'
-import { applyOverlay, withWorktrees } from './worktree.js'
+import { applyOverlay, withWorktrees, type Worktrees } from './worktree.js'
 import { shardBlock } from '../shard/record.js'
 import { planSlice } from '../shard/slice.js'
 import type { ShardSpec } from '../shard/split.js'
@@ -235,6 +236,7 @@ async function measureAndScore(
     const evidence = await replayEvidence(ctx, wt, replayed)
     // The patch's own tests, only now that no side is left to run (docs/replay.md).
     if (base.results === null || head.results === null) return { base, head, evidence }
+    const differential = await differentialStage(ctx, wt, head, fidelity)
     const patchTests = { what: "the patch's own tests", patchCode: true }
     const patchRun =
       tests.headTests.length > 0 && lead
@@ -246,7 +248,7 @@ async function measureAndScore(
       tests.probeTests.length > 0 && lead
         ? await guardGitState(ctx.git, patchTests, () => probeInDiff(ctx, wt, tests, planes))
         : null
-    return { base, head, patchRun, probed, evidence }
+    return { base, head, patchRun, probed, evidence, differential }
   })
   if (measured.head === undefined) return baseOnlyOutcome(ctx, measured.base, canary)
   const { base, head } = measured
@@ -255,7 +257,11 @@ async function measureAndScore(
   if (measured.probed) base.inDiffOnBase = measured.probed
   const fns = { planeOf, classOf, canary, added }
   const outcome = combine(ctx, ledger, base, head, lead ? corpus : null, fns)
-  outcome.reasons.push(...(await reachAtRunTime(ctx, head.watched ?? [])))
+  const differential = 'differential' in measured ? measured.differential : null
+  outcome.reasons.push(
+    ...(await reachAtRunTime(ctx, head.watched ?? [], differential?.events ?? []))
+  )
+  outcome.reasons.push(...(differential?.tampered ?? []))
   outcome.unmeasured = unmeasured
   outcome.reasons.push(...unmeasuredReasons(ctx, unmeasured, outcome.reasons))
   outcome.reasons.push(...measured.evidence.reasons)
@@ -296,8 +302,34 @@ async function prepareHead(
   }
 }
 
+/**
+ * The differential replay (differential.ts) of the calls the head's vote recorded, in its
+ * worktree at its run path with its git state guarded, and the fidelity check after it: a
+ * replay that changed the instrument on disk is reported as the vote's runs are.
+ */
+async function differentialStage(
+  ctx: GateContext,
+  wt: Pick<Worktrees, 'head' | 'stage'>,
+  head: SideOutcome,
+  fidelity: () => Promise<Reason[]>
+): Promise<{ events: ReachEvent[]; tampered: Reason[] }> {
+  const events = head.firstWatched?.events
+  if (!ctx.watch?.diff || events === undefined) return { events: [], tampered: [] }
+  const worktree = await wt.stage(await wt.head())
+  const found = await guardGitState(
+    ctx.git,
+    { what: 'the differential replay', patchCode: true },
+    () => replayDifferential(ctx, worktree, events)
+  )
+  return { events: found.events, tampered: found.judged ? await fidelity() : [] }
+}
+
 /** oracle-reach at run time: what the head's watched runs saw the patch's lines do. */
-async function reachAtRunTime(ctx: GateContext, runs: readonly WatchRecord[]): Promise<Reason[]> {
+async function reachAtRunTime(
+  ctx: GateContext,
+  runs: readonly WatchRecord[],
+  differential: readonly ReachEvent[]
+): Promise<Reason[]> {
   const plan = ctx.watch
   const level = levelOf(ctx.policy.lints['oracle-reach'])
   if (!plan?.reach || level === undefined) return []
@@ -311,7 +343,8 @@ async function reachAtRunTime(ctx: GateContext, runs: readonly WatchRecord[]): P
     level,
     allowed: allowList(ctx.policy.lints.reach_allow, ctx.policy.case_insensitive),
     isEntry,
-    policyPath: ctx.policy.path
+    policyPath: ctx.policy.path,
+    differential
   })
   ctx.log.info(
     `oracle-reach at run time: ${found.reasons.length} reason(s), ${found.waived} allowed by lints.reach_allow, ${found.forged} record(s) naming no line of the plan ignored`

@@ -18,6 +18,8 @@ export interface ReachEvent {
   what: string
   path: string
   line: number
+  /** Found by the differential replay (differential.ts): the call's outcome differed. */
+  differential?: true
 }
 
 /** Reasons reported per file before a summary reason takes over (as the static rule). */
@@ -35,6 +37,8 @@ export interface RuntimeReachInput {
   /** Command-line entry points (allow.ts): process habits there are notices. */
   isEntry: (path: string) => boolean
   policyPath: string
+  /** What the differential replay found (differential.ts), judged as the watchers' events. */
+  differential?: readonly ReachEvent[]
 }
 
 export interface RuntimeReach {
@@ -88,25 +92,27 @@ export function runtimeReach(input: RuntimeReachInput): RuntimeReach {
   let waived = 0
   let unwatched = 0
   let dropped = 0
+  const take = (e: ReachEvent): void => {
+    const key = `${e.path}\0${e.line}\0${e.category}${e.differential ? '\0differential' : ''}`
+    if (seen.has(key)) return
+    seen.add(key)
+    if (input.allowed(e.path, e.category)) {
+      waived++
+      return
+    }
+    const soft = e.category === 'process' && input.isEntry(e.path)
+    const list = byFile.get(e.path) ?? []
+    list.push(reasonOf(e, soft ? 'notice' : level, soft))
+    byFile.set(e.path, list)
+  }
   for (const run of input.runs) {
     if (run.fed && run.watched < run.started) unwatched++
     dropped += run.dropped
     const parsed = reachEvents(run.events, input.plan)
     forged += parsed.forged
-    for (const e of parsed.events) {
-      const key = `${e.path}\0${e.line}\0${e.category}`
-      if (seen.has(key)) continue
-      seen.add(key)
-      if (input.allowed(e.path, e.category)) {
-        waived++
-        continue
-      }
-      const soft = e.category === 'process' && input.isEntry(e.path)
-      const list = byFile.get(e.path) ?? []
-      list.push(reasonOf(e, soft ? 'notice' : level, soft))
-      byFile.set(e.path, list)
-    }
+    for (const e of parsed.events) take(e)
   }
+  for (const e of input.differential ?? []) take(e)
   const reasons: Reason[] = []
   for (const [path, list] of byFile) {
     reasons.push(...list.slice(0, PER_FILE_CAP))
@@ -140,11 +146,9 @@ function reasonOf(e: ReachEvent, level: Level, soft: boolean): Reason {
   const why = soft
     ? 'allowed in a command-line entry point; make sure the locked tests never import this file'
     : `${WHY[e.category]}; ${ADVICE}`
-  return {
-    rule: 'oracle-reach',
-    level,
-    path: e.path,
-    line: e.line,
-    message: `${e.category}: ${what} at run time — ${why}`
-  }
+  // The differential replay's finding: the call, and the vote's and the plain outcome.
+  const message = e.differential
+    ? `${e.category}: at run time: behaves differently under the test runner — ${what}; ${why}`
+    : `${e.category}: ${what} at run time — ${why}`
+  return { rule: 'oracle-reach', level, path: e.path, line: e.line, message }
 }

@@ -12,6 +12,7 @@ import type { GateContext } from '../context.js'
 import { addedLines } from '../git/hunks.js'
 import { lintFiles } from '../lints/files.js'
 import { allowList } from '../lints/reach/allow.js'
+import { detectRunner } from './runners.js'
 
 /** The child's descriptor of the plan (after the stream at 3). */
 export const WATCH_FD = 4
@@ -25,6 +26,11 @@ export interface WatchPlan {
   reach: boolean
   /** Record which of the patch's lines each voting test runs (evidence). */
   cover: boolean
+  /**
+   * Record the calls the locked tests make to the patch's functions, for the differential
+   * replay (differential.ts; pytest only). Absent: not recorded.
+   */
+  diff?: boolean
   /**
    * Files of `lines` the merge base's lints.reach_allow waives for `markers`: the watcher
    * shows them the runner's state as it is (a pytest plugin the repository ships needs it)
@@ -61,7 +67,16 @@ export async function watchPlan(
   )
   const allowed = allowList(ctx.policy.lints.reach_allow, ctx.policy.case_insensitive)
   const open = Object.keys(lines).filter(path => allowed(path, 'markers'))
-  return { lines, instrument: [...instrument], reach, cover, ...(open.length ? { open } : {}) }
+  const diff =
+    reach && ctx.policy.lints.reach_differential && detectRunner(ctx.policy.suite) === 'pytest'
+  return {
+    lines,
+    instrument: [...instrument],
+    reach,
+    cover,
+    ...(diff ? { diff } : {}),
+    ...(open.length ? { open } : {})
+  }
 }
 
 /** Sorted [first, last] ranges of a set of line numbers. Pure; exported for tests. */
