@@ -228,7 +228,9 @@ async function measureAndScore(
   if (measured.probed) base.inDiffOnBase = measured.probed
   const fns = { planeOf, classOf, canary, added }
   const outcome = combine(ctx, ledger, base, head, lead ? corpus : null, fns)
-  outcome.reasons.push(...(await reachAtRunTime(ctx, head.watched ?? [])))
+  // The mutant runs are watched as the vote is (src/evidence/): their reach counts alike.
+  const watched = [...(head.watched ?? []), ...(measured.evidence.watched ?? [])]
+  outcome.reasons.push(...(await reachAtRunTime(ctx, watched)))
   outcome.unmeasured = unmeasured
   outcome.reasons.push(...unmeasuredReasons(ctx, unmeasured, outcome.reasons))
   outcome.reasons.push(...measured.evidence.reasons)

@@ -196,9 +196,13 @@ class _Session:
             except (TypeError, ValueError, OSError):
                 pairs = None
             if pairs:
-                made = switched_code(
-                    loader.get_data(path), path, pairs, session.active, session.common.swap_constant
-                )
+                common = session.common
+
+                # Registered with the guard (probe_guard.py), as the coverage probes are.
+                def swap(code, placeholder, active, rel=pairs[0][1]["path"]):
+                    return common.guard.swap(common.swap_constant, code, placeholder, active, rel)
+
+                made = switched_code(loader.get_data(path), path, pairs, session.active, swap)
                 if made is not None:
                     session.switched.update(made[1])
                     return made[0]
