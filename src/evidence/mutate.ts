@@ -227,7 +227,9 @@ async function runOne(ctx: GateContext, input: MutationInput, one: One): Promise
     ctx.log.info(`mutation: ${m.path}:${m.line} ${m.mutation}`)
     // Watched as the vote is (the runner's state hidden from the patch's lines, what they
     // do reported), the plan's lines moved where the mutant moved them; no coverage.
-    const watch = shiftedPlan(mutantWatch(ctx.watch), m, target.held.text)
+    const shifted = shiftedPlan(mutantWatch(ctx.watch), m, target.held.text)
+    // `schemata.one`: the pytest reporter only makes failures quick (gate_mutate.py).
+    const watch = shifted && { ...shifted, schemata: { one: true, mutants: [] } }
     run = await runSuite({ ...ctx, watch }, mutantRun(ctx, input, one, tests))
   } finally {
     await putFile(target.file, target.held.bytes, target.held, 0)
