@@ -18,6 +18,7 @@ import { worktreeFiles, type Worktrees } from '../replay/worktree.js'
 import type { RawCase } from '../replay/junit.js'
 import type { SideOutcome } from '../replay/side.js'
 import type { Observation } from '../replay/transitions.js'
+import type { WatchRecord } from '../replay/tripwires.js'
 import { toRanges } from '../replay/watch.js'
 import { parsedLanguageOf } from '../lang.js'
 import type { EvidenceCard, Plane, Reason } from '../types.js'
@@ -94,6 +95,8 @@ export async function replayEvidence(
 export interface EvidenceResult {
   evidence?: EvidenceCard
   reasons: Reason[]
+  /** The mutant runs' watch records: oracle-reach at run time reads them as the vote's. */
+  watched?: WatchRecord[]
 }
 
 /** Mutants per changed production file when evidence.max_mutants is absent. */
@@ -143,14 +146,20 @@ async function measure(
   const coverage = await coverageOf(ctx, input, changed, passing)
   if (settings.mode === 'enforce' && (coverage.problems?.length ?? 0) > 0)
     throw new Error(`coverage could not be measured: ${coverage.problems?.join('; ')}`)
-  const outcomes = await mutation(ctx, input, settings, { changed, coverage, passing, texts })
+  const watched: WatchRecord[] = []
+  const measured = { changed, coverage, passing, texts, watched }
+  const outcomes = await mutation(ctx, input, settings, measured)
   const card = evidenceCard(settings, changed, coverage, outcomes)
   const problems = (card.problems ?? []).map((p): Reason => ({
     rule: 'diagnostic',
     level: 'notice',
     message: `evidence: ${p}`
   }))
-  return { evidence: card, reasons: [...problems, ...evidenceReasons(settings, card)] }
+  return {
+    evidence: card,
+    reasons: [...problems, ...evidenceReasons(settings, card)],
+    ...(watched.length > 0 ? { watched } : {})
+  }
 }
 
 /** Canonical ids of the voting tests that passed on the head, every time they ran. */
@@ -204,7 +213,9 @@ export function mergeCoverage(parts: readonly LineCoverage[]): LineCoverage {
   const byTest = new Map<string, Map<number, string[]>>()
   const executable = new Map<string, Set<number>>()
   const problems: string[] = []
+  const voided: string[] = []
   for (const part of parts) {
+    voided.push(...(part.voided ?? []))
     for (const [path, lines] of part.covered) covered.set(path, new Set(lines))
     for (const [path, lines] of part.byTest ?? []) byTest.set(path, lines)
     for (const [path, lines] of part.executable ?? []) executable.set(path, new Set(lines))
@@ -214,7 +225,8 @@ export function mergeCoverage(parts: readonly LineCoverage[]): LineCoverage {
     covered,
     byTest,
     ...(executable.size > 0 ? { executable } : {}),
-    ...(problems.length > 0 ? { problems } : {})
+    ...(problems.length > 0 ? { problems } : {}),
+    ...(voided.length > 0 ? { voided } : {})
   }
 }
 
@@ -223,6 +235,8 @@ interface Measured {
   coverage: LineCoverage
   passing: ReadonlySet<string>
   texts: ReadonlyMap<string, string>
+  /** Filled with the mutant runs' watch records. */
+  watched: WatchRecord[]
 }
 
 /** Mutants of the covered changed lines, capped, run against the tests that cover them. */
@@ -245,6 +259,9 @@ async function mutation(
   if (mutants.length === 0) return []
   const all = [...m.passing].sort()
   const testsFor = (x: Mutant): string[] => m.coverage.byTest?.get(x.path)?.get(x.line) ?? all
+  // Python: covered, yet by no test (py-coverage.ts keeps every test's lines): the import.
+  const atImport = (x: Mutant): boolean =>
+    languageOf(x.path) === 'python' && m.coverage.byTest?.get(x.path)?.get(x.line) === undefined
   return runMutants(ctx, {
     worktree: input.worktree,
     mutants,
@@ -252,7 +269,9 @@ async function mutation(
     budgetSec: settings.budget_s,
     log: join(ctx.tempDir, 'head-mutants.log'),
     ...(input.baseFiles ? { baseFiles: input.baseFiles } : {}),
-    ...(input.fidelity ? { fidelity: input.fidelity } : {})
+    ...(input.fidelity ? { fidelity: input.fidelity } : {}),
+    watched: m.watched,
+    atImport
   })
 }
 
@@ -304,7 +323,8 @@ export function evidenceCard(
     mutants,
     budget_s: settings.budget_s
   }
-  if (coverage.problems && coverage.problems.length > 0) card.problems = [...coverage.problems]
+  const problems = [...(coverage.problems ?? []), ...(coverage.voided ?? [])]
+  if (problems.length > 0) card.problems = problems
   return card
 }
 

@@ -17,7 +17,9 @@ import { runSuite, type RunRequest, type SuiteRun } from '../replay/run.js'
 import { detectRunner } from '../replay/runners.js'
 import { judgeStream } from '../replay/tripwires.js'
 import { worktreeFiles } from '../replay/worktree.js'
-import { runSession, type SessionResult } from './schemata.js'
+import type { WatchRecord } from '../replay/tripwires.js'
+import type { WatchPlan } from '../replay/watch.js'
+import { mutantWatch, runSession, watchRecord, type SessionResult } from './schemata.js'
 import type { Mutant, MutantOutcome } from './types.js'
 
 /**
@@ -56,6 +58,17 @@ export interface MutationInput {
    * by the head's code would kill (or spare) every mutant after. Without it, unchecked.
    */
   fidelity?: () => Promise<readonly unknown[]>
+  /**
+   * Where the watch records of the mutant runs go (each is watched with the vote's plan):
+   * the replay reads them for oracle-reach at run time as it reads the vote's.
+   */
+  watched?: WatchRecord[]
+  /**
+   * Did only the import run the mutant's line (covered, but by no test: a decorator's
+   * body, a module constant)? The session switches mutants after the import, so these run
+   * one by one, where the import runs the mutant.
+   */
+  atImport?: (m: Mutant) => boolean
 }
 
 /** Runs the mutants one after the other; every mutant gets an outcome, in input order. */
@@ -126,11 +139,11 @@ async function sessionOf(
     if (!m.path.endsWith('.py') || typeof (await fileIn(input.worktree, m.path)) !== 'string')
       continue
     const tests = input.testsFor(m)
-    if (tests.length > 0) mutants.push({ k, m, tests })
+    if (tests.length > 0 && input.atImport?.(m) !== true) mutants.push({ k, m, tests })
   }
   if (mutants.length === 0) return none
   ctx.log.info(`mutation: ${mutants.length} Python mutant(s) in one pytest session`)
-  const results = await runSession(ctx, {
+  const answer = await runSession(ctx, {
     worktree: input.worktree,
     mutants,
     budgetSec: left,
@@ -139,11 +152,13 @@ async function sessionOf(
     maxSelected: MAX_SELECTED,
     log: input.log
   })
+  if (answer.watched) input.watched?.push(answer.watched)
   if (input.fidelity && (await input.fidelity()).length > 0) {
     ctx.log.warning('mutation: the instrument on disk changed during the mutant session; stopped')
     return { results: new Map(), stopped: INSTRUMENT_CHANGED, tests: new Map() }
   }
-  return { results, stopped: null, tests: new Map(mutants.map(x => [x.k, x.tests])) }
+  const tests = new Map(mutants.map(x => [x.k, x.tests]))
+  return { results: answer.results, stopped: null, tests }
 }
 
 /** A mutant the session judged: its tests' cases, mapped to ids, judged as a run's. */
@@ -210,15 +225,39 @@ async function runOne(ctx: GateContext, input: MutationInput, one: One): Promise
     // on the source's mtime and size (Python's bytecode) never take one text for another.
     await putFile(target.file, target.mutated, target.held, one.k + 1)
     ctx.log.info(`mutation: ${m.path}:${m.line} ${m.mutation}`)
-    // Not watched (replay/watch.ts): what the patch's lines do at run time is the vote's
-    // to report, and a mutant's lines are not quite the patch's.
-    run = await runSuite({ ...ctx, watch: null }, mutantRun(ctx, input, one, tests))
+    // Watched as the vote is (the runner's state hidden from the patch's lines, what they
+    // do reported), the plan's lines moved where the mutant moved them; no coverage.
+    const shifted = shiftedPlan(mutantWatch(ctx.watch), m, target.held.text)
+    // `schemata.one`: the pytest reporter only makes failures quick (gate_mutate.py).
+    const watch = shifted && { ...shifted, schemata: { one: true, mutants: [] } }
+    run = await runSuite({ ...ctx, watch }, mutantRun(ctx, input, one, tests))
   } finally {
     await putFile(target.file, target.held.bytes, target.held, 0)
   }
+  const watched = watchRecord(run)
+  if (watched) input.watched?.push(watched)
   const report = trusted(run, input.worktree, ctx)
   if ('why' in report) return notRun(m, report.why)
   return judgeMutant(m, tests, observe(report, await one.ids()))
+}
+
+/**
+ * The plan of a one-by-one mutant run: the mutant's file is on disk with the mutant in, so
+ * where a removal took lines out (a call over several lines → `pass`), the plan's lines of
+ * that file after it move up with the text. Pure; exported for tests.
+ */
+export function shiftedPlan(plan: WatchPlan | null, m: Mutant, text: string): WatchPlan | null {
+  const ranges = plan?.lines[m.path]
+  if (!plan || !ranges) return plan
+  const newlines = (t: string): number => t.split('\n').length - 1
+  const first = newlines(text.slice(0, m.start)) + 1
+  const last = first + newlines(text.slice(m.start, m.end))
+  const kept = first + newlines(m.replacement)
+  if (kept === last) return plan
+  const at = (n: number): number =>
+    n <= first ? n : n <= last ? Math.min(n, kept) : n - last + kept
+  const moved = ranges.map(([a, b]): [number, number] => [at(a), at(b)])
+  return { ...plan, lines: { ...plan.lines, [m.path]: moved } }
 }
 
 /** The file a mutant goes in, its original, and the mutated bytes; or why it cannot. */

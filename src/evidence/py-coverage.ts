@@ -4,9 +4,11 @@
 // test's lines count when it maps to a voting test that passed on the head; lines run
 // outside any test (imports, collection) count without a test. Anything else (a draft, a
 // failing test, a record that is not well formed, a file that is not among the changed
-// ones) counts for nothing. Pure.
+// ones) counts for nothing. A file whose probes a patch line reached (an `instrument`
+// record, instrument.ts) counts for nothing either: the product could have written them. Pure.
 import type { RawCase } from '../replay/junit.js'
 import type { WatchedRun } from '../replay/side.js'
+import { instrumentReads, voids, type InstrumentReads } from './instrument.js'
 import type { ChangedLines, LineCoverage } from './types.js'
 
 export interface PyCoverageInput {
@@ -32,6 +34,9 @@ export function pyCoverage(input: PyCoverageInput): LineCoverage {
   const covered = new Map<string, Set<number>>()
   const byTest = new Map<string, Map<number, string[]>>()
   const problems = unmeasured(input.watched, input.changed)
+  const reads = instrumentReads(input.watched?.events ?? [])
+  const voided = input.changed.filter(c => voids(reads, c.path)).map(c => c.path)
+  for (const path of voided) wanted.delete(path)
   for (const event of input.watched?.events ?? []) {
     const record = coverRecord(event)
     const lines = record ? wanted.get(record.path) : undefined
@@ -44,7 +49,16 @@ export function pyCoverage(input: PyCoverageInput): LineCoverage {
       if (id !== null) addTest(byTest, record.path, line, id)
     }
   }
-  return { covered, byTest, ...(problems.length > 0 ? { problems } : {}) }
+  return {
+    covered,
+    byTest,
+    ...(problems.length > 0 ? { problems } : {}),
+    ...(voided.length > 0 ? { voided: [voidedText(voided, reads)] } : {})
+  }
+}
+
+function voidedText(paths: readonly string[], reads: InstrumentReads): string {
+  return `${paths.join(', ')}: the product reached the gate's coverage probes (${reads.why.join('; ')}), so what they recorded could be its own writing: these lines count as uncovered`
 }
 
 /** Why the run cannot tell what it covered: the plan never reached it, or records were cut. */

@@ -4,7 +4,10 @@
 // mutant's covering tests with its switch on (src/reporters/python/gate_mutate.py). The
 // file on disk is never written. What comes back, per mutant, is a `mutant` record on the
 // outcome stream: the cases its tests gave, or why it must run in a process of its own
-// (its statement runs at import), or why it was not run (the budget). This module builds
+// (its statement runs at import), or why it was not run (the budget). The session is
+// watched as the vote is (the vote's plan: the runner's state hidden from the patch's
+// lines, what they do reported), and a patch line that reached the gate's switches
+// (an `instrument` record) voids the answers of that file's mutants. This module builds
 // the plan and reads the records; mutate.ts judges them and runs the rest one by one.
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -12,7 +15,9 @@ import type { GateContext } from '../context.js'
 import type { RawCase } from '../replay/junit.js'
 import { rerunArgs, type RerunPlan } from '../replay/rerun.js'
 import { runSuite, type SuiteRun } from '../replay/run.js'
+import type { WatchRecord } from '../replay/tripwires.js'
 import type { WatchPlan } from '../replay/watch.js'
+import { instrumentReads, voids } from './instrument.js'
 import type { Mutant } from './types.js'
 
 /** What the session said of one mutant. */
@@ -40,19 +45,24 @@ interface PlanMutant {
   tests: readonly string[]
 }
 
+/** What the session said, and its watch record (for oracle-reach at run time). */
+export interface SessionAnswer {
+  results: Map<number, SessionResult>
+  watched?: WatchRecord
+}
+
 /**
  * Runs the session; per mutant what it said. Mutants left out of the map get no answer
  * from the session (it died, or never read the plan): the caller runs them one by one.
+ * Watched as the vote is: the vote's plan (the patch's lines, the instrument, reach), so
+ * the runner's state is hidden from the patch's lines as in the vote and what they do is
+ * reported the same way; no coverage.
  */
-export async function runSession(
-  ctx: GateContext,
-  input: SessionInput
-): Promise<Map<number, SessionResult>> {
+export async function runSession(ctx: GateContext, input: SessionInput): Promise<SessionAnswer> {
   const planned = await planMutants(input)
-  const out = new Map<number, SessionResult>()
-  if (planned.length === 0) return out
+  if (planned.length === 0) return { results: new Map() }
   const run = await runSuite(
-    { ...ctx, watch: schemataPlan(planned, input.budgetSec) },
+    { ...ctx, watch: schemataPlan(ctx.watch, planned, input.budgetSec) },
     {
       side: 'head',
       worktree: input.worktree,
@@ -60,7 +70,23 @@ export async function runSession(
       ...selection(ctx, input)
     }
   )
-  return readSession(run, planned, ctx.policy.suite.timeout)
+  const watched = watchRecord(run)
+  return {
+    results: readSession(run, planned, ctx.policy.suite.timeout),
+    ...(watched ? { watched } : {})
+  }
+}
+
+/** A mutant run's watch record, as RunWatch keeps the vote's (tripwires.ts). */
+export function watchRecord(run: SuiteRun): WatchRecord | undefined {
+  if (run.stream?.state !== 'read') return undefined
+  const { started, watched, events, dropped } = run.stream
+  return { fed: run.watchFed === true, started, watched, events, dropped }
+}
+
+/** The plan of a mutant run: the vote's without coverage (or none when the vote had none). */
+export function mutantWatch(vote: WatchPlan | null | undefined): WatchPlan | null {
+  return vote ? { ...vote, cover: false } : null
 }
 
 /** The command and selection: the union of the mutants' tests, or the whole suite. */
@@ -78,12 +104,14 @@ function selection(
   }
 }
 
-function schemataPlan(mutants: readonly PlanMutant[], budgetSec: number): WatchPlan {
+function schemataPlan(
+  vote: WatchPlan | null | undefined,
+  mutants: readonly PlanMutant[],
+  budgetSec: number
+): WatchPlan {
+  const base = mutantWatch(vote) ?? { lines: {}, instrument: [], reach: false, cover: false }
   const plan: WatchPlan & { schemata: unknown } = {
-    lines: {},
-    instrument: [],
-    reach: false,
-    cover: false,
+    ...base,
     schemata: { budget_s: budgetSec, mutants }
   }
   return plan
@@ -124,17 +152,24 @@ async function planMutants(input: SessionInput): Promise<PlanMutant[]> {
  */
 export function readSession(
   run: SuiteRun,
-  planned: readonly { k: number }[],
+  planned: readonly { k: number; path: string }[],
   timeoutSec: number
 ): Map<number, SessionResult> {
   const out = new Map<number, SessionResult>()
   const stream = run.stream
   if (stream?.state !== 'read' || stream.watched === 0 || stream.problems.length > 0) return out
   const asked = new Set(planned.map(p => p.k))
+  const reads = instrumentReads(stream.events)
+  for (const p of planned)
+    if (voids(reads, p.path))
+      out.set(p.k, {
+        notRun: `the product reached the gate's mutant switches (${reads.why.join('; ')})`
+      })
   for (const event of stream.events) {
     // `index`: the mutant's k (the channel's own `k` is the run's nonce).
     const k = event.index
     if (event.t !== 'mutant' || typeof k !== 'number' || !asked.has(k)) continue
+    if (voids(reads, planned.find(p => p.k === k)?.path ?? '')) continue
     if (out.has(k)) {
       // Two answers for one mutant: the records cannot be trusted; all go one by one.
       return new Map()

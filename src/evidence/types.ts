@@ -28,6 +28,12 @@ export interface LineCoverage {
   byTest?: Map<string, Map<number, string[]>>
   /** Why coverage could not be measured for some files (named in the card), if any. */
   problems?: string[]
+  /**
+   * Files whose measure the product could write (one of the patch's lines reached the
+   * gate's instrument, instrument.ts): their lines count as uncovered. Named in the card's
+   * problems, but not a failure to measure: under enforce the lines decide, not an error.
+   */
+  voided?: string[]
 }
 
 /** One mutation of one covered changed line: a replacement of a byte range of the file. */

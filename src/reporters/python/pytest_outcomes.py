@@ -249,20 +249,27 @@ def _fresh_code(root):
     external.SourceLoader.get_code = get_code
 
 
+def _by_path(name):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, os.path.join(_HERE, name + ".py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def _load_watchers(channel, plan):
     """The watchers beside this module (gate_*.py: run-time reach, coverage), each handed
     the channel and the plan before any product module is imported. Loaded by path, so the
     folder never goes back on sys.path; each returns an optional pytest plugin object."""
-    import importlib.util
-
     plugins = []
+    # The evidence watchers' instruments are registered with one guard (probe_guard.py).
+    guard = _by_path("probe_guard").Guard(channel, plan)
+    common = types.SimpleNamespace(**vars(_COMMON), guard=guard)
     for name in sorted(os.listdir(_HERE)):
         if not (name.startswith("gate_") and name.endswith(".py")):
             continue
-        spec = importlib.util.spec_from_file_location(name[:-3], os.path.join(_HERE, name))
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        plugin = module.install(channel, plan, _COMMON)
+        plugin = _by_path(name[:-3]).install(channel, plan, common)
         if plugin is not None:
             plugins.append(plugin)
     return plugins
