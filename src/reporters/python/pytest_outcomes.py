@@ -249,15 +249,25 @@ def _fresh_code(root):
     external.SourceLoader.get_code = get_code
 
 
+# The plan key each watcher acts on: its install() returns None when the plan lacks it, so
+# such a watcher is not even compiled (they compile from source in every head run, and
+# gate_reach.py alone is about 1,000 lines). A watcher not named here is always loaded.
+_NEEDS = {"gate_reach": "reach", "gate_cover": "cover", "gate_mutate": "schemata"}
+
+
 def _load_watchers(channel, plan):
-    """The watchers beside this module (gate_*.py: run-time reach, coverage), each handed
-    the channel and the plan before any product module is imported. Loaded by path, so the
-    folder never goes back on sys.path; each returns an optional pytest plugin object."""
+    """The watchers beside this module (gate_*.py: run-time reach, coverage, mutants) that
+    the plan asks for, each handed the channel and the plan before any product module is
+    imported. Loaded by path, so the folder never goes back on sys.path; each returns an
+    optional pytest plugin object."""
     import importlib.util
 
     plugins = []
     for name in sorted(os.listdir(_HERE)):
         if not (name.startswith("gate_") and name.endswith(".py")):
+            continue
+        need = _NEEDS.get(name[:-3])
+        if need is not None and not plan.get(need):
             continue
         spec = importlib.util.spec_from_file_location(name[:-3], os.path.join(_HERE, name))
         module = importlib.util.module_from_spec(spec)
