@@ -258,16 +258,31 @@ def _by_path(name):
     return module
 
 
+# The plan key each watcher acts on: its install() returns None when the plan lacks it, so
+# such a watcher is not even compiled (they compile from source in every head run, and
+# gate_reach.py alone is about 1,000 lines). A watcher not named here is always loaded.
+_NEEDS = {
+    "gate_reach": "reach",
+    "gate_cover": "cover",
+    "gate_mutate": "schemata",
+    "gate_diff": "diff",
+}
+
+
 def _load_watchers(channel, plan):
-    """The watchers beside this module (gate_*.py: run-time reach, coverage), each handed
-    the channel and the plan before any product module is imported. Loaded by path, so the
-    folder never goes back on sys.path; each returns an optional pytest plugin object."""
+    """The watchers beside this module (gate_*.py: run-time reach, coverage, mutants) that
+    the plan asks for, each handed the channel and the plan before any product module is
+    imported. Loaded by path, so the folder never goes back on sys.path; each returns an
+    optional pytest plugin object."""
     plugins = []
     # The evidence watchers' instruments are registered with one guard (probe_guard.py).
     guard = _by_path("probe_guard").Guard(channel, plan)
     common = types.SimpleNamespace(**vars(_COMMON), guard=guard)
     for name in sorted(os.listdir(_HERE)):
         if not (name.startswith("gate_") and name.endswith(".py")):
+            continue
+        need = _NEEDS.get(name[:-3])
+        if need is not None and not plan.get(need):
             continue
         plugin = _by_path(name[:-3]).install(channel, plan, common)
         if plugin is not None:

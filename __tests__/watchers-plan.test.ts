@@ -1,0 +1,66 @@
+// The Python watchers are compiled only when the watch plan asks for them
+// (src/reporters/python/pytest_outcomes.py `_NEEDS`): each head run compiled all of them from
+// source, about 25 ms of a loaded run's start for gate_reach, gate_cover and gate_mutate
+// together (issue 29). Skipping one must change nothing: every watcher named in the table
+// answers None from install() when the plan lacks its key, and a plan that has the key
+// still loads it.
+import { spawnSync } from 'node:child_process'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+
+const here = join(import.meta.dirname, '..', 'src', 'reporters', 'python')
+const python = process.env.ORACLE_GATE_TEST_PYTHON ?? 'python3'
+
+function runPython(script: string): unknown {
+  const r = spawnSync(python, ['-c', script], {
+    encoding: 'utf8',
+    env: { ...process.env, PYTHONPATH: here, PYTHONDONTWRITEBYTECODE: '1' }
+  })
+  expect(r.stderr).toBe('')
+  expect(r.status).toBe(0)
+  return JSON.parse(r.stdout)
+}
+
+const PRELUDE = `
+import importlib.util, json, os, sys
+import pytest_outcomes as po
+loaded = []
+real = importlib.util.spec_from_file_location
+def spy(name, path, *a, **k):
+    loaded.append(name)
+    return real(name, path, *a, **k)
+importlib.util.spec_from_file_location = spy
+class Channel:
+    def send(self, kind, **fields):
+        pass
+`
+
+describe('the Python watchers, by the watch plan', () => {
+  it('each watcher of the table answers None without its plan key (so skipping it changes nothing)', () => {
+    const out = runPython(`${PRELUDE}
+answers = {}
+for name, key in po._NEEDS.items():
+    spec = real(name, os.path.join(po._HERE, name + ".py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    answers[name] = module.install(Channel(), {"v": 1, "lines": {}, "instrument": []}, po._COMMON)
+files = sorted(f[:-3] for f in os.listdir(po._HERE) if f.startswith("gate_") and f.endswith(".py"))
+print(json.dumps({"answers": answers, "files": files, "table": sorted(po._NEEDS)}))
+`) as { answers: Record<string, unknown>; files: string[]; table: string[] }
+    expect(out.table).toEqual(out.files)
+    for (const name of out.files) expect(out.answers[name], name).toBeNull()
+  })
+
+  it('a plan without reach, coverage or mutants compiles no watcher; one with reach compiles gate_reach', () => {
+    const none = runPython(`${PRELUDE}
+plugins = po._load_watchers(Channel(), {"v": 1, "lines": {"a.py": [[1, 2]]}, "instrument": [], "reach": False, "cover": False})
+print(json.dumps({"loaded": loaded, "plugins": len(plugins)}))
+`)
+    expect(none).toEqual({ loaded: [], plugins: 0 })
+    const reach = runPython(`${PRELUDE}
+plugins = po._load_watchers(Channel(), {"v": 1, "lines": {"a.py": [[1, 2]]}, "instrument": [], "reach": True, "cover": False})
+print(json.dumps({"loaded": loaded, "plugins": len(plugins)}))
+`)
+    expect(reach).toEqual({ loaded: ['gate_reach'], plugins: 1 })
+  })
+})
