@@ -13,7 +13,9 @@
 // level from NODE_ENV, a config loader spreading process.env (with a key the test set), CI
 // as the gate hands it, and an AsyncLocalStorage of its own.
 import { execFileSync } from 'node:child_process'
+import { createRequire } from 'node:module'
 import { afterAll, describe, expect, it } from 'vitest'
+import { envDigest } from '../src/replay/watch.js'
 import { type Files, patched, reaches, watchedRun } from './helpers/node-watch.js'
 import type { TestRepo } from './helpers/repo.js'
 import { naiveRun, SUITE_COMMANDS } from './helpers/runners.js'
@@ -293,4 +295,15 @@ describe('honest near-misses merge: nothing reported, every case green', () => {
       })
       expect(reaches(run.events)).toEqual([])
     })
+})
+
+describe('the plan’s digests', () => {
+  it('the gate (watch.ts) and the watcher (runner-state.cjs) digest a value alike, and tell values apart', () => {
+    const state = createRequire(import.meta.url)('../src/reporters/node/runner-state.cjs') as {
+      digest: (value: string) => string
+    }
+    const values = ['', 'true', 'test', '/usr/bin:/bin', 'production', 'é ☃ 𝄞', 'x'.repeat(5000)]
+    expect(values.map(v => state.digest(v))).toEqual(values.map(envDigest))
+    expect(new Set(values.map(envDigest)).size).toBe(values.length)
+  })
 })

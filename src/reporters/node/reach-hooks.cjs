@@ -14,7 +14,7 @@ const { readFileSync } = fs
 const fsp = require('node:fs/promises')
 const childProcess = require('node:child_process')
 const Module = require('node:module')
-const { SourceMap, syncBuiltinESMExports } = Module
+const { syncBuiltinESMExports } = Module
 const { dirname, isAbsolute, relative, resolve } = require('node:path')
 const { fileURLToPath } = require('node:url')
 const vm = require('node:vm')
@@ -178,7 +178,14 @@ function attribution(plan) {
   return {
     files,
     /** Who makes the current call: a test or the product ('own'), node, or the runner. */
-    writer: () => author(sites(60), root, isSelf, RUNNER_CODE),
+    writer() {
+      // The nearest frames decide most calls; the deeper stack only when they leave it open.
+      const near = sites(12)
+      return (
+        author(near, root, isSelf, RUNNER_CODE, near.length < 12) ??
+        author(sites(60), root, isSelf, RUNNER_CODE, true)
+      )
+    },
     /** Called when the first of the patch's files loads (set by install). */
     loaded: () => {},
     keepMap(filename, code) {
@@ -193,7 +200,8 @@ function attribution(plan) {
         const payload = JSON.parse(
           Buffer.from(code.slice(comma + 1, comma + 1 + end), 'base64').toString('utf8')
         )
-        maps.set(file, new SourceMap(payload))
+        // (Module.SourceMap is a lazy getter: read only for a file that has a map.)
+        maps.set(file, new Module.SourceMap(payload))
       } catch {
         // no usable map: raw lines
       }
@@ -203,23 +211,35 @@ function attribution(plan) {
      * code (`node:` frames: fetch reading JEST_WORKER_ID on the caller's behalf) is node's.
      */
     find(direct) {
-      for (const site of sites(direct ? 16 : 200)) {
-        const name = site.getFileName?.()
-        const file = fileOf(name)
-        if (direct && /^node:/.test(String(name))) return null
-        if (direct && (file === null || isSelf(file))) continue
-        if (file === null || !files.has(file)) {
-          // The runner's own code, called under the patch's line (jest's require writing its
-          // transform cache registers signal handlers), acts on the runner's account.
-          if (direct || (file !== null && RUNNER_CODE.test(file))) return null
-          continue
-        }
-        const at = mapped(file, site.getLineNumber() ?? 0, site.getColumnNumber() ?? 0)
-        const hit = onPlan(at.file, at.line)
-        if (hit !== null) return hit
-      }
-      return null
+      if (direct) return scan(sites(16), true) ?? null
+      // Most calls are decided by their nearest frames (the runner's code, or the patch's
+      // line): the whole stack is captured only when those leave it open.
+      const near = sites(16)
+      const found = scan(near, false)
+      if (found !== undefined || near.length < 16) return found ?? null
+      return scan(sites(200), false) ?? null
     }
+  }
+  /** The patch's line of a stack (null: none can be; undefined: not decided by `frames`). */
+  function scan(frames, direct) {
+    for (const site of frames) {
+      const name = site.getFileName?.()
+      const file = fileOf(name)
+      if (direct && /^node:/.test(String(name))) return null
+      // node:test's runner is node's own code: what it does is the runner's.
+      if (String(name).startsWith('node:internal/test_runner/')) return null
+      if (direct && (file === null || isSelf(file))) continue
+      if (file === null || !files.has(file)) {
+        // The runner's own code, called under the patch's line (jest's require writing its
+        // transform cache registers signal handlers), acts on the runner's account.
+        if (direct || (file !== null && RUNNER_CODE.test(file))) return null
+        continue
+      }
+      const at = mapped(file, site.getLineNumber() ?? 0, site.getColumnNumber() ?? 0)
+      const hit = onPlan(at.file, at.line)
+      if (hit !== null) return hit
+    }
+    return undefined
   }
 }
 
@@ -613,8 +633,24 @@ function hookProcessInfo(proc, owned, report) {
       }
     })
   }
-  const diag = proc.report
+  // process.report is node's lazy getter (it loads the report module): wrapped at first use.
+  const d = Object.getOwnPropertyDescriptor(proc, 'report')
+  if (d?.get && d.configurable) {
+    const wrapped = new WeakSet()
+    Object.defineProperty(proc, 'report', {
+      ...d,
+      get() {
+        const diag = d.get.call(this)
+        if (!wrapped.has(diag)) watchDiagnostics(diag, owned, report, wrapped)
+        return diag
+      }
+    })
+  } else watchDiagnostics(proc.report, owned, report, new WeakSet())
+}
+
+function watchDiagnostics(diag, owned, report, wrapped) {
   if (diag === null || typeof diag !== 'object' || typeof diag.getReport !== 'function') return
+  wrapped.add(diag)
   const original = diag.getReport
   diag.getReport = keepProps(original, function getReport() {
     const result = original.apply(this, arguments)
@@ -984,10 +1020,6 @@ function guardRealm(G, report, objects) {
   definer('defineProperty', call, G.Reflect)
   definer('set', call, G.Reflect)
   definer('setPrototypeOf', call, G.Reflect)
-  for (const [path, keys] of O.entries(names)) {
-    const target = owner(path)
-    for (const key of keys) guard(target, path, key)
-  }
   for (const name of ['getOwnPropertySymbols', 'getOwnPropertyNames', 'keys']) {
     const fn = O[name]
     const wrapped = {
@@ -997,6 +1029,12 @@ function guardRealm(G, report, objects) {
       }
     }[name]
     O[name] = wrapped
+  }
+  // Guarded last: the listings above are replaced by plain assignment, before their setter
+  // would report the watcher's own write.
+  for (const [path, keys] of O.entries(names)) {
+    const target = owner(path)
+    for (const key of keys) guard(target, path, key)
   }
 }
 
