@@ -131,6 +131,10 @@ function attribution(plan) {
   const files = new Map()
   for (const [path, ranges] of Object.entries(lines))
     files.set(resolve(root, path), { path, ranges })
+  // No frame can be the patch's before one of its files loads: until then a stack is not
+  // even captured. A file node may load as native ESM (no hook of the watcher sees that
+  // load) makes every stack worth looking at from the start.
+  let live = [...files.keys()].some(nativeEsm)
   const maps = new Map()
   const capture = Error.captureStackTrace
   // A direct read is decided by the first frames past this file's: a short stack is enough.
@@ -188,10 +192,15 @@ function attribution(plan) {
     },
     /** Called when the first of the patch's files loads (set by install). */
     loaded: () => {},
+    /** One of the patch's files is loading (require, or code compiled for it). */
+    arrive() {
+      live = true
+      this.loaded()
+    },
     keepMap(filename, code) {
       const file = fileOf(filename)
       if (file === null || !files.has(file) || typeof code !== 'string') return
-      this.loaded()
+      this.arrive()
       const at = code.lastIndexOf('sourceMappingURL=data:application/json')
       if (at < 0) return
       const comma = code.indexOf(',', at)
@@ -211,7 +220,15 @@ function attribution(plan) {
      * code (`node:` frames: fetch reading JEST_WORKER_ID on the caller's behalf) is node's.
      */
     find(direct) {
-      if (direct) return scan(sites(16), true) ?? null
+      if (!live) return null
+      // A direct read is decided by the first frame past the watcher's (a few of its own).
+      if (direct) {
+        const near = sites(8)
+        const found = scan(near, true)
+        return found !== undefined || near.length < 8
+          ? (found ?? null)
+          : (scan(sites(16), true) ?? null)
+      }
       // Most calls are decided by their nearest frames (the runner's code, or the patch's
       // line): the whole stack is captured only when those leave it open.
       const near = sites(16)
@@ -240,6 +257,19 @@ function attribution(plan) {
       if (hit !== null) return hit
     }
     return undefined
+  }
+}
+
+/** Whether node may load a file as native ESM: `.mjs`/`.mts`, or its package's "type". */
+function nativeEsm(file) {
+  if (/\.m[jt]s$/.test(file)) return true
+  if (!/\.[jt]sx?$/.test(file)) return false
+  for (let dir = dirname(file); ; dir = dirname(dir)) {
+    try {
+      return JSON.parse(readFileSync(`${dir}/package.json`, 'utf8')).type === 'module'
+    } catch (error) {
+      if (error?.code !== 'ENOENT' || dirname(dir) === dir) return false
+    }
   }
 }
 
@@ -796,7 +826,7 @@ function hookRegistry(paths, owned, report, where) {
   // make, so only those few are watched.
   const load = Module.prototype.load
   Module.prototype.load = function (filename) {
-    if (typeof filename === 'string' && where.files.has(filename)) where.loaded()
+    if (typeof filename === 'string' && where.files.has(filename)) where.arrive()
     const watched =
       typeof filename === 'string' &&
       (this.id === '.' || tests.some(p => filename.startsWith(p.at))) &&

@@ -105,7 +105,7 @@ function envProxy(real, state, watch) {
     const at = watch.at(true)
     if (at === null) return false
     if (state.reported(key))
-      watch.reportAt(at, 'markers', `process.env ${how} ${key} (the runner’s)`)
+      watch.reportAt(at, 'markers', `process.env ${how} ${key.slice(0, 60)} (the runner’s)`)
     return true
   }
   return new Proxy(real, {
