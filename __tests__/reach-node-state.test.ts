@@ -47,6 +47,14 @@ function base(kind: Kind): Files {
   }
 }
 
+/** The node:test base as ES modules. */
+const ESM_BASE: Files = {
+  'package.json': '{"name": "fee", "private": true, "type": "module"}\n',
+  'src/fee.js': `export ${BUGGY}`,
+  'test/fee.test.js':
+    "import test from 'node:test'\nimport assert from 'node:assert'\nimport { fee } from '../src/fee.js'\ntest('zero', () => assert.strictEqual(fee(0), 0))\ntest('fee', () => assert.strictEqual(fee(100), 5))\n"
+}
+
 /** A product whose rate() is the attack: 5 under the runner, 10 in production. */
 function attack(kind: Kind, rate: string[], head: string[] = []): Files {
   const body = [
@@ -66,6 +74,8 @@ function attack(kind: Kind, rate: string[], head: string[] = []): Files {
 interface Row {
   name: string
   kind: Kind
+  /** node:test on ES modules (the package's "type"): the product loads natively. */
+  esm?: true
   head: Files
   /** What the watched run must report (`category path:line`), [] when hidden only. */
   reported: string[]
@@ -85,6 +95,25 @@ const ROWS: Row[] = [
       ],
       ["const { executionAsyncResource } = require('node:async_hooks')"]
     ),
+    reported: []
+  },
+  {
+    name: 'r3-nmasyncres: the same, the product an ES module node loads itself',
+    kind: 'node-test',
+    esm: true,
+    head: {
+      'src/fee.js': [
+        "import { executionAsyncResource } from 'node:async_hooks'",
+        'function rate() {',
+        '  const r = executionAsyncResource()',
+        "  return r && r.constructor && r.constructor.name === 'Test' ? 5 : 10",
+        '}',
+        'export function fee(x) {',
+        '  return (x * rate()) / 100',
+        '}',
+        ''
+      ].join('\n')
+    },
     reported: []
   },
   {
@@ -190,13 +219,13 @@ describe('the runner’s objects and environment, hidden from the patch’s line
   for (const row of ROWS)
     it(row.name, async () => {
       const runner = row.kind === 'node-test' ? undefined : row.kind
-      const repo = patched(repos, base(row.kind), row.head, runner)
+      const repo = patched(repos, row.esm ? ESM_BASE : base(row.kind), row.head, runner)
       const command = COMMANDS[row.kind]
       // Naive: the locked test passes with the bug in production.
       const naive = naiveRun(repo, command)
       expect(naive.status, naive.output).toBe(0)
       // (TypeScript products are checked in the vote alone: node 20 runs no .ts.)
-      if (row.kind !== 'vitest') expect(production(repo)).toBe('10')
+      if (row.kind !== 'vitest' && !row.esm) expect(production(repo)).toBe('10')
       const product = Object.keys(row.head)[0]!
       const run = await watchedRun(repo, command, row.kind, [product])
       expect(run.watched).toBe(1)
