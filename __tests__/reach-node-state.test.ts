@@ -326,6 +326,19 @@ describe('honest near-misses merge: nothing reported, every case green', () => {
     })
 })
 
+describe('a file the policy waives for markers (lints.reach_allow, the plan’s open)', () => {
+  it('sees the runner’s environment as it is: nothing hidden, the case green', async () => {
+    const head = attack('vitest', ["return process.env['MO' + 'DE'] === 'test' ? 5 : 10"])
+    const repo = patched(repos, base('vitest'), head, 'vitest')
+    const run = await watchedRun(repo, COMMANDS.vitest, 'vitest', ['src/fee.ts'], {}, [
+      'src/fee.ts'
+    ])
+    expect(run.outcomes).toMatchObject({ zero: 'passed', fee: 'passed' })
+    // Nor is the read reported: the policy waives the file for it.
+    expect(reaches(run.events)).toEqual([])
+  })
+})
+
 describe('the plan’s digests', () => {
   it('the gate (watch.ts) and the watcher (runner-state.cjs) digest a value alike, and tell values apart', () => {
     const state = createRequire(import.meta.url)('../src/reporters/node/runner-state.cjs') as {

@@ -70,7 +70,14 @@ function install(plan, emit, drain, ownFds, runnerOnly = false) {
   }
   const report = (category, what, direct = false) => reportAt(where.find(direct), category, what)
   // Where the runner's state is hidden from the patch's lines instead (a listing, argv).
-  report.at = direct => where.find(direct)
+  // Files the merge base's lints.reach_allow waives for `markers` (plan.open) see the
+  // runner's state as it is: nothing is hidden from their lines.
+  const open = new Set(Array.isArray(plan.open) ? plan.open : [])
+  const hideAt = direct => {
+    const at = where.find(direct)
+    return at !== null && open.has(at.path) ? null : at
+  }
+  report.at = hideAt
   const paths = sensitivePaths(plan)
   hookFs(paths, report, ownFds)
   // The environment a spawn copies for its child is no read of the product's; a child the
@@ -82,7 +89,7 @@ function install(plan, emit, drain, ownFds, runnerOnly = false) {
     state
   })
   const envWatch = {
-    at: direct => (quiet.depth === 0 ? where.find(direct) : null),
+    at: direct => (quiet.depth === 0 ? hideAt(direct) : null),
     reportAt,
     writer: () => where.writer()
   }
@@ -96,7 +103,7 @@ function install(plan, emit, drain, ownFds, runnerOnly = false) {
   })
   const base = baseline(process)
   where.loaded = () => base.mark()
-  hideRunnerObjects(process, { ...envWatch, at: direct => where.find(direct) }, base, wrapOn)
+  hideRunnerObjects(process, { ...envWatch, at: hideAt }, base, wrapOn)
   hookModules(report)
   const owned = runnerOwned(paths, state)
   hookProcessInfo(process, owned, report)
