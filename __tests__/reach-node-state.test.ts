@@ -13,7 +13,9 @@
 // level from NODE_ENV, a config loader spreading process.env (with a key the test set), CI
 // as the gate hands it, and an AsyncLocalStorage of its own.
 import { execFileSync } from 'node:child_process'
+import { createRequire } from 'node:module'
 import { afterAll, describe, expect, it } from 'vitest'
+import { envDigest } from '../src/replay/watch.js'
 import { type Files, patched, reaches, watchedRun } from './helpers/node-watch.js'
 import type { TestRepo } from './helpers/repo.js'
 import { naiveRun, SUITE_COMMANDS } from './helpers/runners.js'
@@ -45,6 +47,14 @@ function base(kind: Kind): Files {
   }
 }
 
+/** The node:test base as ES modules. */
+const ESM_BASE: Files = {
+  'package.json': '{"name": "fee", "private": true, "type": "module"}\n',
+  'src/fee.js': `export ${BUGGY}`,
+  'test/fee.test.js':
+    "import test from 'node:test'\nimport assert from 'node:assert'\nimport { fee } from '../src/fee.js'\ntest('zero', () => assert.strictEqual(fee(0), 0))\ntest('fee', () => assert.strictEqual(fee(100), 5))\n"
+}
+
 /** A product whose rate() is the attack: 5 under the runner, 10 in production. */
 function attack(kind: Kind, rate: string[], head: string[] = []): Files {
   const body = [
@@ -64,6 +74,8 @@ function attack(kind: Kind, rate: string[], head: string[] = []): Files {
 interface Row {
   name: string
   kind: Kind
+  /** node:test on ES modules (the package's "type"): the product loads natively. */
+  esm?: true
   head: Files
   /** What the watched run must report (`category path:line`), [] when hidden only. */
   reported: string[]
@@ -83,6 +95,25 @@ const ROWS: Row[] = [
       ],
       ["const { executionAsyncResource } = require('node:async_hooks')"]
     ),
+    reported: []
+  },
+  {
+    name: 'r3-nmasyncres: the same, the product an ES module node loads itself',
+    kind: 'node-test',
+    esm: true,
+    head: {
+      'src/fee.js': [
+        "import { executionAsyncResource } from 'node:async_hooks'",
+        'function rate() {',
+        '  const r = executionAsyncResource()',
+        "  return r && r.constructor && r.constructor.name === 'Test' ? 5 : 10",
+        '}',
+        'export function fee(x) {',
+        '  return (x * rate()) / 100',
+        '}',
+        ''
+      ].join('\n')
+    },
     reported: []
   },
   {
@@ -188,13 +219,13 @@ describe('the runner’s objects and environment, hidden from the patch’s line
   for (const row of ROWS)
     it(row.name, async () => {
       const runner = row.kind === 'node-test' ? undefined : row.kind
-      const repo = patched(repos, base(row.kind), row.head, runner)
+      const repo = patched(repos, row.esm ? ESM_BASE : base(row.kind), row.head, runner)
       const command = COMMANDS[row.kind]
       // Naive: the locked test passes with the bug in production.
       const naive = naiveRun(repo, command)
       expect(naive.status, naive.output).toBe(0)
       // (TypeScript products are checked in the vote alone: node 20 runs no .ts.)
-      if (row.kind !== 'vitest') expect(production(repo)).toBe('10')
+      if (row.kind !== 'vitest' && !row.esm) expect(production(repo)).toBe('10')
       const product = Object.keys(row.head)[0]!
       const run = await watchedRun(repo, command, row.kind, [product])
       expect(run.watched).toBe(1)
@@ -293,4 +324,28 @@ describe('honest near-misses merge: nothing reported, every case green', () => {
       })
       expect(reaches(run.events)).toEqual([])
     })
+})
+
+describe('a file the policy waives for markers (lints.reach_allow, the plan’s open)', () => {
+  it('sees the runner’s environment as it is: nothing hidden, the case green', async () => {
+    const head = attack('vitest', ["return process.env['MO' + 'DE'] === 'test' ? 5 : 10"])
+    const repo = patched(repos, base('vitest'), head, 'vitest')
+    const run = await watchedRun(repo, COMMANDS.vitest, 'vitest', ['src/fee.ts'], {}, [
+      'src/fee.ts'
+    ])
+    expect(run.outcomes).toMatchObject({ zero: 'passed', fee: 'passed' })
+    // Nor is the read reported: the policy waives the file for it.
+    expect(reaches(run.events)).toEqual([])
+  })
+})
+
+describe('the plan’s digests', () => {
+  it('the gate (watch.ts) and the watcher (runner-state.cjs) digest a value alike, and tell values apart', () => {
+    const state = createRequire(import.meta.url)('../src/reporters/node/runner-state.cjs') as {
+      digest: (value: string) => string
+    }
+    const values = ['', 'true', 'test', '/usr/bin:/bin', 'production', 'é ☃ 𝄞', 'x'.repeat(5000)]
+    expect(values.map(v => state.digest(v))).toEqual(values.map(envDigest))
+    expect(new Set(values.map(envDigest)).size).toBe(values.length)
+  })
 })

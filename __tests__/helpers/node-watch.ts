@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { runShell } from '../../src/exec/process.js'
 import type { RunnerKind } from '../../src/replay/runners.js'
 import { planStream, reportersDir } from '../../src/replay/stream.js'
-import { encodeWatch, handedEnv, toRanges } from '../../src/replay/watch.js'
+import { encodeWatch, handedEnv, toRanges, type WatchPlan } from '../../src/replay/watch.js'
 import { TestRepo } from './repo.js'
 import { linkRunner } from './runners.js'
 
@@ -60,19 +60,21 @@ export interface Watched {
 
 /**
  * One watched run of `command` on the head, as the gate runs it (stream and plan). `env`:
- * what the gate hands the run besides PATH and HOME (its digests go into the plan).
+ * what the gate hands the run besides PATH and HOME (its digests go into the plan); `open`:
+ * the files the policy's lints.reach_allow waives for `markers` (WatchPlan.open).
  */
 export async function watchedRun(
   repo: TestRepo,
   command: string,
   runner: RunnerKind,
   files: string[],
-  env: Record<string, string> = {}
+  env: Record<string, string> = {},
+  open?: WatchPlan['open']
 ): Promise<Watched> {
   const lines = patchLines(repo, files)
   const handed = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }
   const feed = encodeWatch(
-    { lines, instrument: ['test'], reach: true, cover: false },
+    { lines, instrument: ['test'], reach: true, cover: false, ...(open ? { open } : {}) },
     repo.dir,
     handedEnv(handed)
   )

@@ -7,7 +7,6 @@
 // runner's descriptor 4 that the reporter reads to its end and closes when it loads, so no
 // file, variable or argument of the run holds it and nothing is left for the product to
 // read (process.ts `feed`). The base is never watched: it holds none of the patch's lines.
-import { createHash } from 'node:crypto'
 import type { GateContext } from '../context.js'
 import { addedLines } from '../git/hunks.js'
 import { lintFiles } from '../lints/files.js'
@@ -126,7 +125,21 @@ export function handedEnv(
   return out
 }
 
-/** The digest of one value (the node watcher computes the same: reach-hooks.cjs). */
+/**
+ * The digest of one value, cyrb53 in hex; the node watcher computes the same
+ * (runner-state.cjs `digest`, without node:crypto, which would cost every watched process a
+ * dozen modules). It tells a value the runner changed from the handed one: the plan is the
+ * gate's, so nobody chooses a collision. Pure.
+ */
 export function envDigest(value: string): string {
-  return createHash('sha256').update(value, 'utf8').digest('hex').slice(0, 16)
+  let h1 = 0xdeadbeef
+  let h2 = 0x41c6ce57
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i)
+    h1 = Math.imul(h1 ^ c, 2654435761)
+    h2 = Math.imul(h2 ^ c, 1597334677)
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909)
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909)
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(16)
 }

@@ -14,7 +14,7 @@ const { readFileSync } = fs
 const fsp = require('node:fs/promises')
 const childProcess = require('node:child_process')
 const Module = require('node:module')
-const { SourceMap, syncBuiltinESMExports } = Module
+const { syncBuiltinESMExports } = Module
 const { dirname, isAbsolute, relative, resolve } = require('node:path')
 const { fileURLToPath } = require('node:url')
 const vm = require('node:vm')
@@ -70,7 +70,14 @@ function install(plan, emit, drain, ownFds, runnerOnly = false) {
   }
   const report = (category, what, direct = false) => reportAt(where.find(direct), category, what)
   // Where the runner's state is hidden from the patch's lines instead (a listing, argv).
-  report.at = direct => where.find(direct)
+  // Files the merge base's lints.reach_allow waives for `markers` (plan.open) see the
+  // runner's state as it is: nothing is hidden from their lines.
+  const open = new Set(Array.isArray(plan.open) ? plan.open : [])
+  const hideAt = direct => {
+    const at = where.find(direct)
+    return at !== null && open.has(at.path) ? null : at
+  }
+  report.at = hideAt
   const paths = sensitivePaths(plan)
   hookFs(paths, report, ownFds)
   // The environment a spawn copies for its child is no read of the product's; a child the
@@ -82,7 +89,7 @@ function install(plan, emit, drain, ownFds, runnerOnly = false) {
     state
   })
   const envWatch = {
-    at: direct => (quiet.depth === 0 ? where.find(direct) : null),
+    at: direct => (quiet.depth === 0 ? hideAt(direct) : null),
     reportAt,
     writer: () => where.writer()
   }
@@ -96,7 +103,7 @@ function install(plan, emit, drain, ownFds, runnerOnly = false) {
   })
   const base = baseline(process)
   where.loaded = () => base.mark()
-  hideRunnerObjects(process, { ...envWatch, at: direct => where.find(direct) }, base, wrapOn)
+  hideRunnerObjects(process, { ...envWatch, at: hideAt }, base, wrapOn)
   hookModules(report)
   const owned = runnerOwned(paths, state)
   hookProcessInfo(process, owned, report)
@@ -131,6 +138,10 @@ function attribution(plan) {
   const files = new Map()
   for (const [path, ranges] of Object.entries(lines))
     files.set(resolve(root, path), { path, ranges })
+  // No frame can be the patch's before one of its files loads: until then a stack is not
+  // even captured. A file node may load as native ESM (no hook of the watcher sees that
+  // load) makes every stack worth looking at from the start.
+  let live = [...files.keys()].some(nativeEsm)
   const maps = new Map()
   const capture = Error.captureStackTrace
   // A direct read is decided by the first frames past this file's: a short stack is enough.
@@ -178,13 +189,25 @@ function attribution(plan) {
   return {
     files,
     /** Who makes the current call: a test or the product ('own'), node, or the runner. */
-    writer: () => author(sites(60), root, isSelf, RUNNER_CODE),
+    writer() {
+      // The nearest frames decide most calls; the deeper stack only when they leave it open.
+      const near = sites(12)
+      return (
+        author(near, root, isSelf, RUNNER_CODE, near.length < 12) ??
+        author(sites(60), root, isSelf, RUNNER_CODE, true)
+      )
+    },
     /** Called when the first of the patch's files loads (set by install). */
     loaded: () => {},
+    /** One of the patch's files is loading (require, or code compiled for it). */
+    arrive() {
+      live = true
+      this.loaded()
+    },
     keepMap(filename, code) {
       const file = fileOf(filename)
       if (file === null || !files.has(file) || typeof code !== 'string') return
-      this.loaded()
+      this.arrive()
       const at = code.lastIndexOf('sourceMappingURL=data:application/json')
       if (at < 0) return
       const comma = code.indexOf(',', at)
@@ -193,7 +216,8 @@ function attribution(plan) {
         const payload = JSON.parse(
           Buffer.from(code.slice(comma + 1, comma + 1 + end), 'base64').toString('utf8')
         )
-        maps.set(file, new SourceMap(payload))
+        // (Module.SourceMap is a lazy getter: read only for a file that has a map.)
+        maps.set(file, new Module.SourceMap(payload))
       } catch {
         // no usable map: raw lines
       }
@@ -203,22 +227,55 @@ function attribution(plan) {
      * code (`node:` frames: fetch reading JEST_WORKER_ID on the caller's behalf) is node's.
      */
     find(direct) {
-      for (const site of sites(direct ? 16 : 200)) {
-        const name = site.getFileName?.()
-        const file = fileOf(name)
-        if (direct && /^node:/.test(String(name))) return null
-        if (direct && (file === null || isSelf(file))) continue
-        if (file === null || !files.has(file)) {
-          // The runner's own code, called under the patch's line (jest's require writing its
-          // transform cache registers signal handlers), acts on the runner's account.
-          if (direct || (file !== null && RUNNER_CODE.test(file))) return null
-          continue
-        }
-        const at = mapped(file, site.getLineNumber() ?? 0, site.getColumnNumber() ?? 0)
-        const hit = onPlan(at.file, at.line)
-        if (hit !== null) return hit
+      if (!live) return null
+      // A direct read is decided by the first frame past the watcher's (a few of its own).
+      if (direct) {
+        const near = sites(8)
+        const found = scan(near, true)
+        return found !== undefined || near.length < 8
+          ? (found ?? null)
+          : (scan(sites(16), true) ?? null)
       }
-      return null
+      // Most calls are decided by their nearest frames (the runner's code, or the patch's
+      // line): the whole stack is captured only when those leave it open.
+      const near = sites(16)
+      const found = scan(near, false)
+      if (found !== undefined || near.length < 16) return found ?? null
+      return scan(sites(200), false) ?? null
+    }
+  }
+  /** The patch's line of a stack (null: none can be; undefined: not decided by `frames`). */
+  function scan(frames, direct) {
+    for (const site of frames) {
+      const name = site.getFileName?.()
+      const file = fileOf(name)
+      if (direct && /^node:/.test(String(name))) return null
+      // node:test's runner is node's own code: what it does is the runner's.
+      if (String(name).startsWith('node:internal/test_runner/')) return null
+      if (direct && (file === null || isSelf(file))) continue
+      if (file === null || !files.has(file)) {
+        // The runner's own code, called under the patch's line (jest's require writing its
+        // transform cache registers signal handlers), acts on the runner's account.
+        if (direct || (file !== null && RUNNER_CODE.test(file))) return null
+        continue
+      }
+      const at = mapped(file, site.getLineNumber() ?? 0, site.getColumnNumber() ?? 0)
+      const hit = onPlan(at.file, at.line)
+      if (hit !== null) return hit
+    }
+    return undefined
+  }
+}
+
+/** Whether node may load a file as native ESM: `.mjs`/`.mts`, or its package's "type". */
+function nativeEsm(file) {
+  if (/\.m[jt]s$/.test(file)) return true
+  if (!/\.[jt]sx?$/.test(file)) return false
+  for (let dir = dirname(file); ; dir = dirname(dir)) {
+    try {
+      return JSON.parse(readFileSync(`${dir}/package.json`, 'utf8')).type === 'module'
+    } catch (error) {
+      if (error?.code !== 'ENOENT' || dirname(dir) === dir) return false
     }
   }
 }
@@ -613,8 +670,24 @@ function hookProcessInfo(proc, owned, report) {
       }
     })
   }
-  const diag = proc.report
+  // process.report is node's lazy getter (it loads the report module): wrapped at first use.
+  const d = Object.getOwnPropertyDescriptor(proc, 'report')
+  if (d?.get && d.configurable) {
+    const wrapped = new WeakSet()
+    Object.defineProperty(proc, 'report', {
+      ...d,
+      get() {
+        const diag = d.get.call(this)
+        if (!wrapped.has(diag)) watchDiagnostics(diag, owned, report, wrapped)
+        return diag
+      }
+    })
+  } else watchDiagnostics(proc.report, owned, report, new WeakSet())
+}
+
+function watchDiagnostics(diag, owned, report, wrapped) {
   if (diag === null || typeof diag !== 'object' || typeof diag.getReport !== 'function') return
+  wrapped.add(diag)
   const original = diag.getReport
   diag.getReport = keepProps(original, function getReport() {
     const result = original.apply(this, arguments)
@@ -760,7 +833,7 @@ function hookRegistry(paths, owned, report, where) {
   // make, so only those few are watched.
   const load = Module.prototype.load
   Module.prototype.load = function (filename) {
-    if (typeof filename === 'string' && where.files.has(filename)) where.loaded()
+    if (typeof filename === 'string' && where.files.has(filename)) where.arrive()
     const watched =
       typeof filename === 'string' &&
       (this.id === '.' || tests.some(p => filename.startsWith(p.at))) &&
@@ -984,10 +1057,6 @@ function guardRealm(G, report, objects) {
   definer('defineProperty', call, G.Reflect)
   definer('set', call, G.Reflect)
   definer('setPrototypeOf', call, G.Reflect)
-  for (const [path, keys] of O.entries(names)) {
-    const target = owner(path)
-    for (const key of keys) guard(target, path, key)
-  }
   for (const name of ['getOwnPropertySymbols', 'getOwnPropertyNames', 'keys']) {
     const fn = O[name]
     const wrapped = {
@@ -997,6 +1066,12 @@ function guardRealm(G, report, objects) {
       }
     }[name]
     O[name] = wrapped
+  }
+  // Guarded last: the listings above are replaced by plain assignment, before their setter
+  // would report the watcher's own write.
+  for (const [path, keys] of O.entries(names)) {
+    const target = owner(path)
+    for (const key of keys) guard(target, path, key)
   }
 }
 

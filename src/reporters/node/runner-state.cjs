@@ -8,7 +8,6 @@
 // command line it obtained are also reported. Loaded by reach-hooks.cjs, out of the module
 // registry at once (gate-reach.cjs loadHooks).
 'use strict'
-const { createHash } = require('node:crypto')
 const { EventEmitter } = require('node:events')
 const { sep } = require('node:path')
 
@@ -20,9 +19,23 @@ const SHELL_ENV = new Set(['PWD', 'OLDPWD', 'SHLVL', '_'])
 // production's value, but a log level read from it is no reach and is not reported.
 const PRODUCT_ENV = new Set(['NODE_ENV'])
 
-/** The digest src/replay/watch.ts envDigest computes for the plan. */
+/**
+ * The digest src/replay/watch.ts envDigest computes for the plan: cyrb53 over the UTF-16
+ * code units, in hex. Not node:crypto, which costs a dozen modules in every process; it
+ * only tells a value the runner changed from the one handed, which nobody forges.
+ */
 function digest(value) {
-  return createHash('sha256').update(String(value), 'utf8').digest('hex').slice(0, 16)
+  const text = String(value)
+  let h1 = 0xdeadbeef
+  let h2 = 0x41c6ce57
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    h1 = Math.imul(h1 ^ c, 2654435761)
+    h2 = Math.imul(h2 ^ c, 1597334677)
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909)
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909)
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(16)
 }
 
 /** Name → digest of an environment (the runner's process, when the gate sent none). */
@@ -39,9 +52,10 @@ function digests(env) {
  * dependency's frame with nothing of the checkout under it counts as the runner's), 'node'
  * when every frame is node's (its bootstrap). `frames`: structured call sites
  * (reach-hooks.cjs `sites`), `self(file)`: whether a file is this watcher's, `runnerCode`:
- * the runners' packages (reach-hooks.cjs RUNNER_CODE).
+ * the runners' packages (reach-hooks.cjs RUNNER_CODE), `complete`: whether `frames` is
+ * the whole stack.
  */
-function author(frames, root, self, runnerCode) {
+function author(frames, root, self, runnerCode, complete = true) {
   const inRoot = `${root}${sep}`
   let foreign = false
   for (const site of frames) {
@@ -53,6 +67,8 @@ function author(frames, root, self, runnerCode) {
     if (file.startsWith(inRoot) && !file.includes(`${sep}node_modules${sep}`)) return 'own'
     foreign = true
   }
+  // (Frames cut short decide nothing more: null, the caller looks deeper.)
+  if (!complete) return null
   return foreign ? 'runner' : 'node'
 }
 
@@ -89,7 +105,7 @@ function envProxy(real, state, watch) {
     const at = watch.at(true)
     if (at === null) return false
     if (state.reported(key))
-      watch.reportAt(at, 'markers', `process.env ${how} ${key} (the runner’s)`)
+      watch.reportAt(at, 'markers', `process.env ${how} ${key.slice(0, 60)} (the runner’s)`)
     return true
   }
   return new Proxy(real, {
@@ -301,6 +317,7 @@ module.exports = {
   author,
   baseline,
   commandLines,
+  digest,
   digests,
   envProxy,
   envState,
