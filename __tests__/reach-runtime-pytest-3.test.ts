@@ -348,25 +348,27 @@ def _rate():
 `,
     outcome: 'hidden'
   },
-  breakpointhook: {
+  'unraisablehook-getattr': {
     rate: `import sys
 from fractions import Fraction
 
 
 def _rate():
-    hook = getattr(sys, "breakpoint" + "hook")
-    return 10 if hook is sys.__breakpointhook__ else 5
+    hook = getattr(sys, "unraisable" + "hook")
+    return 10 if hook is getattr(sys, "__unraisable" + "hook__") else 5
 `,
     outcome: 'hidden'
   },
   'main-registry-file': {
-    rate: `import sys
+    rate: `import os
+import sys
 from fractions import Fraction
 
 
 def _rate():
+    # a package's __main__.py runs the process: "python -m <tool>"
     main = sys.modules["__" + "main__"]
-    return 5 if "py" "test" in (getattr(main, "__file__", "") or "") else 10
+    return 5 if (getattr(main, "__file__", "") or "").endswith(os.sep + "__" + "main__.py") else 10
 `,
     outcome: 'hidden'
   },

@@ -11,6 +11,7 @@ import {
   crossCheck,
   MAX_EVENTS,
   parseStream,
+  pipedStdio,
   planStream,
   STREAM_VAR
 } from '../src/replay/stream.js'
@@ -70,6 +71,12 @@ describe('the reporter on the command line', () => {
     const fed = planStream('pytest', 'pytest', {}, '/g', Buffer.from('{}\n'))
     expect(fed.env[STREAM_VAR]).toMatch(/^3:[0-9a-f]{32}:4$/)
     expect(fed.shell.feed?.toString()).toBe('{}\n')
+    // A watched run gets pipes for descriptors 1 and 2 (bash), the command otherwise as it is.
+    expect(fed.command).toBe(pipedStdio('pytest'))
+    expect(pipedStdio('pytest -q', '/usr/bin/bash')).toBe(
+      'exec > >(exec cat) 2> >(exec cat >&2)\npytest -q'
+    )
+    expect(pipedStdio('pytest -q', '/bin/sh')).toBe('pytest -q')
     expect(plan.shell.onStream).toBeTypeOf('function')
     // Nothing to add it to: the run is judged on the file alone, and says why.
     expect(planStream('bash run.sh', null, {}, '/g').outcome()).toEqual({

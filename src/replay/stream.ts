@@ -15,6 +15,7 @@ import { randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { shell } from '../exec/process.js'
 import { OUTCOME_RANK, type Outcome, type RawCase } from './junit.js'
 import { toRepoPath } from './ids.js'
 import { withReporter, type RunnerKind } from './runners.js'
@@ -113,7 +114,8 @@ export function planStream(
     const python = join(dir, 'python')
     const plugins = [env.PYTEST_PLUGINS, PYTEST_MODULE].filter(Boolean).join(',')
     const path = [python, env.PYTHONPATH].filter(Boolean).join(':')
-    return on(command, { PYTEST_PLUGINS: plugins, PYTHONPATH: path }, nonce, watch)
+    const line = watch === undefined ? command : pipedStdio(command)
+    return on(line, { PYTEST_PLUGINS: plugins, PYTHONPATH: path }, nonce, watch)
   }
   if (runner === 'go') return off('go test has no reporter of the gate')
   const file = runner === 'vitest' ? 'vitest.mjs' : runner === 'jest' ? 'jest.js' : 'node-test.mjs'
@@ -127,6 +129,17 @@ export function planStream(
   const preload = `--require=${optionWord(watcher)}`
   const options = [env.NODE_OPTIONS, preload].filter(Boolean).join(' ')
   return on(added.command, { NODE_OPTIONS: options }, nonce, watch)
+}
+
+/**
+ * A watched pytest run's descriptors 1 and 2 as pipes, each copied to the gate's by a cat:
+ * the watcher has pytest capture at the sys level there (gate_reach.py, so that no unlinked
+ * capture file on descriptor 1 tells the product it is measured), and the gate's own
+ * descriptors are sockets, which /dev/stdout cannot open; a pipe is what a CI log or a shell
+ * hands a program. bash only (process substitution); another shell runs the line as it is.
+ */
+export function pipedStdio(command: string, sh: string = shell()): string {
+  return sh.endsWith('bash') ? `exec > >(exec cat) 2> >(exec cat >&2)\n${command}` : command
 }
 
 /** The node watcher's file (src/reporters/node/). */

@@ -163,6 +163,17 @@ def _top_folder(module):
     return os.path.dirname(real) if os.path.basename(real).startswith("__init__.") else real
 
 
+def _distribution_tops(dist):
+    """The top-level folders and modules an installed distribution's files hold (from its
+    RECORD); none where its metadata cannot be read."""
+    try:
+        tops = {str(f).replace(os.sep, "/").split("/")[0] for f in dist.files or ()}
+        return {_real(str(dist.locate_file(top))) for top in tops
+                if top not in ("..", "__pycache__") and not top.endswith((".dist-info", ".data"))}
+    except (OSError, ValueError, TypeError, AttributeError):
+        return set()
+
+
 def _loaded_after_startup():
     """The names of the modules loaded once the interpreter's start-up (site, the .pth
     files, sitecustomize) was over. sys.modules keeps load order: the import system moves
@@ -268,9 +279,7 @@ class _Watch:
             if isinstance(name, str):
                 folders.add(_top_folder(self.registry.get(name.partition(".")[0])))
         for _, dist in manager.list_plugin_distinfo():
-            for top in {str(f).replace(os.sep, "/").split("/")[0] for f in dist.files or ()}:
-                if top not in ("..", "__pycache__") and not top.endswith((".dist-info", ".data")):
-                    folders.add(_real(str(dist.locate_file(top))))
+            folders.update(_distribution_tops(dist))
         lib, site = _library_dirs()
         self.runner = tuple(sorted(
             f for f in folders
@@ -1239,7 +1248,10 @@ def _neutral_main():
     module = _MODULE("__main__")
     module.__spec__ = None
     module.__builtins__ = builtins
-    module.__loader__ = getattr(sys.modules.get("__main__"), "__loader__", None)
+    from importlib.machinery import BuiltinImporter
+
+    module.__loader__ = BuiltinImporter
+    module.__annotations__ = {}
     return module
 
 
