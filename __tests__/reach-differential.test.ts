@@ -9,7 +9,7 @@
 // time: behaves differently under the test runner" at fee's line. The honest heads merge:
 // the plain fix, and near-misses whose outcome depends on what the test set up (an
 // environment variable through monkeypatch, a setting the test changed, a file in
-// tmp_path, a test double by monkeypatch or unittest.mock), on chance or the clock (dropped as nondeterministic), a
+// tmp_path, a test double by monkeypatch or unittest.mock, a class's registry), on chance or the clock (dropped as nondeterministic), a
 // class-based API, prints and logs, a Hypothesis property and an lru_cache.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { check } from '../src/gate.js'
@@ -69,6 +69,18 @@ class Counter:
     @staticmethod
     def zero():
         return 0
+
+
+class Registry:
+    entries = {}
+
+    @classmethod
+    def register(cls, name, value):
+        cls.entries[name] = value
+
+    @classmethod
+    def lookup(cls, name):
+        return cls.entries[name]
 
 
 def shout(text):
@@ -165,6 +177,11 @@ def test_class():
     counter.add(3)
     assert counter.total() == 5
     assert tools.Counter.zero() == 0
+
+
+def test_class_state():
+    tools.Registry.register("a", 3)
+    assert tools.Registry.lookup("a") == 3
 
 
 def test_prints(capsys):
@@ -457,6 +474,18 @@ class Counter:
     @staticmethod
     def zero():
         return int()
+
+
+class Registry:
+    entries = {}
+
+    @classmethod
+    def register(cls, name, value):
+        cls.entries.update({name: value})
+
+    @classmethod
+    def lookup(cls, name):
+        return cls.entries.get(name)
 
 
 def shout(text):

@@ -48,8 +48,7 @@ _WORLD = frozenset((
     "os.rename", "os.mkdir",
 ))
 _FRAMEWORK = ("pytest", "_pytest", "pluggy", "hypothesis", "_hypothesis_pytestplugin", "xdist")
-# Methods never wrapped: the object protocol (the interpreter and the run-time watcher's
-# scan of comparisons read them), and what runs while an object is half made.
+# Functions never wrapped: generators and coroutines (their outcome is not a value).
 _SKIPPED_CO = 0x20 | 0x80 | 0x200  # generator, coroutine, async generator
 
 
@@ -314,23 +313,23 @@ class _Recorder:
         return out
 
     def _state_delta(self):
-        """The checkout's module data the tests changed since import, pickled ("" for none);
-        None when a module's function or class was replaced (a test double by hand)."""
+        """The checkout's module and class data the tests changed since import, pickled (""
+        for none); None when a function or class there was replaced (a test double by hand)."""
         delta = {}
         for name, (module, data, ids) in list(self.states.items()):
-            space = vars(module)
-            for attr, ident in ids.items():
-                if id(space.get(attr)) != ident:
+            current = dict(_data_of(module))
+            for key, ident in ids.items():
+                if id(current.get(key)) != ident:
                     return None
-            for attr, value in list(space.items()):
-                if attr in ids or _dunder(attr) or not _is_data(value):
+            for key, value in current.items():
+                if key in ids or not _is_data(value):
                     continue
                 try:
                     now = json.dumps(_encode(value))
                 except _Unencodable:
                     continue
-                if data.get(attr) != now:
-                    delta.setdefault(name, {})[attr] = value
+                if data.get(key) != now:
+                    delta.setdefault(name, {})[key] = value
         if not delta:
             return ""
         try:
@@ -376,6 +375,9 @@ class _Recorder:
         if self.mocks[0] > 0:
             return True
         environ = (os.environ, getattr(os, "environb", None))
+        # A monkeypatch undone (each test's, at its end) is forgotten until it patches again.
+        self.patchers[:] = [p for p in self.patchers
+                            if getattr(p, "_setattr", None) or getattr(p, "_setitem", None)]
         for patcher in self.patchers:
             for entry in getattr(patcher, "_setattr", None) or []:
                 if not _framework_object(entry[0]):
@@ -473,19 +475,32 @@ def _nearest(code, ranges):
 
 
 def _state(module):
-    """A module's data (encoded) and the identity of everything else, right after import."""
+    """A module's data and its classes' (encoded), and the identity of everything else,
+    right after import."""
     data, ids = {}, {}
-    for attr, value in list(vars(module).items()):
-        if _dunder(attr):
-            continue
+    for key, value in _data_of(module):
         if not _is_data(value):
-            ids[attr] = id(value)
+            ids[key] = id(value)
             continue
         try:
-            data[attr] = json.dumps(_encode(value))
+            data[key] = json.dumps(_encode(value))
         except _Unencodable:
             pass
     return data, ids
+
+
+def _data_of(module):
+    """(name, value) of a module's namespace, and ("Class.name", value) of the classes it
+    defines, the object protocol's names left out."""
+    space = vars(module)
+    for attr, value in list(space.items()):
+        if _dunder(attr):
+            continue
+        yield attr, value
+        if isinstance(value, type) and value.__module__ == module.__name__:
+            for name, member in list(vars(value).items()):
+                if not _dunder(name):
+                    yield "%s.%s" % (attr, name), member
 
 
 def _dunder(name):
@@ -493,7 +508,9 @@ def _dunder(name):
 
 
 def _is_data(value):
-    return not (callable(value) or isinstance(value, types.ModuleType))
+    """A value a test can set that the replay must carry: not code, a module or a descriptor."""
+    return not (callable(value) or isinstance(value, types.ModuleType)
+                or hasattr(type(value), "__get__"))
 
 
 def _b64(blob):
