@@ -29,6 +29,7 @@ import json
 import os
 import pickle
 import sys
+import time
 import types
 
 import _thread
@@ -40,6 +41,8 @@ TOTAL = 400
 MAX_PICKLE = 64 << 10
 # Nodes one encoding may hold: beyond, the value is not compared (and the call not recorded).
 MAX_NODES = 4000
+# Seconds the recording may add to the vote in all; past them nothing more is recorded.
+BUDGET_S = 2.0
 # Events that make a call depend on the world outside the process (not replayable).
 _WORLD = frozenset((
     "open", "os.listdir", "os.scandir", "glob.glob", "os.walk", "subprocess.Popen",
@@ -95,6 +98,8 @@ class _Recorder:
         self.counts = {}  # "module:qualname" -> calls recorded
         self.switches = {}  # "module:qualname" -> [still recording]
         self.total = 0
+        self.spent = 0.0
+        self.deeper = False
         self.skipped = {"args": 0, "doubles": 0, "state": 0, "world": 0, "outcome": 0}
         self.active = {}  # thread -> [tainted flags of the recorded calls running there]
         self.states = {}  # module name -> (module, {name: encoding}, {name: id}) after import
@@ -143,6 +148,11 @@ class _Recorder:
         return any(real == i or real.startswith(i + os.sep) for i in self.instrument)
 
     def _wrap_module(self, module, real, rel):
+        if not self.deeper:
+            # Each wrapped call is one frame more: a recursion as deep as the interpreter
+            # allowed before still fits.
+            self.deeper = True
+            sys.setrecursionlimit(2 * sys.getrecursionlimit())
         space = vars(module)
         made = {}  # one wrapper per function, whatever the names it has (an alias stays one)
         for name, value in list(space.items()):
@@ -221,22 +231,32 @@ class _Recorder:
         self.total += 1
         if self.counts[key] >= PER_FUNCTION:
             self.switches[key][0] = False
-        if self.total >= TOTAL:
-            for on in self.switches.values():
-                on[0] = False
+        started = time.perf_counter()
         try:
             fields = self._before(args, kwargs)
         except Exception:  # noqa: BLE001 - the recorder never changes what the test sees
             fields = None
+        self._spend(started)
         flags = self.active.setdefault(_thread.get_ident(), [])
         flags.append(False)
         try:
             result = target(*args, **kwargs)
         except BaseException as exc:
+            started = time.perf_counter()
             self._after(flags, fields, lambda: ["raise", _class_name(type(exc))], at)
+            self._spend(started)
             raise
+        started = time.perf_counter()
         self._after(flags, fields, lambda: _encoded_or_none(result), at)
+        self._spend(started)
         return result
+
+    def _spend(self, started):
+        """The recorder's own time counted; past the budget or the total cap, all off."""
+        self.spent += time.perf_counter() - started
+        if self.total >= TOTAL or self.spent >= BUDGET_S:
+            for on in self.switches.values():
+                on[0] = False
 
     def _before(self, args, kwargs):
         """What the replay needs of the call, taken before it runs; None if not replayable."""
