@@ -93,7 +93,9 @@ class _Recorder:
         for rel, ranges in (plan.get("lines") or {}).items():
             self.changed[_real(os.path.join(self.root, rel))] = rel
             self.ranges[rel] = [(int(r[0]), int(r[1])) for r in ranges]
-        self.instrument = tuple(_real(os.path.join(self.root, p)) for p in plan.get("instrument") or [])
+        self.instrument = tuple(
+            _real(os.path.join(self.root, p)) for p in plan.get("instrument") or []
+        )
         self.kinds = {}  # co_filename -> "test" | "other"
         self.counts = {}  # "module:qualname" -> calls recorded
         self.switches = {}  # "module:qualname" -> [still recording]
@@ -163,7 +165,8 @@ class _Recorder:
             if fn is None:
                 continue
             if id(value) not in made:
-                made[id(value)] = self._wrapper(value, fn, (module.__name__, "", name, "function"), rel)
+                where = (module.__name__, "", name, "function")
+                made[id(value)] = self._wrapper(value, fn, where, rel)
             space[name] = made[id(value)]
 
     def _wrap_class(self, module, cls, real, rel):
@@ -278,6 +281,12 @@ class _Recorder:
 
     def _after(self, flags, fields, outcome, at):
         tainted = flags.pop()
+        try:
+            self._send(tainted, fields, outcome, at)
+        except Exception:  # noqa: BLE001 - the recorder never changes what the test sees
+            pass
+
+    def _send(self, tainted, fields, outcome, at):
         if fields is None:
             return
         if tainted:
