@@ -3,7 +3,8 @@
 // program's world (no test framework loaded, a neutral argv, the recorded environment,
 // working folder and module data, put back after each call), its prints cannot reach the
 // gate's answers, and arguments that would load the test framework or the instrument are
-// refused instead of imported.
+// refused instead of imported. The outcome's encoding (gate_diff.encode), shared by the
+// recorder and the replay, never calls the product's __eq__, __repr__ or __hash__.
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -13,7 +14,8 @@ import { parseReplay, ROUNDS, type Answer } from '../src/replay/differential.js'
 import { pythonWithPytest } from './helpers/python.js'
 
 const python = pythonWithPytest()
-const script = join(import.meta.dirname, '..', 'src', 'reporters', 'python', 'diff_replay.py')
+const reporters = join(import.meta.dirname, '..', 'src', 'reporters', 'python')
+const script = join(reporters, 'diff_replay.py')
 
 const MODULE = `import json
 import os
@@ -162,5 +164,97 @@ describe('diff_replay.py: a plain process replaying recorded calls', () => {
     expect(answers.get(0)).toEqual({ skip: 'refused' })
     expect(answers.get(1)).toEqual({ skip: 'refused' })
     expect(answers.get(2)).toEqual({ skip: 'import' })
+  })
+})
+
+const ENCODE = `import decimal, importlib.util, json, sys
+spec = importlib.util.spec_from_file_location("gate_diff", sys.argv[1])
+gate = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(gate)
+
+
+class Hostile:
+    def __init__(self, n):
+        self.n = n
+
+    def __eq__(self, other):
+        raise AssertionError("__eq__ called")
+
+    def __hash__(self):
+        raise AssertionError("__hash__ called")
+
+    def __repr__(self):
+        raise AssertionError("__repr__ called")
+
+
+class Slotted:
+    __slots__ = ("a", "b")
+
+    def __init__(self):
+        self.a = 1
+
+
+class Loud(int):
+    def __repr__(self):
+        raise AssertionError("__repr__ called")
+
+
+loop = []
+loop.append(loop)
+values = {
+    "hostile": Hostile(3),
+    "hostile_set": [Hostile(1), {"k": Hostile(2)}],
+    "slots": Slotted(),
+    "int_subclass": Loud(7),
+    "decimal": decimal.Decimal("1.50"),
+    "cycle": loop,
+    "set": {3, 1, 2},
+    "generator": (i for i in range(3)),
+    "huge": list(range(100000)),
+}
+print(json.dumps({k: gate.encode(v) for k, v in values.items()}))
+`
+
+describe('gate_diff.encode: the outcome without the product’s methods', () => {
+  it('encodes objects by class and state, never calling __eq__, __hash__ or __repr__', () => {
+    const run = spawnSync(python, ['-c', ENCODE, join(reporters, 'gate_diff.py')], {
+      encoding: 'utf8'
+    })
+    expect(run.status, run.stderr).toBe(0)
+    const out = JSON.parse(run.stdout) as Record<string, string | null>
+    const parsed = (k: string): unknown => JSON.parse(out[k] as string)
+    expect(parsed('hostile')).toEqual([
+      'object',
+      '__main__.Hostile',
+      [
+        [
+          ['str', 'n'],
+          ['int', '3']
+        ]
+      ]
+    ])
+    expect(out.hostile_set).toContain('__main__.Hostile')
+    expect(parsed('slots')).toEqual([
+      'object',
+      '__main__.Slotted',
+      [
+        ['a', ['int', '1']],
+        ['b', ['unset']]
+      ]
+    ])
+    expect(parsed('int_subclass')).toEqual(['object', '__main__.Loud', ['int', '7'], []])
+    expect(parsed('decimal')).toEqual(['object', 'decimal.Decimal', ['repr', "Decimal('1.50')"]])
+    expect(parsed('cycle')).toEqual(['list', [['cycle']]])
+    expect(parsed('set')).toEqual([
+      'set',
+      [
+        ['int', '1'],
+        ['int', '2'],
+        ['int', '3']
+      ]
+    ])
+    // Known only by its address, or too big to compare: no outcome, the call is not recorded.
+    expect(out.generator).toBeNull()
+    expect(out.huge).toBeNull()
   })
 })

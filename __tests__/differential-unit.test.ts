@@ -13,6 +13,7 @@ import {
   judgeCalls,
   parseReplay,
   render,
+  voteOutcomes,
   type Answer,
   type DiffCall
 } from '../src/replay/differential.js'
@@ -159,6 +160,23 @@ describe('judgeCalls: differ, dropped, not checked', () => {
     expect(judged.differ.map(d => d.plain)).toEqual([fraction(10)])
     expect(judged.dropped).toBe(1)
     expect(judged.unchecked).toEqual({ import: 1 })
+  })
+
+  it('drops a call the vote’s own runs answered two ways (a first import unlike the later)', () => {
+    const rerun = diffRecords([record({ out: fraction(3) })], plan).calls
+    const one = calls.slice(0, 1)
+    const vote = voteOutcomes([one, rerun])
+    const judged = judgeCalls(one, new Map([[0, same(10)]]), new Map([[0, same(10)]]), vote)
+    expect(judged).toEqual({ differ: [], dropped: 1, unchecked: {} })
+    // The same call with other arguments is another call.
+    const other = diffRecords([record({ args: 'gASW', out: fraction(3) })], plan).calls
+    const apart = judgeCalls(
+      one,
+      new Map([[0, same(10)]]),
+      new Map([[0, same(10)]]),
+      voteOutcomes([one, other])
+    )
+    expect(apart.differ).toHaveLength(1)
   })
 
   it('drops a call whose rounds in one process disagree', () => {

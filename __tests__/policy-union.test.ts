@@ -293,6 +293,12 @@ const CASES: Record<string, [Json, Json, Json][]> = {
     [true, false, false],
     [false, true, false],
     [true, true, true]
+  ],
+  // Turning the differential replay off takes both policies.
+  'lints.reach_differential': [
+    [false, true, true],
+    [true, false, true],
+    [false, false, false]
   ]
 }
 /** Keys that must agree: a tip changing them asks for a rebase. [key, merge base, tip]. */

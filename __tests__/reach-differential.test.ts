@@ -6,11 +6,13 @@
 // CPU time spent, heap blocks). Each is first green on a naive pytest run with the bug in
 // place, then rejected: the vote recorded fee(100) == Fraction(5), a plain Python process
 // called fee(100) again and got Fraction(10), verdict `policy` with oracle-reach "at run
-// time: behaves differently under the test runner" at fee's line. The honest heads merge:
-// the plain fix, and near-misses whose outcome depends on what the test set up (an
-// environment variable through monkeypatch, a setting the test changed, a file in
-// tmp_path, a test double by monkeypatch or unittest.mock), on chance or the clock (dropped as nondeterministic), a
-// class-based API, prints and logs, a Hypothesis property and an lru_cache.
+// time: behaves differently under the test runner" at fee's line; a head whose call ends
+// the plain process is a gate error. The honest heads merge: the plain fix, and near-misses
+// whose outcome depends on what the test set up (an environment variable through
+// monkeypatch, a setting the test changed, a class's registry, a file in tmp_path, a test
+// double by monkeypatch or unittest.mock), on chance or the clock (dropped as
+// nondeterministic), a class-based API, prints and logs, a Hypothesis property, an
+// lru_cache, and a recursion as deep as the interpreter allows without the recorder.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { check } from '../src/gate.js'
 import type { Scorecard } from '../src/types.js'
@@ -71,6 +73,18 @@ class Counter:
         return 0
 
 
+class Registry:
+    entries = {}
+
+    @classmethod
+    def register(cls, name, value):
+        cls.entries[name] = value
+
+    @classmethod
+    def lookup(cls, name):
+        return cls.entries[name]
+
+
 def shout(text):
     print(text.upper())
     log.warning("shouted %s", text)
@@ -79,6 +93,10 @@ def shout(text):
 
 def double(x):
     return x + x
+
+
+def depth(n):
+    return 0 if n == 0 else 1 + depth(n - 1)
 
 
 @functools.lru_cache(maxsize=None)
@@ -167,6 +185,11 @@ def test_class():
     assert tools.Counter.zero() == 0
 
 
+def test_class_state():
+    tools.Registry.register("a", 3)
+    assert tools.Registry.lookup("a") == 3
+
+
 def test_prints(capsys):
     assert tools.shout("x") == "X"
     assert "X" in capsys.readouterr().out
@@ -175,6 +198,10 @@ def test_prints(capsys):
 @given(st.integers(-1000, 1000))
 def test_property(x):
     assert tools.double(x) == 2 * x
+
+
+def test_recursion():
+    assert tools.depth(900) == 900
 
 
 def test_cache():
@@ -459,6 +486,18 @@ class Counter:
         return int()
 
 
+class Registry:
+    entries = {}
+
+    @classmethod
+    def register(cls, name, value):
+        cls.entries.update({name: value})
+
+    @classmethod
+    def lookup(cls, name):
+        return cls.entries.get(name)
+
+
 def shout(text):
     loud = text.upper()
     print(loud)
@@ -468,6 +507,10 @@ def shout(text):
 
 def double(x):
     return 2 * x
+
+
+def depth(n):
+    return n if n <= 0 else depth(n - 1) + 1
 
 
 @functools.lru_cache(maxsize=128)

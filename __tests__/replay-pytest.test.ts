@@ -273,8 +273,12 @@ if not _os.path.exists(_marker):
 `
     const command = `${PY} -m pytest {tests} -q -p no:cacheprovider --junitxml={junit}`
     const card = await judge(scenario(policy({ command, reruns: 2 }), { 'app/calc.py': flaky }))
-    expect(card.verdict).toBe('product')
-    expect(failing(card)).toEqual(['flaky-oracle'])
+    // The differential replay (docs/lints.md) may also see absval answer a plain process
+    // (which imports it after the marker exists) unlike the vote's first import: then the
+    // verdict is `policy` with an oracle-reach reason beside the flake.
+    expect(['product', 'policy']).toContain(card.verdict)
+    expect(failing(card).filter(rule => rule !== 'oracle-reach')).toEqual(['flaky-oracle'])
+    if (card.verdict === 'policy') expect(failing(card)).toContain('oracle-reach')
     // The base fails consistently (a real bug, not a coin); the head disagrees with itself.
     expect(card.flakes).toEqual([{ test: ABS, side: 'head', outcomes: ['failed', 'passed'] }])
   })

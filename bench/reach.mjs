@@ -13,7 +13,7 @@ const REPORTERS = [
   join(ROOT, 'src', 'reporters', 'python')
 ]
 
-function properties(n) {
+export function properties(n) {
   const tests = Array.from(
     { length: n },
     (_, i) => `
@@ -35,7 +35,7 @@ from calc import FACTOR, scaled, total
 ${tests.join('')}${plain.join('')}`
 }
 
-const PRODUCT = `import json
+export const PRODUCT = `import json
 import logging
 import os
 import pathlib
@@ -63,7 +63,7 @@ const MAIN =
   "import resource, sys, pytest; code = pytest.main(sys.argv[1:]); u = resource.getrusage(resource.RUSAGE_SELF); sys.stderr.write('CPU %f\\n' % (u.ru_utime + u.ru_stime)); sys.exit(code)"
 
 /** One pytest run with the reporter; `plan` fed at descriptor 4 when given. CPU seconds. */
-function run(python, dir, reporters, plan) {
+export function run(python, dir, reporters, plan) {
   return new Promise((resolve, reject) => {
     const started = performance.now()
     const env = {
@@ -89,7 +89,7 @@ function run(python, dir, reporters, plan) {
       else {
         const cpu = /CPU ([\d.]+)/.exec(errors)
         if (!cpu) reject(new Error(`no CPU figure: ${errors.slice(-400)}`))
-        else resolve({ cpu: Number(cpu[1]), wall: (performance.now() - started) / 1000 })
+        else resolve({ cpu: Number(cpu[1]), wall: (performance.now() - started) / 1000, stream })
       }
     })
   })

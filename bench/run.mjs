@@ -19,6 +19,7 @@ import { shard } from './shard.mjs'
 import { sandboxCost } from './sandbox.mjs'
 import { fit } from './fit.mjs'
 import { reachCost } from './reach.mjs'
+import { differentialCost } from './differential.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const only = process.argv.slice(2)
@@ -36,7 +37,8 @@ const figures = [
   ['shard', shard],
   ['sandbox', sandboxCost],
   ['fit', fit],
-  ['reach', reachCost]
+  ['reach', reachCost],
+  ['differential', differentialCost]
 ]
 
 const rows = []

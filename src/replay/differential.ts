@@ -6,7 +6,8 @@
 // here, after the vote, a plain Python process that is not a test runner
 // (src/reporters/python/diff_replay.py, from the gate's installation) calls them again in
 // the vote's containment, twice, in two orders, each call several times. A call whose
-// replays disagree among themselves is nondeterministic and dropped; one whose replays
+// replays disagree among themselves, or that the vote's own runs answered two ways (a
+// first import unlike the later ones), is nondeterministic and dropped; one whose replays
 // agree and differ from the vote is a finding, turned into an oracle-reach reason where
 // the run-time watcher's are (reach-events.ts). A call that cannot be replayed (its module
 // does not import outside the runner, its arguments do not load) is not checked and
@@ -212,14 +213,43 @@ export interface Judged {
   unchecked: Record<string, number>
 }
 
-/** The calls judged from the two processes' answers. Pure. */
+/** What identifies one call to replay: the function, its arguments and its world. */
+export function callKey(call: DiffCall): string {
+  const { mod, owner, name, args, glob, cwd, env } = call
+  return JSON.stringify([mod, owner, name, args, glob, cwd, env])
+}
+
+/**
+ * The outcomes each call had in the vote's runs (the first and its reruns): a call seen
+ * with two outcomes there is nondeterministic in the vote itself. Pure.
+ */
+export function voteOutcomes(runs: readonly DiffCall[][]): Map<string, Set<string>> {
+  const outs = new Map<string, Set<string>>()
+  for (const call of runs.flat()) {
+    const key = callKey(call)
+    const set = outs.get(key) ?? new Set<string>()
+    set.add(call.out)
+    outs.set(key, set)
+  }
+  return outs
+}
+
+/**
+ * The calls judged from the two processes' answers, and from the vote's own outcomes of
+ * the same calls (`vote`, voteOutcomes): a call the vote answered two ways is dropped. Pure.
+ */
 export function judgeCalls(
   calls: readonly DiffCall[],
   first: ReadonlyMap<number, Answer>,
-  second: ReadonlyMap<number, Answer>
+  second: ReadonlyMap<number, Answer>,
+  vote: ReadonlyMap<string, ReadonlySet<string>> = new Map()
 ): Judged {
   const out: Judged = { differ: [], dropped: 0, unchecked: {} }
   calls.forEach((call, id) => {
+    if ((vote.get(callKey(call))?.size ?? 1) > 1) {
+      out.dropped++
+      return
+    }
     const a = first.get(id)
     const b = second.get(id)
     const skip = [a, b].find(x => x === undefined || 'skip' in x)
@@ -365,16 +395,20 @@ export interface DifferentialResult {
 
 /**
  * The stage, after the head's vote, in the head's worktree at its run path: the calls the
- * vote recorded, replayed twice in the vote's containment. Nothing recorded: nothing run.
+ * vote's first run recorded (`events`), replayed twice in the vote's containment; every
+ * run's records (`runs`: the first and its reruns) only tell a call the vote itself
+ * answered two ways. Nothing recorded: nothing run.
  */
 export async function replayDifferential(
   ctx: GateContext,
   worktree: string,
-  events: readonly Record<string, unknown>[]
+  events: readonly Record<string, unknown>[],
+  runs: readonly (readonly Record<string, unknown>[])[] = []
 ): Promise<DifferentialResult> {
   const plan = ctx.watch
   if (!plan?.diff) return { events: [] }
   const { calls, session, forged, vote } = diffRecords(events, plan)
+  const again = runs.map(run => diffRecords(run, plan).calls)
   const left = vote
     ? `; in the vote ${vote.recorded} call(s) from the tests, left out: ${countText(vote.skipped)}`
     : ''
@@ -393,7 +427,7 @@ export async function replayDifferential(
   const forward = calls.map((_, i) => i)
   const first = await ask(forward, 1)
   const second = await ask([...forward].reverse(), 2)
-  const judged = judgeCalls(calls, first, second)
+  const judged = judgeCalls(calls, first, second, voteOutcomes([calls, ...again]))
   ctx.log.info(
     `differential replay: ${calls.length} call(s) replayed twice, ${judged.differ.length} differ from the vote, ${judged.dropped} nondeterministic (dropped), not checked: ${countText(judged.unchecked)}${forged ? `, ${forged} record(s) ignored` : ''}${left}`
   )

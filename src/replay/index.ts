@@ -319,7 +319,13 @@ async function differentialStage(
   const found = await guardGitState(
     ctx.git,
     { what: 'the differential replay', patchCode: true },
-    () => replayDifferential(ctx, worktree, events)
+    () =>
+      replayDifferential(
+        ctx,
+        worktree,
+        events,
+        (head.watched ?? []).map(run => run.events)
+      )
   )
   return { events: found.events, tampered: found.judged ? await fidelity() : [] }
 }

@@ -199,18 +199,20 @@ class _Replay:
         touched = []
         for name, values in (state or {}).items():
             module = sys.modules.get(name) or importlib.import_module(name)
-            for attr, value in values.items():
-                touched.append((module, attr, vars(module).get(attr, _MISSING)))
-                setattr(module, attr, value)
+            for key, value in values.items():
+                owner_name, _, attr = key.rpartition(".")
+                owner = vars(module)[owner_name] if owner_name else module
+                touched.append((owner, attr, vars(owner).get(attr, _MISSING)))
+                setattr(owner, attr, value)
         return before, touched
 
     def leave(self, saved):
         before, touched = saved
-        for module, attr, value in reversed(touched):
+        for owner, attr, value in reversed(touched):
             if value is _MISSING:
-                vars(module).pop(attr, None)
+                delattr(owner, attr)
             else:
-                setattr(module, attr, value)
+                setattr(owner, attr, value)
         os.environ.clear()
         os.environ.update(before)
         os.chdir(self.home)

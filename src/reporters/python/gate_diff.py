@@ -29,6 +29,7 @@ import json
 import os
 import pickle
 import sys
+import time
 import types
 
 import _thread
@@ -40,6 +41,8 @@ TOTAL = 400
 MAX_PICKLE = 64 << 10
 # Nodes one encoding may hold: beyond, the value is not compared (and the call not recorded).
 MAX_NODES = 4000
+# Seconds the recording may add to the vote in all; past them nothing more is recorded.
+BUDGET_S = 2.0
 # Events that make a call depend on the world outside the process (not replayable).
 _WORLD = frozenset((
     "open", "os.listdir", "os.scandir", "glob.glob", "os.walk", "subprocess.Popen",
@@ -48,8 +51,7 @@ _WORLD = frozenset((
     "os.rename", "os.mkdir",
 ))
 _FRAMEWORK = ("pytest", "_pytest", "pluggy", "hypothesis", "_hypothesis_pytestplugin", "xdist")
-# Methods never wrapped: the object protocol (the interpreter and the run-time watcher's
-# scan of comparisons read them), and what runs while an object is half made.
+# Functions never wrapped: generators and coroutines (their outcome is not a value).
 _SKIPPED_CO = 0x20 | 0x80 | 0x200  # generator, coroutine, async generator
 
 
@@ -91,11 +93,15 @@ class _Recorder:
         for rel, ranges in (plan.get("lines") or {}).items():
             self.changed[_real(os.path.join(self.root, rel))] = rel
             self.ranges[rel] = [(int(r[0]), int(r[1])) for r in ranges]
-        self.instrument = tuple(_real(os.path.join(self.root, p)) for p in plan.get("instrument") or [])
+        self.instrument = tuple(
+            _real(os.path.join(self.root, p)) for p in plan.get("instrument") or []
+        )
         self.kinds = {}  # co_filename -> "test" | "other"
         self.counts = {}  # "module:qualname" -> calls recorded
         self.switches = {}  # "module:qualname" -> [still recording]
         self.total = 0
+        self.spent = 0.0
+        self.deeper = False
         self.skipped = {"args": 0, "doubles": 0, "state": 0, "world": 0, "outcome": 0}
         self.active = {}  # thread -> [tainted flags of the recorded calls running there]
         self.states = {}  # module name -> (module, {name: encoding}, {name: id}) after import
@@ -144,6 +150,11 @@ class _Recorder:
         return any(real == i or real.startswith(i + os.sep) for i in self.instrument)
 
     def _wrap_module(self, module, real, rel):
+        if not self.deeper:
+            # Each wrapped call is one frame more: a recursion as deep as the interpreter
+            # allowed before still fits.
+            self.deeper = True
+            sys.setrecursionlimit(2 * sys.getrecursionlimit())
         space = vars(module)
         made = {}  # one wrapper per function, whatever the names it has (an alias stays one)
         for name, value in list(space.items()):
@@ -154,7 +165,8 @@ class _Recorder:
             if fn is None:
                 continue
             if id(value) not in made:
-                made[id(value)] = self._wrapper(value, fn, (module.__name__, "", name, "function"), rel)
+                where = (module.__name__, "", name, "function")
+                made[id(value)] = self._wrapper(value, fn, where, rel)
             space[name] = made[id(value)]
 
     def _wrap_class(self, module, cls, real, rel):
@@ -222,22 +234,32 @@ class _Recorder:
         self.total += 1
         if self.counts[key] >= PER_FUNCTION:
             self.switches[key][0] = False
-        if self.total >= TOTAL:
-            for on in self.switches.values():
-                on[0] = False
+        started = time.perf_counter()
         try:
             fields = self._before(args, kwargs)
         except Exception:  # noqa: BLE001 - the recorder never changes what the test sees
             fields = None
+        self._spend(started)
         flags = self.active.setdefault(_thread.get_ident(), [])
         flags.append(False)
         try:
             result = target(*args, **kwargs)
         except BaseException as exc:
+            started = time.perf_counter()
             self._after(flags, fields, lambda: ["raise", _class_name(type(exc))], at)
+            self._spend(started)
             raise
+        started = time.perf_counter()
         self._after(flags, fields, lambda: _encoded_or_none(result), at)
+        self._spend(started)
         return result
+
+    def _spend(self, started):
+        """The recorder's own time counted; past the budget or the total cap, all off."""
+        self.spent += time.perf_counter() - started
+        if self.total >= TOTAL or self.spent >= BUDGET_S:
+            for on in self.switches.values():
+                on[0] = False
 
     def _before(self, args, kwargs):
         """What the replay needs of the call, taken before it runs; None if not replayable."""
@@ -259,6 +281,12 @@ class _Recorder:
 
     def _after(self, flags, fields, outcome, at):
         tainted = flags.pop()
+        try:
+            self._send(tainted, fields, outcome, at)
+        except Exception:  # noqa: BLE001 - the recorder never changes what the test sees
+            pass
+
+    def _send(self, tainted, fields, outcome, at):
         if fields is None:
             return
         if tainted:
@@ -314,23 +342,23 @@ class _Recorder:
         return out
 
     def _state_delta(self):
-        """The checkout's module data the tests changed since import, pickled ("" for none);
-        None when a module's function or class was replaced (a test double by hand)."""
+        """The checkout's module and class data the tests changed since import, pickled (""
+        for none); None when a function or class there was replaced (a test double by hand)."""
         delta = {}
         for name, (module, data, ids) in list(self.states.items()):
-            space = vars(module)
-            for attr, ident in ids.items():
-                if id(space.get(attr)) != ident:
+            current = dict(_data_of(module))
+            for key, ident in ids.items():
+                if id(current.get(key)) != ident:
                     return None
-            for attr, value in list(space.items()):
-                if attr in ids or _dunder(attr) or not _is_data(value):
+            for key, value in current.items():
+                if key in ids or not _is_data(value):
                     continue
                 try:
                     now = json.dumps(_encode(value))
                 except _Unencodable:
                     continue
-                if data.get(attr) != now:
-                    delta.setdefault(name, {})[attr] = value
+                if data.get(key) != now:
+                    delta.setdefault(name, {})[key] = value
         if not delta:
             return ""
         try:
@@ -376,6 +404,9 @@ class _Recorder:
         if self.mocks[0] > 0:
             return True
         environ = (os.environ, getattr(os, "environb", None))
+        # A monkeypatch undone (each test's, at its end) is forgotten until it patches again.
+        self.patchers[:] = [p for p in self.patchers
+                            if getattr(p, "_setattr", None) or getattr(p, "_setitem", None)]
         for patcher in self.patchers:
             for entry in getattr(patcher, "_setattr", None) or []:
                 if not _framework_object(entry[0]):
@@ -473,19 +504,32 @@ def _nearest(code, ranges):
 
 
 def _state(module):
-    """A module's data (encoded) and the identity of everything else, right after import."""
+    """A module's data and its classes' (encoded), and the identity of everything else,
+    right after import."""
     data, ids = {}, {}
-    for attr, value in list(vars(module).items()):
-        if _dunder(attr):
-            continue
+    for key, value in _data_of(module):
         if not _is_data(value):
-            ids[attr] = id(value)
+            ids[key] = id(value)
             continue
         try:
-            data[attr] = json.dumps(_encode(value))
+            data[key] = json.dumps(_encode(value))
         except _Unencodable:
             pass
     return data, ids
+
+
+def _data_of(module):
+    """(name, value) of a module's namespace, and ("Class.name", value) of the classes it
+    defines, the object protocol's names left out."""
+    space = vars(module)
+    for attr, value in list(space.items()):
+        if _dunder(attr):
+            continue
+        yield attr, value
+        if isinstance(value, type) and value.__module__ == module.__name__:
+            for name, member in list(vars(value).items()):
+                if not _dunder(name):
+                    yield "%s.%s" % (attr, name), member
 
 
 def _dunder(name):
@@ -493,7 +537,9 @@ def _dunder(name):
 
 
 def _is_data(value):
-    return not (callable(value) or isinstance(value, types.ModuleType))
+    """A value a test can set that the replay must carry: not code, a module or a descriptor."""
+    return not (callable(value) or isinstance(value, types.ModuleType)
+                or hasattr(type(value), "__get__"))
 
 
 def _b64(blob):
