@@ -19,7 +19,7 @@ import {
   mergeCoverage,
   passingVoting
 } from '../src/evidence/index.js'
-import { instrumentReads, voids } from '../src/evidence/instrument.js'
+import { instrumentReads, reachVoid, voids } from '../src/evidence/instrument.js'
 import { shiftedPlan } from '../src/evidence/mutate.js'
 import { pyCoverage } from '../src/evidence/py-coverage.js'
 import { readSession } from '../src/evidence/schemata.js'
@@ -536,5 +536,29 @@ describe('what the product reached of the instrument (instrument.ts, probe_guard
     }
     expect(shiftedPlan(plan, swap, text)).toBe(plan)
     expect(shiftedPlan(null, swap, text)).toBeNull()
+  })
+
+  it("reachVoid: a reach of the patch's lines voids a mutant run; a comparison, a waived file, a line off the plan do not", () => {
+    const plan = {
+      lines: { 'app/fee.py': [[7, 8]] as [number, number][] },
+      instrument: [],
+      reach: true,
+      cover: false
+    }
+    const reach = (category: string, line = 7): Record<string, unknown> => ({
+      t: 'reach',
+      category,
+      what: 'environment read of PYTEST_CURRENT_TEST',
+      path: 'app/fee.py',
+      line
+    })
+    const none = (): boolean => false
+    expect(reachVoid([reach('markers')], plan, none)).toMatch(
+      /^the patch's lines reached the runner's state during the mutant run \(app\/fee\.py:7: markers: /
+    )
+    expect(reachVoid([reach('comparison')], plan, none)).toBeNull()
+    expect(reachVoid([reach('markers', 30)], plan, none)).toBeNull()
+    expect(reachVoid([reach('markers')], plan, () => true)).toBeNull()
+    expect(reachVoid([reach('markers')], null, none)).toBeNull()
   })
 })

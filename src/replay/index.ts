@@ -228,9 +228,7 @@ async function measureAndScore(
   if (measured.probed) base.inDiffOnBase = measured.probed
   const fns = { planeOf, classOf, canary, added }
   const outcome = combine(ctx, ledger, base, head, lead ? corpus : null, fns)
-  // The mutant runs are watched as the vote is (src/evidence/): their reach counts alike.
-  const watched = [...(head.watched ?? []), ...(measured.evidence.watched ?? [])]
-  outcome.reasons.push(...(await reachAtRunTime(ctx, watched)))
+  outcome.reasons.push(...(await reachAtRunTime(ctx, head.watched ?? [])))
   outcome.unmeasured = unmeasured
   outcome.reasons.push(...unmeasuredReasons(ctx, unmeasured, outcome.reasons))
   outcome.reasons.push(...measured.evidence.reasons)
