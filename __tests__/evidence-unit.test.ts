@@ -1,7 +1,9 @@
 // The evidence stage's pure parts (src/evidence/): the arid-line table that takes out of the
 // changed lines what cannot run, the scorecard block and its reasons (notices in report,
 // weak-evidence failures under enforce, at and just past each threshold), and the card's
-// Evidence section at a glance, rendered with cmark-gfm, hostile head strings included.
+// Evidence section at a glance, rendered with cmark-gfm, hostile head strings included;
+// what an `instrument` record voids (coverage, a session's answers) and how a one-by-one
+// mutant run's plan follows a removal of several lines.
 // The cards here are made by hand: they test the report, not the mutation (the lead adds
 // assertions on real mutants when D's mutants.ts and mutate.ts are merged).
 import { describe, expect, it } from 'vitest'
@@ -17,7 +19,12 @@ import {
   mergeCoverage,
   passingVoting
 } from '../src/evidence/index.js'
+import { instrumentReads, reachVoid, voids } from '../src/evidence/instrument.js'
+import { shiftedPlan } from '../src/evidence/mutate.js'
+import { pyCoverage } from '../src/evidence/py-coverage.js'
+import { readSession } from '../src/evidence/schemata.js'
 import type { MutantOutcome } from '../src/evidence/types.js'
+import type { SuiteRun } from '../src/replay/run.js'
 import type { EvidenceSettings } from '../src/policy/types.js'
 import { evidenceGlance } from '../src/report/glance.js'
 import { renderMarkdown } from '../src/report/markdown.js'
@@ -391,5 +398,167 @@ describe('the card’s Evidence section', () => {
     const html = renderGfm(renderMarkdown(card))
     expect(foreignTags(html).filter(t => t !== 'ul' && t !== 'li')).toEqual([])
     expect(html).not.toContain('<h2>h')
+  })
+})
+
+describe('what the product reached of the instrument (instrument.ts, probe_guard.py records)', () => {
+  const read = (files: unknown, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+    t: 'instrument',
+    path: 'app/fee.py',
+    line: 6,
+    what: 'the code object of fee read (.__code__), which holds the gate\u0007s `instrument`',
+    files,
+    ...extra
+  })
+
+  it('names the files, or every file; other records and bad shapes void nothing', () => {
+    const reads = instrumentReads([
+      read(['app/fee.py']),
+      { t: 'cover', path: 'app/tax.py', lines: [1] },
+      { t: 'instrument', files: 'app/tax.py' }
+    ])
+    expect([...reads.files]).toEqual(['app/fee.py'])
+    expect(reads.all).toBe(false)
+    expect(voids(reads, 'app/fee.py')).toBe(true)
+    expect(voids(reads, 'app/tax.py')).toBe(false)
+    // Printed on the card: control characters and backticks of the head's names replaced.
+    expect(reads.why).toEqual([
+      "app/fee.py:6: the code object of fee read (.__code__), which holds the gate?s 'instrument'"
+    ])
+    expect(voids(instrumentReads([read(['*'])]), 'app/tax.py')).toBe(true)
+  })
+
+  it('pyCoverage: a voided file counts no line, named as such; the others count as before', () => {
+    const watched = {
+      sessions: 1,
+      dropped: 0,
+      events: [
+        { t: 'cover', path: 'app/fee.py', lines: [5, 6], classname: 'oracle.test_fee', name: 't' },
+        { t: 'cover', path: 'app/tax.py', lines: [2], classname: 'oracle.test_fee', name: 't' },
+        read(['app/fee.py'])
+      ]
+    }
+    const changed = [
+      { path: 'app/fee.py', lines: [5, 6] },
+      { path: 'app/tax.py', lines: [2] }
+    ]
+    const coverage = pyCoverage({
+      watched,
+      changed,
+      idOf: () => 'oracle/test_fee.py::t',
+      passing: new Set(['oracle/test_fee.py::t'])
+    })
+    expect([...coverage.covered.keys()]).toEqual(['app/tax.py'])
+    expect(coverage.problems).toBeUndefined()
+    expect(coverage.voided?.[0]).toMatch(
+      /^app\/fee\.py: the product reached the gate's coverage probes \(app\/fee\.py:6: /
+    )
+    const card = evidenceCard(settings({ mode: 'enforce' }), changed, coverage, [])
+    expect(card).toMatchObject({ changed_lines: 3, covered_lines: 1 })
+    expect(card.uncovered).toEqual([{ path: 'app/fee.py', lines: [5, 6] }])
+    expect(
+      evidenceReasons(settings({ mode: 'enforce' }), card).some(r => r.level === 'failure')
+    ).toBe(true)
+  })
+
+  it("readSession: a reached switch makes that file's mutants not run; others keep their answers", () => {
+    const run = {
+      result: { exitCode: 0, signal: null, timedOut: false, stdout: '', stderr: '' },
+      report: null,
+      stream: {
+        state: 'read' as const,
+        cases: [],
+        started: 1,
+        ended: 1,
+        problems: [],
+        dropped: 0,
+        watched: 1,
+        events: [
+          read(['app/fee.py']),
+          { t: 'mutant', index: 0, cases: [{ classname: 'c', name: 'a', outcome: 'failed' }] },
+          { t: 'mutant', index: 1, cases: [{ classname: 'c', name: 'b', outcome: 'passed' }] }
+        ]
+      }
+    }
+    const planned = [
+      { k: 0, path: 'app/fee.py' },
+      { k: 1, path: 'app/tax.py' }
+    ]
+    const said = readSession(run as unknown as SuiteRun, planned, 60)
+    expect(said.get(0)).toEqual({
+      notRun: expect.stringMatching(
+        /^the product reached the gate's mutant switches \(app\/fee\.py:6/
+      )
+    })
+    expect(said.get(1)).toMatchObject({ cases: [{ name: 'b', outcome: 'passed' }] })
+  })
+
+  it('shiftedPlan: lines after a removal of several lines move up; a one-line mutant moves none', () => {
+    const text = 'a = 1\nf(\n    2,\n)\nb = 2\nc = 3\n'
+    const plan = {
+      lines: {
+        'app/x.py': [
+          [1, 1],
+          [2, 4],
+          [5, 6]
+        ] as [number, number][],
+        'app/y.py': [[3, 3]] as [number, number][]
+      },
+      instrument: [],
+      reach: true,
+      cover: false
+    }
+    const start = text.indexOf('f(')
+    const end = text.indexOf(')\n') + 1
+    const removal = {
+      path: 'app/x.py',
+      line: 2,
+      mutation: 'removed',
+      start,
+      end,
+      replacement: 'pass'
+    }
+    expect(shiftedPlan(plan, removal, text)?.lines).toEqual({
+      'app/x.py': [
+        [1, 1],
+        [2, 2],
+        [3, 4]
+      ],
+      'app/y.py': [[3, 3]]
+    })
+    const swap = {
+      path: 'app/x.py',
+      line: 5,
+      mutation: '1→2',
+      start: 12,
+      end: 13,
+      replacement: '2'
+    }
+    expect(shiftedPlan(plan, swap, text)).toBe(plan)
+    expect(shiftedPlan(null, swap, text)).toBeNull()
+  })
+
+  it("reachVoid: a reach of the patch's lines voids a mutant run; a comparison, a waived file, a line off the plan do not", () => {
+    const plan = {
+      lines: { 'app/fee.py': [[7, 8]] as [number, number][] },
+      instrument: [],
+      reach: true,
+      cover: false
+    }
+    const reach = (category: string, line = 7): Record<string, unknown> => ({
+      t: 'reach',
+      category,
+      what: 'environment read of PYTEST_CURRENT_TEST',
+      path: 'app/fee.py',
+      line
+    })
+    const none = (): boolean => false
+    expect(reachVoid([reach('markers')], plan, none)).toMatch(
+      /^the patch's lines reached the runner's state during the mutant run \(app\/fee\.py:7: markers: /
+    )
+    expect(reachVoid([reach('comparison')], plan, none)).toBeNull()
+    expect(reachVoid([reach('markers', 30)], plan, none)).toBeNull()
+    expect(reachVoid([reach('markers')], plan, () => true)).toBeNull()
+    expect(reachVoid([reach('markers')], null, none)).toBeNull()
   })
 })

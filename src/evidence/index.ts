@@ -18,7 +18,6 @@ import { worktreeFiles, type Worktrees } from '../replay/worktree.js'
 import type { RawCase } from '../replay/junit.js'
 import type { SideOutcome } from '../replay/side.js'
 import type { Observation } from '../replay/transitions.js'
-import type { WatchRecord } from '../replay/tripwires.js'
 import { toRanges } from '../replay/watch.js'
 import { parsedLanguageOf } from '../lang.js'
 import type { EvidenceCard, Plane, Reason } from '../types.js'
@@ -95,8 +94,6 @@ export async function replayEvidence(
 export interface EvidenceResult {
   evidence?: EvidenceCard
   reasons: Reason[]
-  /** The mutant runs' watch records: oracle-reach at run time reads them as the vote's. */
-  watched?: WatchRecord[]
 }
 
 /** Mutants per changed production file when evidence.max_mutants is absent. */
@@ -146,9 +143,7 @@ async function measure(
   const coverage = await coverageOf(ctx, input, changed, passing)
   if (settings.mode === 'enforce' && (coverage.problems?.length ?? 0) > 0)
     throw new Error(`coverage could not be measured: ${coverage.problems?.join('; ')}`)
-  const watched: WatchRecord[] = []
-  const measured = { changed, coverage, passing, texts, watched }
-  const outcomes = await mutation(ctx, input, settings, measured)
+  const outcomes = await mutation(ctx, input, settings, { changed, coverage, passing, texts })
   const card = evidenceCard(settings, changed, coverage, outcomes)
   const problems = (card.problems ?? []).map((p): Reason => ({
     rule: 'diagnostic',
@@ -157,8 +152,7 @@ async function measure(
   }))
   return {
     evidence: card,
-    reasons: [...problems, ...evidenceReasons(settings, card)],
-    ...(watched.length > 0 ? { watched } : {})
+    reasons: [...problems, ...evidenceReasons(settings, card)]
   }
 }
 
@@ -235,8 +229,6 @@ interface Measured {
   coverage: LineCoverage
   passing: ReadonlySet<string>
   texts: ReadonlyMap<string, string>
-  /** Filled with the mutant runs' watch records. */
-  watched: WatchRecord[]
 }
 
 /** Mutants of the covered changed lines, capped, run against the tests that cover them. */
@@ -270,7 +262,6 @@ async function mutation(
     log: join(ctx.tempDir, 'head-mutants.log'),
     ...(input.baseFiles ? { baseFiles: input.baseFiles } : {}),
     ...(input.fidelity ? { fidelity: input.fidelity } : {}),
-    watched: m.watched,
     atImport
   })
 }

@@ -6,6 +6,9 @@
 // (docs/evidence.md "What the product can reach"). A record is the product's to forge too,
 // but forging one only takes evidence away. Pure.
 import { printable } from '../lints/reach/index.js'
+import type { AllowCheck } from '../lints/reach/allow.js'
+import { reachEvents } from '../replay/reach-events.js'
+import type { WatchPlan } from '../replay/watch.js'
 
 /** What the records of one run void: the files (repository paths) or every file. */
 export interface InstrumentReads {
@@ -39,6 +42,28 @@ export function voids(reads: InstrumentReads, path: string): boolean {
 }
 
 export const isEmpty = (reads: InstrumentReads): boolean => !reads.all && reads.files.size === 0
+
+/**
+ * Why a mutant run's answers are void, or null: one of the patch's lines did there what
+ * oracle-reach at run time reports (the run is watched with the vote's plan), other than a
+ * comparison (a lying comparison can only hide a failure: fewer kills, never a forged one)
+ * and than what lints.reach_allow waives. Not findings of their own: a mutant's paths are
+ * not quite the patch's, and the vote's are what oracle-reach judges.
+ */
+export function reachVoid(
+  events: readonly Record<string, unknown>[],
+  plan: WatchPlan | null | undefined,
+  allowed: AllowCheck
+): string | null {
+  if (!plan) return null
+  const found = reachEvents(events, plan).events.filter(
+    e => e.category !== 'comparison' && !allowed(e.path, e.category)
+  )
+  const first = found[0]
+  if (first === undefined) return null
+  const what = printable(`${first.path}:${first.line}: ${first.category}: ${first.what}`, MAX_TEXT)
+  return `the patch's lines reached the runner's state during the mutant run (${what.replace(/`/g, "'")})`
+}
 
 function describe(e: Record<string, unknown>): string {
   const at = typeof e.path === 'string' && typeof e.line === 'number' ? `${e.path}:${e.line}` : '?'

@@ -17,9 +17,9 @@ import { runSuite, type RunRequest, type SuiteRun } from '../replay/run.js'
 import { detectRunner } from '../replay/runners.js'
 import { judgeStream } from '../replay/tripwires.js'
 import { worktreeFiles } from '../replay/worktree.js'
-import type { WatchRecord } from '../replay/tripwires.js'
 import type { WatchPlan } from '../replay/watch.js'
-import { mutantWatch, runSession, watchRecord, type SessionResult } from './schemata.js'
+import { reachVoid } from './instrument.js'
+import { allowed, mutantWatch, runSession, type SessionResult } from './schemata.js'
 import type { Mutant, MutantOutcome } from './types.js'
 
 /**
@@ -58,11 +58,6 @@ export interface MutationInput {
    * by the head's code would kill (or spare) every mutant after. Without it, unchecked.
    */
   fidelity?: () => Promise<readonly unknown[]>
-  /**
-   * Where the watch records of the mutant runs go (each is watched with the vote's plan):
-   * the replay reads them for oracle-reach at run time as it reads the vote's.
-   */
-  watched?: WatchRecord[]
   /**
    * Did only the import run the mutant's line (covered, but by no test: a decorator's
    * body, a module constant)? The session switches mutants after the import, so these run
@@ -143,7 +138,7 @@ async function sessionOf(
   }
   if (mutants.length === 0) return none
   ctx.log.info(`mutation: ${mutants.length} Python mutant(s) in one pytest session`)
-  const answer = await runSession(ctx, {
+  const results = await runSession(ctx, {
     worktree: input.worktree,
     mutants,
     budgetSec: left,
@@ -152,13 +147,12 @@ async function sessionOf(
     maxSelected: MAX_SELECTED,
     log: input.log
   })
-  if (answer.watched) input.watched?.push(answer.watched)
   if (input.fidelity && (await input.fidelity()).length > 0) {
     ctx.log.warning('mutation: the instrument on disk changed during the mutant session; stopped')
     return { results: new Map(), stopped: INSTRUMENT_CHANGED, tests: new Map() }
   }
   const tests = new Map(mutants.map(x => [x.k, x.tests]))
-  return { results: answer.results, stopped: null, tests }
+  return { results, stopped: null, tests }
 }
 
 /** A mutant the session judged: its tests' cases, mapped to ids, judged as a run's. */
@@ -219,23 +213,25 @@ async function runOne(ctx: GateContext, input: MutationInput, one: One): Promise
   if (tests.length === 0) return notRun(m, 'no voting test runs the line')
   const target = await mutation(input.worktree, m)
   if ('why' in target) return notRun(m, target.why)
+  // Watched as the vote is (the runner's state hidden from the patch's lines), the plan's
+  // lines moved where the mutant moved them; no coverage. `schemata.one`: the pytest
+  // reporter only makes failures quick (gate_mutate.py).
+  const shifted = shiftedPlan(mutantWatch(ctx.watch), m, target.held.text)
+  const watch = shifted && { ...shifted, schemata: { one: true, mutants: [] } }
   let run: SuiteRun
   try {
     // A time of its own (seconds later than the original's, one per mutant): caches keyed
     // on the source's mtime and size (Python's bytecode) never take one text for another.
     await putFile(target.file, target.mutated, target.held, one.k + 1)
     ctx.log.info(`mutation: ${m.path}:${m.line} ${m.mutation}`)
-    // Watched as the vote is (the runner's state hidden from the patch's lines, what they
-    // do reported), the plan's lines moved where the mutant moved them; no coverage.
-    const shifted = shiftedPlan(mutantWatch(ctx.watch), m, target.held.text)
-    // `schemata.one`: the pytest reporter only makes failures quick (gate_mutate.py).
-    const watch = shifted && { ...shifted, schemata: { one: true, mutants: [] } }
     run = await runSuite({ ...ctx, watch }, mutantRun(ctx, input, one, tests))
   } finally {
     await putFile(target.file, target.held.bytes, target.held, 0)
   }
-  const watched = watchRecord(run)
-  if (watched) input.watched?.push(watched)
+  // What oracle-reach reports, done there by the patch's lines: this run's answer is void.
+  const events = run.stream?.state === 'read' ? run.stream.events : []
+  const reached = reachVoid(events, shifted, allowed(ctx))
+  if (reached !== null) return notRun(m, reached)
   const report = trusted(run, input.worktree, ctx)
   if ('why' in report) return notRun(m, report.why)
   return judgeMutant(m, tests, observe(report, await one.ids()))

@@ -6,8 +6,8 @@
 // outcome stream: the cases its tests gave, or why it must run in a process of its own
 // (its statement runs at import), or why it was not run (the budget). The session is
 // watched as the vote is (the vote's plan: the runner's state hidden from the patch's
-// lines, what they do reported), and a patch line that reached the gate's switches
-// (an `instrument` record) voids the answers of that file's mutants. This module builds
+// lines); a patch line that did what oracle-reach reports there voids every answer, one
+// that reached the gate's switches (an `instrument` record) those of its file's mutants. This module builds
 // the plan and reads the records; mutate.ts judges them and runs the rest one by one.
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -15,9 +15,9 @@ import type { GateContext } from '../context.js'
 import type { RawCase } from '../replay/junit.js'
 import { rerunArgs, type RerunPlan } from '../replay/rerun.js'
 import { runSuite, type SuiteRun } from '../replay/run.js'
-import type { WatchRecord } from '../replay/tripwires.js'
+import { allowList, type AllowCheck } from '../lints/reach/allow.js'
 import type { WatchPlan } from '../replay/watch.js'
-import { instrumentReads, voids } from './instrument.js'
+import { instrumentReads, reachVoid, voids } from './instrument.js'
 import type { Mutant } from './types.js'
 
 /** What the session said of one mutant. */
@@ -45,22 +45,19 @@ interface PlanMutant {
   tests: readonly string[]
 }
 
-/** What the session said, and its watch record (for oracle-reach at run time). */
-export interface SessionAnswer {
-  results: Map<number, SessionResult>
-  watched?: WatchRecord
-}
-
 /**
  * Runs the session; per mutant what it said. Mutants left out of the map get no answer
  * from the session (it died, or never read the plan): the caller runs them one by one.
- * Watched as the vote is: the vote's plan (the patch's lines, the instrument, reach), so
- * the runner's state is hidden from the patch's lines as in the vote and what they do is
- * reported the same way; no coverage.
+ * Watched as the vote is: the vote's plan (the patch's lines, the instrument, reach; no
+ * coverage), so the runner's state is hidden from the patch's lines as in the vote; where
+ * they did what oracle-reach reports, every answer is void (not run).
  */
-export async function runSession(ctx: GateContext, input: SessionInput): Promise<SessionAnswer> {
+export async function runSession(
+  ctx: GateContext,
+  input: SessionInput
+): Promise<Map<number, SessionResult>> {
   const planned = await planMutants(input)
-  if (planned.length === 0) return { results: new Map() }
+  if (planned.length === 0) return new Map()
   const run = await runSuite(
     { ...ctx, watch: schemataPlan(ctx.watch, planned, input.budgetSec) },
     {
@@ -70,19 +67,19 @@ export async function runSession(ctx: GateContext, input: SessionInput): Promise
       ...selection(ctx, input)
     }
   )
-  const watched = watchRecord(run)
-  return {
-    results: readSession(run, planned, ctx.policy.suite.timeout),
-    ...(watched ? { watched } : {})
-  }
+  const results = readSession(run, planned, ctx.policy.suite.timeout)
+  const why = reachVoid(
+    run.stream?.state === 'read' ? run.stream.events : [],
+    ctx.watch,
+    allowed(ctx)
+  )
+  if (why !== null) for (const p of planned) results.set(p.k, { notRun: why })
+  return results
 }
 
-/** A mutant run's watch record, as RunWatch keeps the vote's (tripwires.ts). */
-export function watchRecord(run: SuiteRun): WatchRecord | undefined {
-  if (run.stream?.state !== 'read') return undefined
-  const { started, watched, events, dropped } = run.stream
-  return { fed: run.watchFed === true, started, watched, events, dropped }
-}
+/** lints.reach_allow, as oracle-reach at run time reads it. */
+export const allowed = (ctx: GateContext): AllowCheck =>
+  allowList(ctx.policy.lints.reach_allow, ctx.policy.case_insensitive)
 
 /** The plan of a mutant run: the vote's without coverage (or none when the vote had none). */
 export function mutantWatch(vote: WatchPlan | null | undefined): WatchPlan | null {

@@ -258,9 +258,7 @@ async function measureAndScore(
   const fns = { planeOf, classOf, canary, added }
   const outcome = combine(ctx, ledger, base, head, lead ? corpus : null, fns)
   const differential = 'differential' in measured ? measured.differential : null
-  // The mutant runs are watched as the vote is (src/evidence/): their reach counts alike.
-  const watched = [...(head.watched ?? []), ...(measured.evidence.watched ?? [])]
-  outcome.reasons.push(...(await reachAtRunTime(ctx, watched, differential?.events ?? [])))
+  outcome.reasons.push(...(await reachAtRunTime(ctx, head.watched ?? [], differential?.events ?? [])))
   outcome.reasons.push(...(differential?.tampered ?? []))
   outcome.unmeasured = unmeasured
   outcome.reasons.push(...unmeasuredReasons(ctx, unmeasured, outcome.reasons))

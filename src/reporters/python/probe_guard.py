@@ -93,34 +93,29 @@ class Guard:
             self.busy.discard(me)
 
     def _judge(self, event, args, frame):
+        # Who obtained it first (most events are the runner's or the watchers' own: one
+        # frame looked at), then what.
+        name = args[1] if event == "object.__getattr__" else None
+        at = self._reader(frame, frames=name not in _CODE_ATTRS)
+        if at is None:
+            return
         if event in _HEAP:
-            at = self._reader(frame, frames=True)
-            if at is not None:
-                self._send(at, _HEAP[event], ["*"])
-            return
-        if event == "sys._getframe":
-            self._frame(args[0] if args else None, frame, "the call stack read (sys._getframe)")
-            return
-        name = args[1]
-        if name in _FRAME_ATTRS:
-            self._frame(getattr(args[0], name, None), frame, "a frame reached through ." + name)
-            return
-        code = getattr(args[0], name, None)
-        held = self.code.get(id(code))
-        if held is None or held[0] is not code:
-            return
-        at = self._reader(frame, frames=False)
-        if at is not None:
-            what = "the code object of %s read (.%s), which holds the gate's instrument" % (
-                str(getattr(code, "co_qualname", code.co_name))[:80], name)
-            self._send(at, what, [held[1]])
+            self._send(at, _HEAP[event], ["*"])
+        elif event == "sys._getframe":
+            self._frame(args[0] if args else None, at, "the call stack read (sys._getframe)")
+        elif name in _FRAME_ATTRS:
+            self._frame(getattr(args[0], name, None), at, "a frame reached through ." + name)
+        else:
+            code = getattr(args[0], name, None)
+            held = self.code.get(id(code))
+            if held is not None and held[0] is code:
+                what = "the code object of %s read (.%s), which holds the gate's instrument"
+                qualname = str(getattr(code, "co_qualname", code.co_name))[:80]
+                self._send(at, what % (qualname, name), [held[1]])
 
-    def _frame(self, got, frame, what):
+    def _frame(self, got, at, what):
         """A frame obtained: the patch's own frames are harmless, any other leads on."""
-        if got is None or self._kind(got.f_code.co_filename) is not None:
-            return
-        at = self._reader(frame, frames=True)
-        if at is not None:
+        if got is not None and self._kind(got.f_code.co_filename) is None:
             self._send(at, what, ["*"])
 
     def _reader(self, frame, frames):
