@@ -53,6 +53,7 @@ const UNIT = [
   'production-plane-unit',
   'pytest-config',
   'reach-events',
+  'plugin-reasons',
   'reach-lint',
   'reach-patterns',
   'replay-transitions',

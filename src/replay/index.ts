@@ -32,7 +32,7 @@ import { compileClasses, type ClassOf } from './classes.js'
 import { containmentNotices, containRuns } from './contain.js'
 import { watchPlan } from './watch.js'
 import { replayEvidence } from '../evidence/index.js'
-import { runtimeReach } from './reach-events.js'
+import { pluginReasons, runtimeReach } from './reach-events.js'
 import type { WatchRecord } from './tripwires.js'
 import { allowList, entryPoints } from '../lints/reach/allow.js'
 import { levelOf } from '../lints/registry.js'
@@ -229,6 +229,7 @@ async function measureAndScore(
   const fns = { planeOf, classOf, canary, added }
   const outcome = combine(ctx, ledger, base, head, lead ? corpus : null, fns)
   outcome.reasons.push(...(await reachAtRunTime(ctx, head.watched ?? [])))
+  if (ctx.watch) outcome.reasons.push(...pluginReasons(head.watched ?? [], ctx.watch))
   outcome.unmeasured = unmeasured
   outcome.reasons.push(...unmeasuredReasons(ctx, unmeasured, outcome.reasons))
   outcome.reasons.push(...measured.evidence.reasons)
