@@ -54,6 +54,7 @@ const UNIT = [
   'production-plane-unit',
   'pytest-config',
   'reach-events',
+  'plugin-reasons',
   'reach-lint',
   'reach-patterns',
   'replay-transitions',

@@ -32,7 +32,7 @@ import { compileClasses, type ClassOf } from './classes.js'
 import { containmentNotices, containRuns, startProbe, watchedInstrument } from './contain.js'
 import { watchPlan } from './watch.js'
 import { replayEvidence } from '../evidence/index.js'
-import { runtimeReach, type ReachEvent } from './reach-events.js'
+import { pluginReasons, runtimeReach, type ReachEvent } from './reach-events.js'
 import { replayDifferential } from './differential.js'
 import type { WatchRecord } from './tripwires.js'
 import { allowList, entryPoints } from '../lints/reach/allow.js'
@@ -260,6 +260,7 @@ async function measureAndScore(
   const differential = 'differential' in measured ? measured.differential : null
   outcome.reasons.push(...(await reachAtRunTime(ctx, head.watched ?? [], differential?.events ?? [])))
   outcome.reasons.push(...(differential?.tampered ?? []))
+  if (ctx.watch) outcome.reasons.push(...pluginReasons(head.watched ?? [], ctx.watch))
   outcome.unmeasured = unmeasured
   outcome.reasons.push(...unmeasuredReasons(ctx, unmeasured, outcome.reasons))
   outcome.reasons.push(...measured.evidence.reasons)

@@ -152,3 +152,37 @@ function reasonOf(e: ReachEvent, level: Level, soft: boolean): Reason {
     : `${e.category}: ${what} at run time — ${why}`
   return { rule: 'oracle-reach', level, path: e.path, line: e.line, message }
 }
+
+/**
+ * The `plugin` records of the head's runs (gate_plugins.py; docs/instrument.md "Plugins the
+ * runner registers"): a hook or fixture the runner registered whose code is in a production
+ * file the patch changed is runner configuration the patch changed, `runner-tampered`
+ * naming the file and the hook's line. A record naming a file the plan does not hold was
+ * not the watcher's and is skipped. One reason per file: its first record whose hook or
+ * fixture holds the patch's lines (`changed`), else its first record.
+ */
+export function pluginReasons(runs: readonly WatchRecord[], plan: WatchPlan): Reason[] {
+  const byFile = new Map<string, { reason: Reason; changed: boolean }>()
+  for (const run of runs)
+    for (const e of run.events) {
+      if (e.t !== 'plugin') continue
+      const { what, path, line } = e
+      if (typeof what !== 'string' || typeof path !== 'string') continue
+      if (typeof line !== 'number' || !Number.isInteger(line) || line < 1) continue
+      if (!Object.prototype.hasOwnProperty.call(plan.lines, path)) continue
+      const held = byFile.get(path)
+      if (held && (held.changed || e.changed !== true)) continue
+      byFile.set(path, { reason: pluginReason(path, line, what), changed: e.changed === true })
+    }
+  return [...byFile.values()].map(v => v.reason)
+}
+
+function pluginReason(path: string, line: number, what: string): Reason {
+  return {
+    rule: 'runner-tampered',
+    level: 'failure',
+    path,
+    line,
+    message: `${printable(path, MAX_WHAT)} is runner configuration: the test runner registered ${printable(what, MAX_WHAT)} from it (line ${line}), and the patch changes this file. Change what the runner loads as a plugin in a PR of its own`
+  }
+}
