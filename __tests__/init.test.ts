@@ -44,7 +44,7 @@ const cases: {
     files: ['package.json'],
     pkg: JEST,
     project: { kind: 'node', manager: 'npm', lockfile: null, runner: 'jest' },
-    setup: 'npm install --prefer-offline --no-audit --no-fund',
+    setup: 'npm install --no-package-lock --prefer-offline --no-audit --no-fund',
     command: /JEST_JUNIT_OUTPUT_FILE="\$ORACLE_GATE_JUNIT" npx --no jest .*--reporters=jest-junit$/
   },
   {

@@ -89,7 +89,7 @@ describe('inspect', () => {
       has: tools('npm')
     })
     expect(parsePolicy(renderInspected(noNpx), FILE).suite.setup).toBe(
-      'npm install --prefer-offline --no-audit --no-fund'
+      'npm install --no-package-lock --prefer-offline --no-audit --no-fund'
     )
     expect(policy.suite.command).toMatch(/^npx --no vitest run src /)
     expect(policy.suite.runner).toBe('vitest')
@@ -246,7 +246,7 @@ jobs:
     expect(jest.testFiles).toEqual(['src/a.test.js'])
   })
 
-  it('node:test: files named *.test.js are given as a folder glob (the canary beside them runs), others by name', () => {
+  it('node:test: files named *.test.js or *.spec.js are given as a folder glob (the canary beside them runs, and a spec the patch adds)', () => {
     const ins = inspect({
       files: [
         'package.json',
@@ -259,7 +259,7 @@ jobs:
       has: tools('npm')
     })
     const policy = parsePolicy(renderInspected(ins), FILE)
-    expect(policy.suite.command).toMatch(/ test\/\*\.test\.\*js test\/old\.spec\.js$/)
+    expect(policy.suite.command).toMatch(/ test\/\*\.spec\.\*js test\/\*\.test\.\*js$/)
   })
 })
 

@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
+import { Git } from '../git/git.js'
 import { DEFAULT_POLICY_PATH } from '../policy/load.js'
 import { fixtureStrengthNote } from '../policy/fixture-strength.js'
 import { inspectRepository, type Inspection } from '../policy/inspect.js'
@@ -15,7 +16,7 @@ import {
   STARTER_LEDGER_PATH
 } from '../policy/starter.js'
 import { logText } from '../report/sanitize.js'
-import { EXIT, parseFlags, type Io } from './io.js'
+import { EXIT, folderProblem, parseFlags, type Io } from './io.js'
 
 export const INIT_USAGE = `Usage: oracle-gate init [--repo DIR] [--policy PATH] [--force]
 
@@ -46,6 +47,12 @@ export async function runInit(argv: string[], io: Io): Promise<number> {
     return EXIT.ok
   }
   const repo = resolve(io.cwd, values.repo ?? '.')
+  // Nothing is written outside a git checkout: a mistyped --repo must not become a folder.
+  const problem = folderProblem(repo) ?? (await notRepository(repo, io.env))
+  if (problem !== null) {
+    io.stderr.write(`oracle-gate init: ${logText(problem)}\n`)
+    return EXIT.error
+  }
   const target = resolve(repo, values.policy ?? DEFAULT_POLICY_PATH)
   if (existsSync(target) && !values.force) {
     io.stderr.write(`oracle-gate init: ${target} exists; pass --force to overwrite\n`)
@@ -61,6 +68,19 @@ export async function runInit(argv: string[], io: Io): Promise<number> {
   }
   io.stderr.write(summary(target, ins))
   return EXIT.ok
+}
+
+/** Why `dir` is not a git checkout (git says where its repository is), or null. */
+async function notRepository(dir: string, env: NodeJS.ProcessEnv): Promise<string | null> {
+  const git = new Git(dir, env)
+  try {
+    await git.commonDir()
+    return null
+  } catch {
+    return `not a git repository: ${dir}`
+  } finally {
+    await git.close().catch(() => undefined)
+  }
 }
 
 /** What init took from the project's configuration, and what the maintainer must add. */

@@ -1,6 +1,7 @@
 // What a command of the CLI is given (the streams, the directory, the environment) and the
 // exit codes it answers with, by name. In a module of its own so that main and the
 // commands it dispatches to need not import each other.
+import { statSync } from 'node:fs'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { EXIT_CODES } from '../verdict/verdict.js'
 
@@ -42,5 +43,14 @@ export function parseFlags<const O extends OptionTable>(
     return { values: parseArgs({ args: argv, strict: true, options }).values }
   } catch (error) {
     return { error: error instanceof Error ? error.message : String(error) }
+  }
+}
+
+/** Why `dir` (an absolute --repo) cannot be a checkout: missing, or not a folder; else null. */
+export function folderProblem(dir: string): string | null {
+  try {
+    return statSync(dir).isDirectory() ? null : `${dir} is not a folder`
+  } catch {
+    return `no such folder: ${dir}`
   }
 }

@@ -13,7 +13,7 @@ import { checkShard } from '../shard/run.js'
 import { parseShard } from '../shard/split.js'
 import { emptyScorecard, finalize } from '../verdict/scorecard.js'
 import { VERSION } from '../version.js'
-import { EXIT, parseFlags, type Io } from './io.js'
+import { EXIT, folderProblem, parseFlags, type Io } from './io.js'
 import { stderrLogger } from './logger.js'
 import { runDoctor } from './doctor.js'
 import { runInit } from './init.js'
@@ -119,6 +119,8 @@ async function runCheck(argv: string[], io: Io): Promise<number> {
   if (v.attestation !== undefined && v.json === undefined)
     return usageFailure(io, '--attestation needs --json FILE (its subject)', v)
   const repoDir = resolve(io.cwd, v.repo ?? '.')
+  const missing = folderProblem(repoDir)
+  if (missing !== null) return usageFailure(io, `--repo: ${missing}`, v)
   const options = {
     repoDir,
     base: v.base,

@@ -52,6 +52,8 @@ export interface DoctorInput {
   owner: string
   /** The suite's runner kind (pytest's exit 2 means its collection was interrupted). */
   runner?: string | null
+  /** pytest's rootdir as the gate reads it (replay/pyroot.ts), when not the root. */
+  pyRoot?: string
   /** Fixture tests without generated inputs or seeds with distance (policy/fixture-strength.ts). */
   fixtureStrength?: string | null
 }
@@ -92,6 +94,20 @@ function addDays(date: string, days: number): string {
   const d = new Date(`${date}T00:00:00Z`)
   d.setUTCDate(d.getUTCDate() + days)
   return d.toISOString().slice(0, 10)
+}
+
+/**
+ * Why no reported test maps to a file, when none does: a pytest suite names its tests
+ * relative to its rootdir, which the gate takes from the merge base's configuration.
+ */
+function unmappedCause(
+  input: DoctorInput,
+  perId: ReadonlyMap<string, { file: string | null }>
+): string {
+  if (perId.size === 0 || [...perId.values()].some(r => r.file !== null)) return ''
+  const why = `none of the ${perId.size} test(s) the runner reported maps to a file of the checkout`
+  if (input.runner !== 'pytest') return ` (${why})`
+  return ` (${why}: pytest names tests relative to its rootdir, taken from the command's --rootdir or -c, else the first folder from its path arguments upwards holding pytest.ini, .pytest.ini, pyproject.toml [tool.pytest.ini_options], tox.ini [pytest] or setup.cfg [tool:pytest]; the gate found ${input.pyRoot ? `\`${input.pyRoot}/\`` : 'the repository root'})`
 }
 
 const failing = (o: string): boolean => o === 'failed' || o === 'error'
@@ -162,7 +178,7 @@ export function diagnose(input: DoctorInput): DoctorReport {
     findings.push({
       level: 'blocker',
       code: 'no-voting-test',
-      message: 'the suite command collects no test on the voting plane: nothing would vote'
+      message: `the suite command collects no test on the voting plane: nothing would vote${unmappedCause(input, perId)}`
     })
   if (unledgered.length > 0)
     findings.push({

@@ -21,6 +21,7 @@ import { runSuite, sideEnv } from '../replay/run.js'
 import { detectRunner } from '../replay/runners.js'
 import { prepareWorktree, cleanupWorktree } from '../replay/setup.js'
 import { worktreeIdContext } from '../replay/ids.js'
+import { pytestRootdir, rootdirInputs } from '../replay/pyroot.js'
 import { shellQuote } from '../replay/run.js'
 import { worktreeFiles } from '../replay/worktree.js'
 import type { Logger } from '../types.js'
@@ -70,10 +71,11 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
     links = setup.links ?? []
     if (!setup.ok) throw new Error(`setup failed: ${setup.reason}\n${setup.tail ?? ''}`)
     const files = await worktreeFiles(ctx, worktree)
+    const pyRoot = await checkoutPyRoot(ctx, worktree, files)
     const runs: DoctorRun[] = []
     for (let attempt = 0; attempt < options.runs; attempt++) {
       options.log.info(`doctor: run ${attempt + 1} of ${options.runs}`)
-      runs.push(await oneRun(ctx, worktree, files, attempt))
+      runs.push(await oneRun(ctx, worktree, files, attempt, pyRoot))
     }
     return diagnose({
       ref: options.ref,
@@ -96,6 +98,7 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
       today: options.today,
       owner: options.owner,
       runner: detectRunner(policy.suite),
+      ...(pyRoot !== '' ? { pyRoot } : {}),
       fixtureStrength: await fixtureStrength(ctx, worktree, files)
     })
   } finally {
@@ -107,11 +110,26 @@ export async function doctor(options: DoctorOptions): Promise<DoctorReport> {
   }
 }
 
+/** pytest's rootdir for the policy's command, from the checkout's configuration files. */
+async function checkoutPyRoot(
+  ctx: GateContext,
+  worktree: string,
+  files: readonly string[]
+): Promise<string> {
+  const texts = new Map<string, string>()
+  for (const path of rootdirInputs(files)) {
+    const text = await readFile(join(worktree, path), 'utf8').catch(() => null)
+    if (text !== null) texts.set(path, text)
+  }
+  return pytestRootdir(ctx.policy.suite.command, files, p => texts.get(p) ?? null)
+}
+
 async function oneRun(
   ctx: GateContext,
   worktree: string,
   files: readonly string[],
-  attempt: number
+  attempt: number,
+  pyRoot: string
 ): Promise<DoctorRun> {
   const started = Date.now()
   const logFile = join(ctx.tempDir, `run-${attempt}.log`)
@@ -142,9 +160,7 @@ async function oneRun(
     files,
     p => ctx.planes.planeOf(p),
     ctx.policy.suite.report,
-    {
-      runner: detectRunner(ctx.policy.suite)
-    }
+    { runner: detectRunner(ctx.policy.suite), pyRoot }
   )
   return {
     observations: observe(r.report, ids, duplicates),

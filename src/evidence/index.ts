@@ -74,7 +74,11 @@ export async function replayEvidence(
       await worktreeFiles(ctx, worktree),
       replayed.planeOf,
       ctx.policy.suite.report,
-      { literalFiles: replayed.baseFiles, runner: detectRunner(ctx.policy.suite) }
+      {
+        literalFiles: replayed.baseFiles,
+        runner: detectRunner(ctx.policy.suite),
+        pyRoot: ctx.instrument?.pyRoot
+      }
     )
   const input: EvidenceInput = {
     worktree,

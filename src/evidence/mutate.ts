@@ -192,6 +192,7 @@ function idsOnce(ctx: GateContext, input: MutationInput): () => Promise<IdContex
       ctx.policy.suite.report,
       {
         runner: detectRunner(ctx.policy.suite),
+        pyRoot: ctx.instrument?.pyRoot,
         ...(input.baseFiles ? { literalFiles: input.baseFiles } : {})
       }
     ))

@@ -18,6 +18,8 @@ import {
   pythonPathOf,
   setupFilesOf
 } from './loading.js'
+import { readPytestConfig, type PytestConfig } from '../policy/pytest-config.js'
+import { pytestRootdir, rootdirInputs } from '../replay/pyroot.js'
 import { compileRunnerMatcher, type RunnerInputs, type RunnerMatcher } from './runner.js'
 
 export interface InstrumentView {
@@ -34,6 +36,10 @@ export interface InstrumentView {
   /** An instrument file or a fixture of the base's manifest: what the oracle reads. */
   isOracle(path: string): boolean
   linkedInstrument?: (path: string) => string | undefined
+  /** pytest's rootdir in the merge base (replay/pyroot.ts), when not the root. */
+  pyRoot?: string
+  /** python_files and python_functions of the base's pytest configuration at its rootdir. */
+  pytestNames?: { files: string[]; functions: string[] }
 }
 
 /** What the view is built from: the run's commits and its shared facts (planes, trees). */
@@ -86,7 +92,40 @@ export async function instrumentView(ctx: ViewContext): Promise<InstrumentView> 
     isOracle
   }
   if (linked !== undefined) view.linkedInstrument = linked
+  const pytest = await basePytest(ctx, base)
+  if (pytest !== null) {
+    if (pytest.root !== '') view.pyRoot = pytest.root
+    view.pytestNames = {
+      files: pytest.config.pythonFiles,
+      functions: pytest.config.pythonFunctions
+    }
+  }
   return view
+}
+
+/**
+ * pytest's rootdir for the base's suite command and the configuration there, from the
+ * base's files; null when the command runs no pytest.
+ */
+async function basePytest(
+  ctx: ViewContext,
+  base: ReadonlyMap<string, TreeEntry>
+): Promise<{ root: string; config: PytestConfig } | null> {
+  const command = ctx.policy.suite.command
+  if (!/(^|[\s/])(pytest|py\.test)(\s|$)/.test(command)) return null
+  const files = [...base.keys()]
+  const inputs = rootdirInputs(files)
+  const blobs = await readBlobs(
+    ctx.git,
+    inputs.map(p => base.get(p)?.sha ?? '')
+  )
+  const text = (path: string): string | null => {
+    const sha = inputs.includes(path) ? base.get(path)?.sha : undefined
+    return sha === undefined ? null : (blobs.get(sha)?.toString('utf8') ?? null)
+  }
+  const root = pytestRootdir(command, files, text)
+  const config = readPytestConfig(p => text(root === '' ? p : `${root}/${p}`))
+  return { root, config }
 }
 
 /**

@@ -20,6 +20,8 @@ export type Project =
       runner: NodeRunner
       /** How to run the manager when it is not installed (`npx --yes pnpm@9.12.0`). */
       launcher?: string
+      /** package.json names no dependency: nothing to install, so no setup. */
+      noDependencies?: true
     }
   | { kind: 'python'; manager: PythonManager; lockfile: string | null }
 
@@ -48,12 +50,14 @@ export function detectProject(rootNames: readonly string[], packageJson?: string
     let manager: NodeManager = nodeLock?.[1] ?? 'npm'
     // Yarn 2+ keeps its settings in .yarnrc.yml and wants --immutable, not --frozen-lockfile.
     if (manager === 'yarn' && has('.yarnrc.yml')) manager = 'yarn-berry'
-    return {
+    const project: Project = {
       kind: 'node',
       manager,
       lockfile: nodeLock?.[0] ?? null,
       runner: nodeRunner(packageJson)
     }
+    if (nodeLock === undefined && !hasDependencies(packageJson)) project.noDependencies = true
+    return project
   }
   if (has('uv.lock')) return { kind: 'python', manager: 'uv', lockfile: 'uv.lock' }
   if (has('poetry.lock')) return { kind: 'python', manager: 'poetry', lockfile: 'poetry.lock' }
@@ -83,6 +87,37 @@ function nodeRunner(packageJson: string | undefined): NodeRunner {
   return 'node-test'
 }
 
+/** Does package.json name any dependency (an unreadable one counts as yes)? */
+function hasDependencies(packageJson: string | undefined): boolean {
+  try {
+    const parsed = JSON.parse(packageJson ?? '{}') as Record<string, unknown>
+    return ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies'].some(
+      k => typeof parsed[k] === 'object' && Object.keys(parsed[k] ?? {}).length > 0
+    )
+  } catch {
+    return true
+  }
+}
+
+/**
+ * The setup and reuse lines of a node project: none without dependencies (nothing to
+ * install), and never a command that writes into the checkout: npm without a lockfile
+ * would write package-lock.json, a file the gate then finds appeared in the head.
+ */
+function nodeSetupLines(p: Extract<Project, { kind: 'node' }>, comment: string): string {
+  if (p.noDependencies)
+    return '\n  # No dependencies in package.json and no lockfile: nothing to install, so no setup.'
+  return `
+  # Installs dependencies in each fresh worktree (${p.manager}, ${comment}).
+  # A failing setup on the base is a gate error; on the head it is a red vote.
+  setup: ${nodeSetup(p.manager, p.lockfile, p.launcher)}
+  setup_timeout: 900
+  # Link the checkout's node_modules instead of installing, but only into a worktree whose
+  # lockfile is byte-identical to the checkout's (otherwise setup runs for that side).
+  # Install in the checkout before the gate runs (e.g. the same command in an earlier step).
+  reuse: [node_modules]`
+}
+
 /** Installs exactly what the lockfile says, from the local cache when it can. */
 function nodeSetup(manager: NodeManager, lockfile: string | null, launcher?: string): string {
   switch (manager) {
@@ -95,8 +130,10 @@ function nodeSetup(manager: NodeManager, lockfile: string | null, launcher?: str
     case 'bun':
       return 'bun install --frozen-lockfile'
     case 'npm':
+      // No lockfile: install without writing one (package-lock.json in the worktree would
+      // be a file the head's run made).
       return lockfile === null
-        ? 'npm install --prefer-offline --no-audit --no-fund'
+        ? 'npm install --no-package-lock --prefer-offline --no-audit --no-fund'
         : 'npm ci --prefer-offline --no-audit --no-fund'
   }
 }
@@ -140,15 +177,7 @@ function nodeBlock(p: Extract<Project, { kind: 'node' }>): string {
       : `detected from ${p.lockfile}`
   return `${nodeSuite(p)}
   timeout: 600        # seconds per side; a timed-out side is a red vote
-  reruns: 2           # reruns of a failing voting test, to tell flaky from failing
-  # Installs dependencies in each fresh worktree (${p.manager}, ${lock}).
-  # A failing setup on the base is a gate error; on the head it is a red vote.
-  setup: ${nodeSetup(p.manager, p.lockfile, p.launcher)}
-  setup_timeout: 900
-  # Link the checkout's node_modules instead of installing, but only into a worktree whose
-  # lockfile is byte-identical to the checkout's (otherwise setup runs for that side).
-  # Install in the checkout before the gate runs (e.g. the same command in an earlier step).
-  reuse: [node_modules]`
+  reruns: 2           # reruns of a failing voting test, to tell flaky from failing${nodeSetupLines(p, lock)}`
 }
 
 function pythonBlock(p: Extract<Project, { kind: 'python' }>): string {
@@ -343,7 +372,9 @@ export function nodeTestArgs(files: readonly string[]): string[] {
   const out = new Set<string>()
   for (const f of files) {
     const dir = posix.dirname(f)
-    out.add(/\.test\.[cm]?js$/.test(f) ? (dir === '.' ? '*.test.*js' : `${dir}/*.test.*js`) : f)
+    // *.test.js and *.spec.js as a folder glob: a test the patch adds beside them runs too.
+    const kind = /\.(test|spec)\.[cm]?js$/.exec(f)?.[1]
+    out.add(kind ? (dir === '.' ? `*.${kind}.*js` : `${dir}/*.${kind}.*js`) : f)
   }
   return [...out].sort()
 }
@@ -381,12 +412,11 @@ function fittedNode(ins: Inspection, p: Extract<Project, { kind: 'node' }>): str
         : `  # node:test's built-in junit reporter, plus the usual output on stdout. Files named
   # *.test.js are given as a folder glob, so the gate's canary beside them runs too.
   command: node --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination={junit} ${nodeTestArgs(ins.testFiles).map(yamlString).join(' ')}`
-  return `${fallbackComment(ins)}${sourceComment(ins)}${command.replace(/ {2,}--/g, ' --')}
-  # Installs dependencies in each fresh worktree (${p.manager}${p.lockfile === null ? ', no lockfile: commit one so reuse can be proved safe' : `, from ${p.lockfile}`}).
-  setup: ${nodeSetup(p.manager, p.lockfile, p.launcher)}
-  setup_timeout: 900
-  # Link the checkout's node_modules instead, when the lockfile is byte-identical.
-  reuse: [node_modules]${envBlock(ins)}`
+  const lock =
+    p.lockfile === null
+      ? 'no lockfile: commit one so reuse can be proved safe'
+      : `from ${p.lockfile}`
+  return `${fallbackComment(ins)}${sourceComment(ins)}${command.replace(/ {2,}--/g, ' --')}${nodeSetupLines(p, lock)}${envBlock(ins)}`
 }
 
 function fittedPython(ins: Inspection, p: Extract<Project, { kind: 'python' }>): string {

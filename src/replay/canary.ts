@@ -12,6 +12,7 @@ import { randomInt } from 'node:crypto'
 import { readFile, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises'
 import { basename, dirname, join, posix } from 'node:path'
 import type { Plane } from '../types.js'
+import { globRegExp } from '../policy/pytest-config.js'
 import { toRepoPath } from './ids.js'
 import type { Outcome, Report } from './junit.js'
 import type { RunnerKind } from './runners.js'
@@ -34,6 +35,22 @@ export interface Canary {
 export interface CanaryPlan {
   runner: RunnerKind
   canaries: Canary[]
+  /** pytest's rootdir in the merge base (pyroot.ts): its classnames are relative to it. */
+  pyRoot?: string
+}
+
+/**
+ * What the merge base says its command collects, beyond the runner's defaults: read from
+ * the base's configuration and command only (never the head's), so the same canaries go
+ * to both sides.
+ */
+export interface CanaryBase {
+  /** pytest's rootdir (pyroot.ts), repository-relative; '' or absent for the root. */
+  pyRoot?: string
+  /** pytest's python_files globs of the base's configuration (file names, fnmatch). */
+  pythonFiles?: readonly string[]
+  /** pytest's python_functions of the base's configuration (prefixes or globs). */
+  pythonFunctions?: readonly string[]
 }
 
 export type CanaryPlanning = { plan: CanaryPlan } | { plan: null; why: string }
@@ -81,7 +98,8 @@ export function planCanary(
   files: readonly string[],
   planeOf: (path: string) => Plane,
   command = '',
-  pick: Pick = pickRandom
+  pick: Pick = pickRandom,
+  base: CanaryBase = {}
 ): CanaryPlanning {
   const stop = stopsEarly(command)
   if (stop !== null)
@@ -92,10 +110,10 @@ export function planCanary(
       why: 'the suite command names no runner the gate knows (set suite.runner)'
     }
   if (runner === 'go') return { plan: null, why: 'go test has no canary (a test needs a package)' }
-  const pattern = runner === 'pytest' ? PY_TEST : runner === 'node-test' ? NODE_TEST : null
+  const collects = collected(runner, command, base)
   const voting = [...files]
     .filter(f => planeOf(f) === 'voting')
-    .filter(f => (pattern ? pattern.test(f) : JS_TEST.test(f) || JS_TESTS_DIR.test(f)))
+    .filter(collects)
     .sort()
   if (voting.length === 0)
     return {
@@ -108,21 +126,99 @@ export function planCanary(
   const other = voting.filter(f => f !== siblings[0])
   if (other.length > 0) siblings.push(other[pick(other.length)] ?? '')
   const expects: Canary['expect'][] = ['failed', 'passed', 'failed']
-  const paths = siblings.map(beside => freePath(runner, beside, taken, pick))
+  const paths = siblings.map(beside => freePath(runner, beside, taken, pick, collects))
   const canaries = expects.map((expect, i): Canary => {
     const at = i < 2 ? 0 : paths.length - 1
     const a = 2 + pick(90)
     const b = 2 + pick(90)
     return {
       path: paths[at] ?? '',
-      title: freeTitle(runner, titles, pick),
+      title: freeTitle(runner, titles, pick, functionPrefix(base.pythonFunctions)),
       expect,
       beside: siblings[at] ?? '',
       a,
       b
     }
   })
-  return { plan: { runner, canaries } }
+  const plan: CanaryPlan = { runner, canaries }
+  if (runner === 'pytest' && base.pyRoot) plan.pyRoot = base.pyRoot
+  return { plan }
+}
+
+/**
+ * Which files the base's command collects as tests: pytest's python_files of the base's
+ * configuration; for node:test the files and globs the command names, else its default
+ * pattern; jest and vitest their default patterns.
+ */
+function collected(
+  runner: RunnerKind,
+  command: string,
+  base: CanaryBase
+): (path: string) => boolean {
+  if (runner === 'pytest') {
+    const globs = (base.pythonFiles ?? []).map(globRegExp)
+    if (globs.length === 0) return f => PY_TEST.test(f)
+    return f => f.endsWith('.py') && globs.some(g => g.test(posix.basename(f)))
+  }
+  if (runner === 'node-test') {
+    const named = nodeTestArgs(command)
+    if (named.length === 0) return f => NODE_TEST.test(f)
+    return f => named.some(n => n.test(f))
+  }
+  return f => JS_TEST.test(f) || JS_TESTS_DIR.test(f)
+}
+
+/** The file globs and names of a `node --test …` command (its non-option words after). */
+function nodeTestArgs(command: string): RegExp[] {
+  const words = command.split(/\s+/).filter(w => w !== '')
+  const at = words.indexOf('--test')
+  if (at < 0) return []
+  const out: RegExp[] = []
+  for (const raw of words.slice(at + 1)) {
+    if (/^(;|&&|\|\||\||&)/.test(raw)) break
+    const w = raw.replace(/^(['"])(.*)\1$/, '$2').replace(/^\.\//, '')
+    if (w.startsWith('-') || w.includes('=') || !/\.[cm]?[jt]sx?$/.test(w)) continue
+    out.push(pathGlob(w))
+  }
+  return out
+}
+
+/** A path glob (`**` any folders, `*` and `?` within a name) as a RegExp. */
+function pathGlob(glob: string): RegExp {
+  let out = ''
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i] ?? ''
+    if (c === '*' && glob[i + 1] === '*') {
+      out += glob[i + 2] === '/' ? '(?:.*/)?' : '.*'
+      i += glob[i + 2] === '/' ? 2 : 1
+    } else if (c === '*') out += '[^/]*'
+    else if (c === '?') out += '[^/]'
+    else out += c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
+  }
+  return new RegExp(`^${out}$`)
+}
+
+/** The prefix of a pytest test function name: the base's python_functions, else `test`. */
+function functionPrefix(patterns: readonly string[] | undefined): string {
+  for (const p of patterns ?? []) {
+    const prefix = /^([A-Za-z_]\w*)\*?$/.exec(p)?.[1]
+    if (prefix) return prefix.endsWith('_') ? prefix : `${prefix}_`
+  }
+  return 'test_'
+}
+
+/** The merge base's collection rules as the instrument view read them (view.ts). */
+export function canaryBase(view: {
+  pyRoot?: string
+  pytestNames?: { files: string[]; functions: string[] }
+}): CanaryBase {
+  const base: CanaryBase = {}
+  if (view.pyRoot) base.pyRoot = view.pyRoot
+  if (view.pytestNames) {
+    base.pythonFiles = view.pytestNames.files
+    base.pythonFunctions = view.pytestNames.functions
+  }
+  return base
 }
 
 /** An option that ends the run at the first failure: a failing canary would end it too. */
@@ -138,15 +234,24 @@ function stopsEarly(command: string): string | null {
 }
 
 /** A file name made from the sibling's stem and a plain word, free in the merge base. */
-function freePath(runner: RunnerKind, beside: string, taken: Set<string>, pick: Pick): string {
+function freePath(
+  runner: RunnerKind,
+  beside: string,
+  taken: Set<string>,
+  pick: Pick,
+  collects: (path: string) => boolean
+): string {
   const dir = dirname(beside)
   const words = [...new Set(NOUNS.map(n => n.split(' ').pop() ?? n))]
   const from = pick(words.length)
   for (let i = 0; ; i++) {
     const word = words[(from + i) % words.length] ?? 'values'
     const round = Math.floor(i / words.length)
-    const name = canaryFile(runner, basename(beside), round === 0 ? word : `${word}${round + 1}`)
-    const path = dir === '.' ? name : posix.join(dir, name)
+    const tag = round === 0 ? word : `${word}${round + 1}`
+    const names = canaryFiles(runner, basename(beside), tag)
+    const at = (name: string): string => (dir === '.' ? name : posix.join(dir, name))
+    // The first form the base's command collects (the sibling's own pattern).
+    const path = at(names.find(n => collects(at(n))) ?? names[0] ?? '')
     if (!taken.has(path)) {
       taken.add(path)
       return path
@@ -154,11 +259,20 @@ function freePath(runner: RunnerKind, beside: string, taken: Set<string>, pick: 
   }
 }
 
-function canaryFile(runner: RunnerKind, file: string, word: string): string {
+/** Names for a canary beside `file`, the likeliest to be collected first. */
+function canaryFiles(runner: RunnerKind, file: string, word: string): string[] {
   if (runner === 'pytest') {
-    if (file.startsWith('test_')) return `${file.slice(0, -3)}_${word}.py`
-    return `${file.slice(0, -'_test.py'.length)}_${word}_test.py`
+    const stem = file.slice(0, -3)
+    const cut = stem.lastIndexOf('_')
+    const suffixed = cut > 0 ? `${stem.slice(0, cut)}_${word}${stem.slice(cut)}.py` : null
+    if (file.startsWith('test_')) return [`${stem}_${word}.py`]
+    if (file.endsWith('_test.py')) return [`${file.slice(0, -'_test.py'.length)}_${word}_test.py`]
+    return [`${stem}_${word}.py`, ...(suffixed ? [suffixed] : []), `${word}_${file}`]
   }
+  return [canaryFile(runner, file, word)]
+}
+
+function canaryFile(runner: RunnerKind, file: string, word: string): string {
   const m = /^(.*?)((?:[.\-_](?:test|spec))?\.[cm]?[jt]sx?)$/.exec(file)
   const stem = m?.[1] ?? file
   let ext = m?.[2] ?? '.test.js'
@@ -168,7 +282,7 @@ function canaryFile(runner: RunnerKind, file: string, word: string): string {
   return `${stem}${sep}${word}${ext}`
 }
 
-function freeTitle(runner: RunnerKind, titles: Set<string>, pick: Pick): string {
+function freeTitle(runner: RunnerKind, titles: Set<string>, pick: Pick, prefix: string): string {
   const all = VERBS.length * NOUNS.length
   const from = pick(all)
   for (let i = 0; ; i++) {
@@ -177,7 +291,7 @@ function freeTitle(runner: RunnerKind, titles: Set<string>, pick: Pick): string 
     const noun = NOUNS[at % NOUNS.length] ?? 'values'
     const round = Math.floor(i / all)
     const plain =
-      runner === 'pytest' ? `test_${verb}_${noun.replace(/ /g, '_')}` : `${verb} ${noun}`
+      runner === 'pytest' ? `${prefix}${verb}_${noun.replace(/ /g, '_')}` : `${verb} ${noun}`
     const title = round === 0 ? plain : `${plain}${runner === 'pytest' ? '_' : ' '}${round + 1}`
     if (!titles.has(title)) {
       titles.add(title)
@@ -311,13 +425,19 @@ export function takeCanary(
   root: string
 ): { report: Report; results: CanaryResult[] } {
   const files = byFile(plan)
+  // pytest names a case's module (and its xunit1 file) relative to its rootdir.
+  const prefix = plan.pyRoot ? `${plan.pyRoot}/` : ''
+  const rel = (path: string): string =>
+    prefix !== '' && path.startsWith(prefix) ? path.slice(prefix.length) : path
   const fileOf = (c: Report['cases'][number]): string | null => {
     const where = c.file !== undefined ? toRepoPath(c.file, root) : c.classname
     for (const path of files.keys())
       if (
         where === path ||
+        where === rel(path) ||
         where === dotted(path) ||
-        (c.classname === '' && c.name === dotted(path))
+        where === dotted(rel(path)) ||
+        (c.classname === '' && (c.name === dotted(path) || c.name === dotted(rel(path))))
       )
         return path
     return null

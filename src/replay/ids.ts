@@ -36,6 +36,11 @@ export interface IdContext {
    * templates (JEST_JUNIT_ENV): classname is the describe chain, name the title.
    */
   runner?: RunnerKind | null
+  /**
+   * pytest's rootdir in the merge base (pyroot.ts), repository-relative: xunit2 classnames
+   * and xunit1 files are relative to it. Absent or '' for the root.
+   */
+  pyRoot?: string
 }
 
 /**
@@ -91,8 +96,7 @@ function caseId(c: RawCase, ctx: IdContext, index: FileIndex): TestId {
     // when it is a file of the worktree (a suite run from a subfolder falls through).
     const path = toRepoPath(c.file, ctx.root)
     if (index.has(path)) return { id: `${path}::${nodeChain(c).join(' > ')}`, file: path }
-  } else if (c.file)
-    return fromFileAttribute(c, toRepoPath(c.file, ctx.root), ctx.runner === 'jest')
+  } else if (c.file) return fromFileAttribute(c, toRepoPath(c.file, ctx.root), ctx, index)
 
   const classPath = normalisePath(c.classname)
   // vitest (and reporters configured like it): the classname is the file.
@@ -100,7 +104,7 @@ function caseId(c: RawCase, ctx: IdContext, index: FileIndex): TestId {
     return { id: `${classPath}::${c.name}`, file: classPath }
   }
 
-  const py = pythonModule(c, index)
+  const py = pythonModule(c, index, '') ?? (ctx.pyRoot ? pythonModule(c, index, ctx.pyRoot) : null)
   if (py) return py
 
   const go = goTest(c, ctx, index)
@@ -142,10 +146,12 @@ function jestId(path: string, c: RawCase): string {
   return canonicalId(path, c.classname === '' ? [c.name] : [c.classname, c.name])
 }
 
-function fromFileAttribute(c: RawCase, path: string, jest: boolean): TestId {
-  if (jest && JS_EXT.test(path)) return { id: jestId(path, c), file: path }
+function fromFileAttribute(c: RawCase, written: string, ctx: IdContext, index: FileIndex): TestId {
+  const path = underPyRoot(written, ctx, index)
+  if (ctx.runner === 'jest' && JS_EXT.test(path)) return { id: jestId(path, c), file: path }
   if (PY.test(path)) {
-    const module = path.slice(0, -3).replace(/\//g, '.')
+    // The module as pytest names it: relative to its rootdir.
+    const module = written.slice(0, -3).replace(/\//g, '.')
     // pytest reports a module that failed to collect as a case named after the module.
     if (c.classname === '' && c.name === module) return { id: `${path}::<collection>`, file: path }
     if (c.classname.startsWith(`${module}.`)) {
@@ -156,14 +162,24 @@ function fromFileAttribute(c: RawCase, path: string, jest: boolean): TestId {
   return { id: `${path}::${c.name}`, file: path }
 }
 
-/** pytest xunit2 (no file attribute): the longest dotted prefix that is a .py file. */
-function pythonModule(c: RawCase, index: FileIndex): TestId | null {
+/** A .py path pytest wrote relative to its rootdir, when it is a file only from there. */
+function underPyRoot(path: string, ctx: IdContext, index: FileIndex): string {
+  if (!ctx.pyRoot || !PY.test(path) || index.has(path)) return path
+  const rooted = `${ctx.pyRoot}/${path}`
+  return index.has(rooted) ? rooted : path
+}
+
+/**
+ * pytest xunit2 (no file attribute): the longest dotted prefix that is a .py file, under
+ * `root` (pytest's rootdir; '' for the repository root).
+ */
+function pythonModule(c: RawCase, index: FileIndex, root: string): TestId | null {
   const collection = c.classname === '' && /^[\w.]+$/.test(c.name)
   const dotted = collection ? c.name : c.classname
   if (!/^[\w.]+$/.test(dotted)) return null
   const parts = dotted.split('.')
   for (let i = parts.length; i >= 1; i--) {
-    const file = `${parts.slice(0, i).join('/')}.py`
+    const file = `${root === '' ? '' : `${root}/`}${parts.slice(0, i).join('/')}.py`
     if (!index.has(file)) continue
     if (collection && i === parts.length) return { id: `${file}::<collection>`, file }
     if (collection) continue
@@ -282,7 +298,7 @@ export function worktreeIdContext(
   files: readonly string[],
   planeOf: (path: string) => Plane,
   reportDir?: string,
-  more: Pick<IdContext, 'literalFiles' | 'runner'> = {}
+  more: Pick<IdContext, 'literalFiles' | 'runner'> & { pyRoot?: string | undefined } = {}
 ): IdContext {
   const cache = new Map<string, string | null>()
   const read = (path: string): string | null => {
@@ -302,6 +318,7 @@ export function worktreeIdContext(
   if (reportDir) ctx.reportDir = normalisePath(reportDir)
   if (more.literalFiles) ctx.literalFiles = more.literalFiles
   if (more.runner) ctx.runner = more.runner
+  if (more.pyRoot) ctx.pyRoot = more.pyRoot
   return ctx
 }
 

@@ -27,7 +27,7 @@ import type {
 } from '../types.js'
 import { GateError } from '../errors.js'
 import { guardGitState } from '../git/state.js'
-import { planCanary, type CanaryPlanning } from './canary.js'
+import { canaryBase, planCanary, type CanaryPlanning } from './canary.js'
 import { compileClasses, type ClassOf } from './classes.js'
 import { containmentNotices, containRuns, startProbe, watchedInstrument } from './contain.js'
 import { watchPlan } from './watch.js'
@@ -178,7 +178,9 @@ async function measureAndScore(
     detectRunner(ctx.policy.suite),
     baseFiles,
     planeOf,
-    ctx.policy.suite.command
+    ctx.policy.suite.command,
+    undefined,
+    canaryBase(view)
   )
 
   const slice = mode.shard ? planSlice(mode.shard, baseFiles, planes, ctx.policy.suite) : null

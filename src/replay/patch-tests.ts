@@ -199,7 +199,7 @@ async function diagnosticRun(
     await worktreeFiles(ctx, dir),
     planeOf,
     ctx.policy.suite.report,
-    { runner: detectRunner(ctx.policy.suite) }
+    { runner: detectRunner(ctx.policy.suite), pyRoot: ctx.instrument?.pyRoot }
   )
   const observed = observe(result.report, ids)
   for (const [id, o] of observed)

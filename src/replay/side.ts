@@ -294,7 +294,11 @@ function lazyIds(ctx: GateContext, opts: SideOptions): () => Promise<IdContext> 
       await worktreeFiles(ctx, opts.worktree),
       opts.planeOf,
       ctx.policy.suite.report,
-      { literalFiles: opts.baseFiles, runner: detectRunner(ctx.policy.suite) }
+      {
+        literalFiles: opts.baseFiles,
+        runner: detectRunner(ctx.policy.suite),
+        pyRoot: ctx.instrument?.pyRoot
+      }
     ))
 }
 
