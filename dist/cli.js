@@ -2,14 +2,14 @@
 import { createRequire as __oracleGateCreateRequire } from 'module'; const require = __oracleGateCreateRequire(import.meta.url);
 import {
   EXIT
-} from "./chunks/chunk-5PBASLSB.js";
-import "./chunks/chunk-KK2OQ5NQ.js";
+} from "./chunks/chunk-OXMWOBVU.js";
+import "./chunks/chunk-6UJ6F6YO.js";
 import {
   VERSION
 } from "./chunks/chunk-4TO6EUUJ.js";
 import {
   logText
-} from "./chunks/chunk-AZRYRF6U.js";
+} from "./chunks/chunk-Q2EL2VEE.js";
 import "./chunks/chunk-BLJCPJ76.js";
 
 // src/cli.ts
@@ -19,7 +19,7 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v" || argv[0]
 `);
 } else {
   try {
-    const { main } = await import("./chunks/main-JLK47XB5.js");
+    const { main } = await import("./chunks/main-ACFBNE2A.js");
     process.exitCode = await main(argv);
   } catch (error) {
     process.stderr.write(

@@ -9,8 +9,8 @@ process.stdout.write(`oracle-gate ${VERSION}
 `);
 try {
   const [{ run }, { readEnvironment }] = await Promise.all([
-    import("./chunks/main-7TQDMXFK.js"),
-    import("./chunks/environment-J63JSHQE.js")
+    import("./chunks/main-M7TQJF7X.js"),
+    import("./chunks/environment-TXIZWWV4.js")
   ]);
   await run(readEnvironment());
 } catch (error) {

@@ -260,7 +260,9 @@ async function measureAndScore(
   const fns = { planeOf, classOf, canary, added }
   const outcome = combine(ctx, ledger, base, head, lead ? corpus : null, fns)
   const differential = 'differential' in measured ? measured.differential : null
-  outcome.reasons.push(...(await reachAtRunTime(ctx, head.watched ?? [], differential?.events ?? [])))
+  outcome.reasons.push(
+    ...(await reachAtRunTime(ctx, head.watched ?? [], differential?.events ?? []))
+  )
   outcome.reasons.push(...(differential?.tampered ?? []))
   if (ctx.watch) outcome.reasons.push(...pluginReasons(head.watched ?? [], ctx.watch))
   outcome.unmeasured = unmeasured

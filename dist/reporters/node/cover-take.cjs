@@ -6,16 +6,18 @@
 // runner that transforms TypeScript executes a text that is in no file; its inline source
 // map leads back to the head's lines), and one take per process made before the process is
 // gone: at exit, at SIGTERM (vitest stops its forks so), or when jest tells its worker to
-// end (then it has a second before SIGKILL). Any failure leaves the process as it was.
+// end (then it has a second before SIGKILL, which the parent's watcher holds while a take
+// it was told of is under way). Any failure leaves the process as it was.
 'use strict'
 
 /**
  * Starts precise coverage in this process. `asked(url)`: is the script one of the asked
  * files; `source(url, text)`: an asked script's executed text, as soon as it is known;
  * `take(result, urls)`: the asked scripts' coverage and every script's URL, once. `onAsked()`: the first asked script
- * compiled (eager processes only). Returns false when the inspector is not available.
+ * compiled, `onTaking()`: the take begins, in a process that compiled one (eager
+ * processes only). Returns false when the inspector is not available.
  */
-function startCoverage({ asked, source, take, onAsked = () => {} }) {
+function startCoverage({ asked, source, take, onAsked = () => {}, onTaking = () => {} }) {
   const inspector = require('node:inspector')
   const session = new inspector.Session()
   session.connect()
@@ -36,8 +38,8 @@ function startCoverage({ asked, source, take, onAsked = () => {} }) {
   // Elsewhere it is turned on at the end only: on from the start, it costs a big suite
   // about a fifth more CPU.
   const eager = !isMainThread || typeof process.send === 'function'
+  let seen = false
   if (eager) {
-    let seen = false
     session.on('Debugger.scriptParsed', message => {
       const { url, scriptId } = message.params
       if (!asked(url)) return
@@ -55,6 +57,9 @@ function startCoverage({ asked, source, take, onAsked = () => {} }) {
   const once = () => {
     if (taken) return
     taken = true
+    // Said before the take (which can outlast a pool's grace period): the parent's watcher
+    // holds a SIGKILL of this process until the payload is through (gate-reach.cjs).
+    if (seen) onTaking()
     let result = []
     let urls = []
     session.post('Profiler.takePreciseCoverage', (error, answer) => {

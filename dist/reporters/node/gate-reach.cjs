@@ -123,7 +123,7 @@ function intake() {
 }
 
 /** The relay of one child's pipe: its records go on as events, never a session's. */
-function relayFrom(socket, emit) {
+function relayFrom(socket, emit, seen = () => {}) {
   let held = ''
   const take = text => {
     held += text
@@ -131,7 +131,7 @@ function relayFrom(socket, emit) {
     while ((at = held.indexOf('\n')) >= 0) {
       const line = held.slice(0, at)
       held = held.slice(at + 1)
-      forward(line, emit)
+      seen(forward(line, emit))
     }
     if (held.length > MAX_LINE) held = ''
   }
@@ -162,6 +162,7 @@ function forward(line, emit) {
   }
   delete record.k
   emit(record)
+  return record
 }
 
 /** What a child has left in its pipe when this process ends, read before it goes. */
@@ -198,14 +199,51 @@ function relaySpawns(watch, option) {
     const socket = this.stdio?.[fd]
     if (socket) {
       socket.write(`${JSON.stringify(watch.plan)}\n`)
-      const take = relayFrom(socket, watch.emit)
+      const taking = new Set()
+      const take = relayFrom(socket, watch.emit, record => tookNote(taking, record))
       const handleFd = socket._handle?.fd
-      if (typeof handleFd === 'number' && handleFd >= 0) pipes.push({ fd: handleFd, take })
+      if (typeof handleFd === 'number' && handleFd >= 0) {
+        pipes.push({ fd: handleFd, take })
+        holdKill(this, taking, () => drainAll([{ fd: handleFd, take }]))
+      }
       this.stdio.length = fd // the runner's view of its child is the one it asked for
     }
     return result
   }
   return () => drainAll(pipes)
+}
+
+/** The coverage takes under way in a child (vote-cover.cjs): begun, last chunk not in. */
+function tookNote(taking, record) {
+  if (record === undefined || typeof record.p !== 'string') return
+  if (record.t === 'jscov-taking') taking.add(record.p)
+  if (record.t === 'jscov' && record.i === record.n - 1) taking.delete(record.p)
+}
+
+/**
+ * A pool gives its worker a fixed grace period before SIGKILL (jest: 1 s after telling it
+ * to end), which a coverage take of many scripts can outlast on a loaded machine. A
+ * SIGKILL of a child whose take is under way waits until the take's last chunk is in (or
+ * the child is gone): the take runs no product code and ends; a child that never takes is
+ * killed at once. The run's own timeout bounds it all.
+ */
+function holdKill(child, taking, drain) {
+  const { setInterval, clearInterval } = require('node:timers')
+  const kill = child.kill
+  let held = null
+  child.kill = function (signal) {
+    drain()
+    if ((signal === 'SIGKILL' || signal === 9) && taking.size > 0 && child.exitCode === null) {
+      held ??= setInterval(() => {
+        drain()
+        if (taking.size > 0 && child.exitCode === null && child.signalCode === null) return
+        clearInterval(held)
+        if (child.exitCode === null && child.signalCode === null) kill.call(child, signal)
+      }, 20)
+      return true
+    }
+    return kill.call(this, signal)
+  }
 }
 
 function withRelay(pairs, fd, option) {

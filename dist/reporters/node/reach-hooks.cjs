@@ -14,30 +14,51 @@ const { readFileSync } = fs
 const fsp = require('node:fs/promises')
 const childProcess = require('node:child_process')
 const Module = require('node:module')
-const { SourceMap, syncBuiltinESMExports } = Module
+const { syncBuiltinESMExports } = Module
 const { dirname, isAbsolute, relative, resolve } = require('node:path')
 const { fileURLToPath } = require('node:url')
 const vm = require('node:vm')
 
-const RUNNER_ENV =
-  /^(VITEST|JEST|NODE_TEST|ORACLE_GATE|TEST_OUTCOME_STREAM|PYTEST|MOCHA_)|^(NODE_OPTIONS|TEST|NODE_UNIQUE_ID|NODE_CHANNEL_FD)$/
+/** The runner-state module, out of the registry at once like this one (gate-reach.cjs). */
+function loadState() {
+  const path = require.resolve('./runner-state.cjs')
+  const state = require(path)
+  delete Module._cache[path]
+  return state
+}
+const {
+  author,
+  baseline,
+  commandLines,
+  digests,
+  envProxy,
+  envState,
+  hideRunnerObjects,
+  holdsCommandLine
+} = loadState()
+// This watcher's own files (and the gate's reporters beside them): never the patch's frames.
+const HERE_DIR = `${dirname(__filename)}/`
+const isSelf = file => typeof file === 'string' && file.startsWith(HERE_DIR)
 const RUNNER_CODE =
   /\/node_modules\/(?:jest|jest-[^/]+|@jest\/[^/]+|expect|vitest|@vitest\/[^/]+|vite-node|vite|tinypool|tinyspy|chai)\//
 // (The runners' keys and globals are written inside the guards, which are also compiled
 // into jest's test contexts from their source, where this module's constants do not exist.)
 const FRAMEWORK_MODULES =
   /^(node:test|vitest|vite-node|expect|jest|mocha|chai|sinon|tinyspy|@vitest\/|@jest\/|jest-|chai-|@sinonjs\/)/
-const EXIT_EVENTS = new Set([
-  'exit',
-  'beforeExit',
-  'uncaughtException',
-  'unhandledRejection',
-  'SIGTERM',
-  'SIGINT'
-])
+// Listeners that can change how a run ends (swallow a failure, act at exit). A signal
+// handler is a graceful shutdown: the gate's timeout kills the process group regardless.
+const EXIT_EVENTS = new Set(['exit', 'beforeExit', 'uncaughtException', 'unhandledRejection'])
 
 /** Installs every hook; `emit` sends one record, `drain` reads the children's last ones. */
 function install(plan, emit, drain, ownFds, runnerOnly = false) {
+  // The runner's process, fed no environment by the gate, holds its own as the handed one.
+  if (runnerOnly && (plan.env === null || typeof plan.env !== 'object')) plan.env = handedHere()
+  // The command lines of this process (and of the shell above the runner's): a child's
+  // output that holds one printed the runner's. Passed on to every spawn with the plan.
+  plan.ancestors = [
+    ...(Array.isArray(plan.ancestors) ? plan.ancestors : []),
+    ...commandLines(readFileSync, runnerOnly ? [process.ppid, process.pid] : [process.pid])
+  ]
   const where = attribution(plan)
   const seen = new Set()
   const reportAt = (at, category, what) => {
@@ -49,37 +70,65 @@ function install(plan, emit, drain, ownFds, runnerOnly = false) {
   }
   const report = (category, what, direct = false) => reportAt(where.find(direct), category, what)
   // Where the runner's state is hidden from the patch's lines instead (a listing, argv).
-  report.at = direct => where.find(direct)
+  // Files the merge base's lints.reach_allow waives for `markers` (plan.open) see the
+  // runner's state as it is: nothing is hidden from their lines.
+  const open = new Set(Array.isArray(plan.open) ? plan.open : [])
+  const hideAt = direct => {
+    const at = where.find(direct)
+    return at !== null && open.has(at.path) ? null : at
+  }
+  report.at = hideAt
   const paths = sensitivePaths(plan)
   hookFs(paths, report, ownFds)
-  // The environment a spawn copies for its child is no read of the product's.
+  // The environment a spawn copies for its child is no read of the product's; a child the
+  // patch's line starts gets production's (hookChildren).
   const quiet = { depth: 0 }
-  const outlived = hookChildren(report, quiet, paths, where, reportAt)
+  const state = envState(plan)
+  const outlived = hookChildren(report, quiet, paths, where, reportAt, {
+    ancestors: plan.ancestors,
+    state
+  })
+  const envWatch = {
+    at: direct => (quiet.depth === 0 ? hideAt(direct) : null),
+    reportAt,
+    writer: () => where.writer()
+  }
   // The runner's own process (vitest's main, jest's, node --test's) runs no test in its
   // main realm: jest's in-band files run in vm contexts, guarded when created (hookVm).
   // There the hot views (env, intrinsics) would only slow the runner's own work down.
-  if (!runnerOnly)
-    hookEnv(
-      Object.assign(
-        (category, what, direct) => quiet.depth === 0 && report(category, what, direct),
-        { at: direct => (quiet.depth === 0 ? where.find(direct) : null) }
-      )
-    )
+  if (!runnerOnly) hookEnv(state, envWatch)
   hookProcess(report, () => {
     outlived()
     drain()
   })
+  const base = baseline(process)
+  where.loaded = () => base.mark()
+  hideRunnerObjects(process, { ...envWatch, at: hideAt }, base, wrapOn)
   hookModules(report)
-  const owned = runnerOwned(paths)
+  const owned = runnerOwned(paths, state)
   hookProcessInfo(process, owned, report)
-  hookRegistry(paths, owned, report)
+  hookRegistry(paths, owned, report, where)
   // Objects the runner's matchers are: node:assert's exports (node:test's), watched as
   // objects whatever key writes them, in every realm's definers too.
   const objects = new WeakMap()
   watchAssert(objects, report)
   if (!runnerOnly) guardRealm(globalThis, report, objects)
-  hookVm(where, report, objects, owned)
+  hookVm(where, report, objects, owned, { state, watch: envWatch })
   syncBuiltinESMExports()
+}
+
+/** This process's environment as the handed one (its keys at load, the gate's own out). */
+function handedHere() {
+  const env = { ...process.env }
+  for (const key of Object.keys(env))
+    if (key.startsWith('ORACLE_GATE_') || key === 'TEST_OUTCOME_STREAM') delete env[key]
+  return digests(env)
+}
+
+/** target[name] replaced by make(original), the original's members kept. */
+function wrapOn(target, name, make) {
+  const fn = target[name]
+  if (typeof fn === 'function') target[name] = keepProps(fn, make(fn))
 }
 
 /** The first frame of the stack on one of the plan's lines, or null. */
@@ -89,6 +138,10 @@ function attribution(plan) {
   const files = new Map()
   for (const [path, ranges] of Object.entries(lines))
     files.set(resolve(root, path), { path, ranges })
+  // No frame can be the patch's before one of its files loads: until then a stack is not
+  // even captured. A file node may load as native ESM (no hook of the watcher sees that
+  // load) makes every stack worth looking at from the start.
+  let live = [...files.keys()].some(nativeEsm)
   const maps = new Map()
   const capture = Error.captureStackTrace
   // A direct read is decided by the first frames past this file's: a short stack is enough.
@@ -135,9 +188,26 @@ function attribution(plan) {
   }
   return {
     files,
+    /** Who makes the current call: a test or the product ('own'), node, or the runner. */
+    writer() {
+      // The nearest frames decide most calls; the deeper stack only when they leave it open.
+      const near = sites(12)
+      return (
+        author(near, root, isSelf, RUNNER_CODE, near.length < 12) ??
+        author(sites(60), root, isSelf, RUNNER_CODE, true)
+      )
+    },
+    /** Called when the first of the patch's files loads (set by install). */
+    loaded: () => {},
+    /** One of the patch's files is loading (require, or code compiled for it). */
+    arrive() {
+      live = true
+      this.loaded()
+    },
     keepMap(filename, code) {
       const file = fileOf(filename)
       if (file === null || !files.has(file) || typeof code !== 'string') return
+      this.arrive()
       const at = code.lastIndexOf('sourceMappingURL=data:application/json')
       if (at < 0) return
       const comma = code.indexOf(',', at)
@@ -146,7 +216,8 @@ function attribution(plan) {
         const payload = JSON.parse(
           Buffer.from(code.slice(comma + 1, comma + 1 + end), 'base64').toString('utf8')
         )
-        maps.set(file, new SourceMap(payload))
+        // (Module.SourceMap is a lazy getter: read only for a file that has a map.)
+        maps.set(file, new Module.SourceMap(payload))
       } catch {
         // no usable map: raw lines
       }
@@ -156,28 +227,61 @@ function attribution(plan) {
      * code (`node:` frames: fetch reading JEST_WORKER_ID on the caller's behalf) is node's.
      */
     find(direct) {
-      for (const site of sites(direct ? 16 : 200)) {
-        const name = site.getFileName?.()
-        const file = fileOf(name)
-        if (direct && /^node:/.test(String(name))) return null
-        if (direct && (file === __filename || file === null)) continue
-        if (file === null || !files.has(file)) {
-          // The runner's own code, called under the patch's line (jest's require writing its
-          // transform cache registers signal handlers), acts on the runner's account.
-          if (direct || (file !== null && RUNNER_CODE.test(file))) return null
-          continue
-        }
-        const at = mapped(file, site.getLineNumber() ?? 0, site.getColumnNumber() ?? 0)
-        const hit = onPlan(at.file, at.line)
-        if (hit !== null) return hit
+      if (!live) return null
+      // A direct read is decided by the first frame past the watcher's (a few of its own).
+      if (direct) {
+        const near = sites(8)
+        const found = scan(near, true)
+        return found !== undefined || near.length < 8
+          ? (found ?? null)
+          : (scan(sites(16), true) ?? null)
       }
-      return null
+      // Most calls are decided by their nearest frames (the runner's code, or the patch's
+      // line): the whole stack is captured only when those leave it open.
+      const near = sites(16)
+      const found = scan(near, false)
+      if (found !== undefined || near.length < 16) return found ?? null
+      return scan(sites(200), false) ?? null
+    }
+  }
+  /** The patch's line of a stack (null: none can be; undefined: not decided by `frames`). */
+  function scan(frames, direct) {
+    for (const site of frames) {
+      const name = site.getFileName?.()
+      const file = fileOf(name)
+      if (direct && /^node:/.test(String(name))) return null
+      // node:test's runner is node's own code: what it does is the runner's.
+      if (String(name).startsWith('node:internal/test_runner/')) return null
+      if (direct && (file === null || isSelf(file))) continue
+      if (file === null || !files.has(file)) {
+        // The runner's own code, called under the patch's line (jest's require writing its
+        // transform cache registers signal handlers), acts on the runner's account.
+        if (direct || (file !== null && RUNNER_CODE.test(file))) return null
+        continue
+      }
+      const at = mapped(file, site.getLineNumber() ?? 0, site.getColumnNumber() ?? 0)
+      const hit = onPlan(at.file, at.line)
+      if (hit !== null) return hit
+    }
+    return undefined
+  }
+}
+
+/** Whether node may load a file as native ESM: `.mjs`/`.mts`, or its package's "type". */
+function nativeEsm(file) {
+  if (/\.m[jt]s$/.test(file)) return true
+  if (!/\.[jt]sx?$/.test(file)) return false
+  for (let dir = dirname(file); ; dir = dirname(dir)) {
+    try {
+      return JSON.parse(readFileSync(`${dir}/package.json`, 'utf8')).type === 'module'
+    } catch (error) {
+      if (error?.code !== 'ENOENT' || dirname(dir) === dir) return false
     }
   }
 }
 
 /** The code vitest and jest compile for the patch's files: its inline map is kept. */
-function hookVm(where, report, objects, owned) {
+function hookVm(where, report, objects, owned, env) {
   const filenameOf = options => (typeof options === 'string' ? options : options?.filename)
   const runInThisContext = vm.runInThisContext
   vm.runInThisContext = function (code, options) {
@@ -208,7 +312,7 @@ function hookVm(where, report, objects, owned) {
       // The context's own intrinsics: the guard runs there, reporting through ours.
       const global = runInContext('this', context)
       runInContext(`(${guardRealmSource})`, context)(global, report, objects)
-      watchContextProcess(global, report, owned)
+      watchContextProcess(global, report, owned, env)
     } catch {
       // a context that cannot run code (no code generation) has no tests in it
     }
@@ -275,8 +379,10 @@ function hookFs(paths, report, ownFds) {
   ])
   const wrapAll = (target, prefix) => {
     for (const name of Object.keys(target)) {
+      // (The classes first: reading fs.ReadStream loads node's streams, ~10 ms a process.)
+      if (/^[A-Z]/.test(name) || name === 'promises') continue
       const fn = target[name]
-      if (typeof fn !== 'function' || /^[A-Z]/.test(name) || name === 'promises') continue
+      if (typeof fn !== 'function') continue
       const two = TWO.has(name)
       const closes = name === 'close' || name === 'closeSync'
       target[name] = keepProps(
@@ -310,10 +416,30 @@ function hookFs(paths, report, ownFds) {
  * detached, unreferenced child, or one still running at exit). A child it waits for (an
  * execFileSync of git, a spawn it reads to its end) is the product's own business.
  */
-function hookChildren(report, quiet, paths, where, reportAt) {
+function hookChildren(report, quiet, paths, where, reportAt, { ancestors, state }) {
   const { ChildProcess } = childProcess
   const runsTests = runsTheTests(paths)
-  for (const name of ['spawn', 'fork', 'exec', 'execFile']) quietly(name, quiet)
+  const production = productionEnv(state)
+  // What a child the patch's line ran printed: the runner's command line (`ps` of the
+  // parent) is reported as argv would be hidden. (A waited-for child's output only.)
+  const printed = result => {
+    if (holdsCommandLine(ancestors, result))
+      report('markers', 'a child process printed the runner’s command line')
+  }
+  const patched = () => where.find(false) !== null
+  for (const name of ['spawn', 'fork']) quietly(name, quiet, patched, undefined, production)
+  for (const name of ['exec', 'execFile'])
+    quietly(name, quiet, patched, undefined, (args, fromPatch) => {
+      const out = production(args, fromPatch)
+      const at = out.findIndex(a => typeof a === 'function')
+      if (!fromPatch || at < 0) return out
+      const done = out[at]
+      out[at] = function (error, stdout, stderr) {
+        printed({ stdout, stderr })
+        return done.apply(this, arguments)
+      }
+      return out
+    })
   const started = []
   const spawn = ChildProcess.prototype.spawn
   ChildProcess.prototype.spawn = function (options) {
@@ -340,11 +466,18 @@ function hookChildren(report, quiet, paths, where, reportAt) {
     return spawn.apply(this, arguments)
   }
   for (const name of ['spawnSync', 'execSync', 'execFileSync'])
-    quietly(name, quiet, (file, args) => {
-      const line = commandOf(file, Array.isArray(args) ? args : [])
-      if (runsTests(line))
-        report('process', `${name} of the runner or the tests: ${line.slice(0, 80)}`)
-    })
+    quietly(
+      name,
+      quiet,
+      patched,
+      (file, args) => {
+        const line = commandOf(file, Array.isArray(args) ? args : [])
+        if (runsTests(line))
+          report('process', `${name} of the runner or the tests: ${line.slice(0, 80)}`)
+      },
+      production,
+      printed
+    )
   return () => {
     for (const child of started.splice(0))
       if (running(child.process))
@@ -354,24 +487,59 @@ function hookChildren(report, quiet, paths, where, reportAt) {
 
 /**
  * childProcess[name] wrapped: `before` sees the call's file and arguments first, and the
- * environment the spawn copies for its child is no read of the product's (quiet).
+ * environment the spawn copies for its child is no read of the product's (quiet). For a
+ * call of the patch's line (`patched()`), `args` may replace the arguments and `after`
+ * sees the result.
  */
-function quietly(name, quiet, before = () => {}) {
+function quietly(name, quiet, patched, before = () => {}, args = a => a, after = () => {}) {
   const fn = childProcess[name]
   childProcess[name] = keepProps(
     fn,
     {
       [name]() {
         before(arguments[0], arguments[1])
+        const fromPatch = patched()
+        const given = args(arguments, fromPatch)
         quiet.depth++
+        let result
         try {
-          return fn.apply(this, arguments)
+          result = fn.apply(this, given)
         } finally {
           quiet.depth--
         }
+        if (fromPatch) after(result)
+        return result
       }
     }[name]
   )
+}
+
+/**
+ * The arguments of a spawn the patch's line makes, its options' environment made
+ * production's: the runner's keys left out of the one given, or of this process's (what
+ * node would copy). Options go after the optional argument list, before a callback.
+ */
+function productionEnv(state) {
+  const without = env => {
+    const out = {}
+    for (const key of Object.keys(env)) if (!state.runnerKey(key, env[key])) out[key] = env[key]
+    return out
+  }
+  return (args, fromPatch) => {
+    const out = [...args]
+    if (!fromPatch) return out
+    const isOptions = a => a !== null && typeof a === 'object' && !Array.isArray(a)
+    let at = out.findIndex((a, i) => i > 0 && isOptions(a))
+    if (at < 0) {
+      at = Array.isArray(out[1]) ? 2 : 1
+      while (out.length < at) out.push(undefined)
+      const fn = typeof out[at] === 'function'
+      if (out[at] !== undefined && !fn) return out
+      out.splice(at, 0, {})
+    }
+    out[at] = { ...out[at], env: without(out[at].env ?? process.env) }
+    return out
+  }
 }
 
 function commandOf(file, args) {
@@ -405,8 +573,8 @@ function running(child) {
   }
 }
 
-function hookEnv(report) {
-  const env = envProxy(process.env, report)
+function hookEnv(state, watch) {
+  const env = envProxy(process.env, state, watch)
   Object.defineProperty(process, 'env', {
     value: env,
     writable: true,
@@ -429,35 +597,8 @@ function lookups(note) {
   }
 }
 
-/** A view of an environment object that reports reads of the runners' keys. */
-function envProxy(real, report) {
-  const note = key => {
-    if (typeof key === 'string' && RUNNER_ENV.test(key))
-      report('markers', `process.env read of ${key}`, true)
-  }
-  return new Proxy(real, {
-    get(target, key) {
-      note(key)
-      return Reflect.get(target, key)
-    },
-    ...lookups(note),
-    set(target, key, value) {
-      target[key] = value
-      return true
-    },
-    // A listing from a patch line lacks the runners' keys (a product scanning its own
-    // prefix is honest; one scanning for the runner finds nothing), as in Python's view.
-    ownKeys(target) {
-      const keys = Reflect.ownKeys(target)
-      const runner = k => typeof k === 'string' && RUNNER_ENV.test(k)
-      if (!keys.some(runner) || !report.at?.(true)) return keys
-      return keys.filter(k => !runner(k))
-    }
-  })
-}
-
 /** jest gives each test file's context a copy of process with a copy of its env. */
-function watchContextProcess(global, report, owned) {
+function watchContextProcess(global, report, owned, env) {
   let value = global.process
   Object.defineProperty(global, 'process', {
     configurable: true,
@@ -468,7 +609,7 @@ function watchContextProcess(global, report, owned) {
     set(next) {
       if (next !== null && typeof next === 'object' && next.env && typeof next.env === 'object')
         try {
-          next.env = envProxy(next.env, report)
+          next.env = envProxy(next.env, env.state, env.watch)
           hookProcessInfo(next, owned, report)
         } catch {
           // an env that cannot be replaced is read unwatched
@@ -483,15 +624,15 @@ function watchContextProcess(global, report, owned) {
  * (node_modules, the runners' names, node --test's flags), the instrument's paths, or the
  * runners' environment keys. Production run alone would see none of these.
  */
-function runnerOwned(paths) {
+function runnerOwned(paths, state) {
   const words = /node_modules|vitest|jest|tinypool|mocha|node:test|^--test|oracle.gate/i
-  const word = w =>
-    typeof w === 'string' &&
-    (words.test(w) || RUNNER_ENV.test(w) || paths.some(p => inside(w, p.at)))
+  const word = w => typeof w === 'string' && (words.test(w) || paths.some(p => inside(w, p.at)))
   return value => {
     if (typeof value === 'string') return word(value)
     if (Array.isArray(value)) return value.some(word)
-    if (value !== null && typeof value === 'object') return Object.keys(value).some(word)
+    // An environment (the diagnostic report's): one that holds a key the runner set.
+    if (value !== null && typeof value === 'object')
+      return Object.keys(value).some(k => word(k) || state.runnerKey(k, value[k]))
     return false
   }
 }
@@ -529,8 +670,24 @@ function hookProcessInfo(proc, owned, report) {
       }
     })
   }
-  const diag = proc.report
+  // process.report is node's lazy getter (it loads the report module): wrapped at first use.
+  const d = Object.getOwnPropertyDescriptor(proc, 'report')
+  if (d?.get && d.configurable) {
+    const wrapped = new WeakSet()
+    Object.defineProperty(proc, 'report', {
+      ...d,
+      get() {
+        const diag = d.get.call(this)
+        if (!wrapped.has(diag)) watchDiagnostics(diag, owned, report, wrapped)
+        return diag
+      }
+    })
+  } else watchDiagnostics(proc.report, owned, report, new WeakSet())
+}
+
+function watchDiagnostics(diag, owned, report, wrapped) {
   if (diag === null || typeof diag !== 'object' || typeof diag.getReport !== 'function') return
+  wrapped.add(diag)
   const original = diag.getReport
   diag.getReport = keepProps(original, function getReport() {
     const result = original.apply(this, arguments)
@@ -648,7 +805,7 @@ function hookProcess(report, drain) {
  * by a test) carry their paths. A patch line that lists the registry or reads one of those
  * entries, or reads the path of one of those objects, obtained what the runner made.
  */
-function hookRegistry(paths, owned, report) {
+function hookRegistry(paths, owned, report, where) {
   const real = Module._cache
   if (real === null || typeof real !== 'object') return
   const note = key => {
@@ -676,6 +833,7 @@ function hookRegistry(paths, owned, report) {
   // make, so only those few are watched.
   const load = Module.prototype.load
   Module.prototype.load = function (filename) {
+    if (typeof filename === 'string' && where.files.has(filename)) where.arrive()
     const watched =
       typeof filename === 'string' &&
       (this.id === '.' || tests.some(p => filename.startsWith(p.at))) &&
@@ -899,10 +1057,6 @@ function guardRealm(G, report, objects) {
   definer('defineProperty', call, G.Reflect)
   definer('set', call, G.Reflect)
   definer('setPrototypeOf', call, G.Reflect)
-  for (const [path, keys] of O.entries(names)) {
-    const target = owner(path)
-    for (const key of keys) guard(target, path, key)
-  }
   for (const name of ['getOwnPropertySymbols', 'getOwnPropertyNames', 'keys']) {
     const fn = O[name]
     const wrapped = {
@@ -912,6 +1066,12 @@ function guardRealm(G, report, objects) {
       }
     }[name]
     O[name] = wrapped
+  }
+  // Guarded last: the listings above are replaced by plain assignment, before their setter
+  // would report the watcher's own write.
+  for (const [path, keys] of O.entries(names)) {
+    const target = owner(path)
+    for (const key of keys) guard(target, path, key)
   }
 }
 

@@ -8,7 +8,9 @@
 // which every other stage ignores: per process one JSON payload {result, sources} (V8's
 // scripts of the plan's JavaScript files, the texts V8 executed for them), cut into chunks
 // small enough for the relay's lines. A pool worker also sends `jscov-start` when it first
-// compiles a planned file, so the gate can tell a worker killed before its take.
+// compiles a planned file, so the gate can tell a worker killed before its take, and
+// `jscov-taking` when its take begins: its parent's watcher then holds a SIGKILL of it
+// until the last chunk is through (gate-reach.cjs), so no fixed grace period decides.
 // Worker threads are not measured here (the watcher does not run in them): the gate then
 // falls back to its extra coverage run (src/evidence/js-coverage.ts).
 'use strict'
@@ -106,7 +108,8 @@ function measure(plan, emit) {
     },
     take: (result, urls) =>
       send(emit, p, { result, sources, loaded: loaded(roots, urls.map(urlPath)) }),
-    onAsked: () => emit({ t: 'jscov-start', p })
+    onAsked: () => emit({ t: 'jscov-start', p }),
+    onTaking: () => emit({ t: 'jscov-taking', p })
   })
 }
 

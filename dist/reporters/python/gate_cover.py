@@ -70,7 +70,8 @@ def _own_lines(stmt):
     start = min([stmt.lineno] + [d.lineno for d in getattr(stmt, "decorator_list", [])])
     if not any(isinstance(getattr(stmt, f, None), list) for f in _BODIES + ("cases",)):
         return range(start, (stmt.end_lineno or stmt.lineno) + 1)
-    end = start
+    # The keyword's own line too: a decorated `class C:` has no field on it.
+    end = stmt.lineno
     for field, value in ast.iter_fields(stmt):
         if field not in _NOT_HEADER:
             end = max(end, _max_line(value))
@@ -188,7 +189,7 @@ class _Cover:
         previous = external.SourceLoader.get_code
         watched = self.watched
         probed = self.probed
-        swap = self.common.swap_constant
+        common = self.common
 
         def get_code(loader, fullname):
             path = loader.get_filename(fullname)
@@ -197,6 +198,11 @@ class _Cover:
             except (TypeError, ValueError, OSError):
                 entry = None
             if entry is not None:
+                # The probes are registered with the guard (probe_guard.py): a patch line
+                # that obtains a code object holding them voids what they measured.
+                def swap(code, placeholder, array, rel=entry[0]):
+                    return common.guard.swap(common.swap_constant, code, placeholder, array, rel)
+
                 made = probed_code(loader.get_data(path), path, entry[1], swap)
                 if made is not None:
                     probed.append((entry[0], made[1], made[2]))

@@ -15,9 +15,12 @@
 # the tests it names (node ids) run, each on its own (all fixtures torn down after it), in
 # the order given, stopping at the first that fails; then one `mutant` record goes out with
 # each test's case names and outcome (the outcome stream's rules), and the index is reset.
-# Before each mutant the budget is checked; past it the rest are sent `not_run`.
+# Before each mutant the budget is checked; past it the rest are sent `not_run`. Hypothesis
+# tests skip their shrink and explain phases (quick_failures): a kill needs a failure, not
+# the smallest one. A one-by-one mutant run (`schemata.one`) gets only that.
 import ast
 import os
+import sys
 import time
 
 import pytest
@@ -27,7 +30,58 @@ def install(channel, plan, common):
     if not isinstance(schemata, dict) or not isinstance(schemata.get("mutants"), list):
         return None
     root = plan.get("root") or os.getcwd()
+    if schemata.get("one"):
+        # A mutant run of its own (the file on disk is the mutant): only the quick failures.
+        return _Quick()
     return _Session(channel, root, schemata, common)
+
+
+# ------------------------------------------------------------------------- quick failures
+
+
+def quick_failures(items):
+    """A mutant asks whether a test fails, not for the smallest failing example: the
+    Hypothesis tests' shrink and explain phases are dropped. Both start only once a
+    failure is found, so no test's outcome changes; a failing property stops at its first
+    failing example instead of shrinking it (seconds on a property suite)."""
+    hypothesis = sys.modules.get("hypothesis")
+    settings = getattr(hypothesis, "settings", None)
+    if settings is None:
+        return
+    slow = ("shrink", "explain")
+    try:
+        default = settings.default
+        fewer = [p for p in default.phases if p.name not in slow]
+        settings.register_profile("gate-mutants", parent=default, phases=fewer)
+        settings.load_profile("gate-mutants")
+    except Exception:  # noqa: BLE001 - an unknown Hypothesis: tests run as they are
+        pass
+    for item in items:
+        test = getattr(item, "obj", None)
+        own = getattr(test, "_hypothesis_internal_use_settings", None)
+        if own is None:
+            continue
+        try:
+            fewer = [p for p in own.phases if p.name not in slow]
+            test._hypothesis_internal_use_settings = settings(own, phases=fewer)
+        except Exception:  # noqa: BLE001
+            pass
+
+
+def no_patch(item):
+    """Hypothesis writes a patch of each failing example into the worktree when the report
+    is made, importing libcst to do it (a second and more per mutant): forgotten first."""
+    item.__dict__.pop("_hypothesis_failing_examples", None)
+
+
+class _Quick:
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_collection_finish(self, session):
+        quick_failures(session.items)
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_makereport(self, item, call):
+        no_patch(item)
 
 
 # ------------------------------------------------------------------------- the switch
@@ -196,9 +250,13 @@ class _Session:
             except (TypeError, ValueError, OSError):
                 pairs = None
             if pairs:
-                made = switched_code(
-                    loader.get_data(path), path, pairs, session.active, session.common.swap_constant
-                )
+                common = session.common
+
+                # Registered with the guard (probe_guard.py), as the coverage probes are.
+                def swap(code, placeholder, active, rel=pairs[0][1]["path"]):
+                    return common.guard.swap(common.swap_constant, code, placeholder, active, rel)
+
+                made = switched_code(loader.get_data(path), path, pairs, session.active, swap)
                 if made is not None:
                     session.switched.update(made[1])
                     return made[0]
@@ -208,6 +266,10 @@ class _Session:
 
     def _fields(self, item):
         return self.common.junit_fields(item.nodeid, getattr(item, "location", None), item.config)
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_makereport(self, item, call):
+        no_patch(item)
 
     def pytest_runtest_logreport(self, report):
         # The outcome stream's rules (pytest_outcomes._Stream): the worst of the phases.
@@ -249,6 +311,7 @@ class _Session:
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtestloop(self, session):
+        quick_failures(session.items)
         items = {item.nodeid: item for item in session.items}
         deadline = time.monotonic() + self.budget
         for k, mutant in self.mutants:

@@ -22,8 +22,8 @@ import os
 import sys
 from collections.abc import MutableMapping
 
-_FRAMEWORK = ("pytest", "_pytest", "pluggy", "hypothesis", "_hypothesis_pytestplugin",
-              "unittest", "nose", "nose2", "xdist", "py", "iniconfig")
+_MODULE = type(builtins)  # the module type, before the watcher gives sys a class of its own
+
 # Keys judged by name, reported (not hidden) when a patch line reads one: the gate's own, if
 # the policy exposes them (suite.expose_env), and keys named for the runner that the suite's
 # command itself hands the process (`PYTEST_ADDOPTS=... pytest`), which started with them.
@@ -80,6 +80,8 @@ _SYS_WATCHED = {
     "__dict__": "the sys module's namespace read",
     "_xoptions": "the interpreter's options read (sys._xoptions)",
 }
+# Set on sys by the runner (pytest's capture, its exception and debugger hooks).
+_SYS_HELD = ("stdin", "unraisablehook", "excepthook", "displayhook", "breakpointhook")
 _LISTINGS = ("os.listdir", "os.scandir", "os.walk", "glob.glob", "glob.glob/2")
 _COPIES = ("os.symlink", "os.link", "shutil.copyfile", "os.rename")
 # The only events the hook looks at; every other returns at once.
@@ -98,6 +100,7 @@ def install(channel, plan, common=None):
         return None
     watch = _Watch(channel, plan)
     watch.wrap()
+    watch.loaded.update(_loaded_after_startup())  # with what the watcher itself imported
     sys.addaudithook(watch.hook)
     return _Plugin(watch)
 
@@ -115,6 +118,7 @@ class _Plugin:
         self.tests = 0
 
     def pytest_configure(self, config):
+        self.watch.runner_known(config)
         xml = getattr(config.option, "xmlpath", None)
         if xml:
             self.watch.reports.append(os.path.abspath(xml))
@@ -136,6 +140,60 @@ def _real(path):
     return os.path.realpath(path)
 
 
+def _under(path, dirs):
+    return any(path == d or path.startswith(d + os.sep) for d in dirs)
+
+
+def _library_dirs():
+    """The standard library's folders, and the installed packages' (site-packages)."""
+    import sysconfig
+
+    paths = sysconfig.get_paths()
+    lib = tuple({_real(paths[k]) for k in ("stdlib", "platstdlib") if paths.get(k)})
+    site = tuple({_real(paths[k]) for k in ("purelib", "platlib") if paths.get(k)})
+    return lib, site
+
+
+def _top_folder(module):
+    """A top-level module's folder (a package's) or file (a lone module's), or None."""
+    path = getattr(module, "__file__", None)
+    if not isinstance(path, str):
+        return None
+    real = _real(path)
+    return os.path.dirname(real) if os.path.basename(real).startswith("__init__.") else real
+
+
+def _distribution_tops(dist):
+    """The top-level folders and modules an installed distribution's files hold (from its
+    RECORD); none where its metadata cannot be read."""
+    try:
+        tops = {str(f).replace(os.sep, "/").split("/")[0] for f in dist.files or ()}
+        return {_real(str(dist.locate_file(top))) for top in tops
+                if top not in ("..", "__pycache__") and not top.endswith((".dist-info", ".data"))}
+    except (OSError, ValueError, TypeError, AttributeError):
+        return set()
+
+
+def _loaded_after_startup():
+    """The names of the modules loaded once the interpreter's start-up (site, the .pth
+    files, sitecustomize) was over. sys.modules keeps load order: the import system moves
+    a module to the end once its body ran, so site comes after all it loaded."""
+    names = list(sys.modules)
+    return names[names.index("site") + 1:] if "site" in names else names
+
+
+def _machinery():
+    """The import system's code, by identity: the file names the code objects of the
+    frozen bootstrap modules carry, and the importlib package's folder (metadata,
+    resources, util), taken from the module objects themselves."""
+    import importlib
+    from importlib import _bootstrap, _bootstrap_external
+
+    names = {_bootstrap._find_and_load.__code__.co_filename,
+             _bootstrap_external.FileFinder.find_spec.__code__.co_filename}
+    return tuple(names) + (os.path.dirname(_real(importlib.__file__)),)
+
+
 class _Watch:
     def __init__(self, channel, plan):
         self.channel = channel
@@ -147,12 +205,22 @@ class _Watch:
         # Files waived for markers (lints.reach_allow): the runner's state is not hidden there.
         self.open = set(plan.get("open") or [])
         self.reports = []
-        # co_filename -> ("patch", rel, ranges) | ("written", rel, line) | ("stop",) |
-        # ("other",) | ("root",)
+        # co_filename -> ("patch", rel, ranges) | ("written", rel, line) | ("framework",) |
+        # ("stop",) | ("import",) | ("other",) | ("root",)
         self.files = {}
         self.sent = set()
         self.busy = set()
+        self.here = os.path.dirname(_real(__file__))
+        # The modules loaded once start-up was over: the runner's, its plugins' and theirs
+        # (later: those loaded with no frame of the checkout on the stack, hook()).
+        self.loaded = set(_loaded_after_startup())
+        self.imported = set()  # names the patch's modules imported themselves
+        self.roots = self._framework_roots(self.loaded)
+        self.runner = ()  # the runner's and its plugins' folders (pytest_configure)
+        self.runner_names = frozenset()
+        self.runs = {}  # file -> is it in one of the runner's folders
         self.stops = self._stops()
+        self.machinery = _machinery()
         import inspect
         import traceback
 
@@ -164,32 +232,82 @@ class _Watch:
         self.held = {}  # the runner's environment keys, held apart (_wrap_environ)
         self.written = {}  # real path -> (rel, line) of the patch's line that wrote it
         self.registry = sys.modules
+        self.main = sys.modules.get("__main__")
+        self.neutral_main = _neutral_main()
 
     # ---------------------------------------------------------------- attribution
 
-    def _stops(self):
-        """Folders whose frames are not the patch's doing: the test framework, the gate's
-        reporters, and the standard library's logging and warnings (they read the stack)."""
-        dirs = [os.path.dirname(_real(__file__))]
-        for name in ("pytest", "_pytest", "pluggy", "hypothesis", "xdist", "logging"):
-            module = sys.modules.get(name)
-            if module is None:
-                try:
-                    import importlib.util
+    def _framework_roots(self, names):
+        """The folders (a package's, or a lone module's file) of the modules loaded since
+        start-up that are neither the standard library's nor the checkout's nor the gate's:
+        the runner, the plugins it loaded through their entry points, and what they use."""
+        lib, site = _library_dirs()
+        roots = set()
+        for name in names:
+            folder = _top_folder(sys.modules.get(name.partition(".")[0]))
+            if folder is None or _under(folder, (self.root, self.here)):
+                continue
+            if _under(folder, lib) and not _under(folder, site):
+                continue
+            roots.add(folder)
+        return tuple(sorted(roots))
 
-                    spec = importlib.util.find_spec(name)
-                except (ImportError, ValueError):
-                    spec = None
-                origin = spec.origin if spec is not None else None
-            else:
-                origin = getattr(module, "__file__", None)
-            if origin:
-                base = os.path.dirname(_real(origin))
-                dirs.append(base if os.path.basename(origin) == "__init__.py" else origin)
+    def _stops(self):
+        """Folders whose frames are not the patch's doing besides the framework's: the
+        gate's reporters, and the standard library's logging and warnings (they read the
+        stack)."""
+        import logging
         import warnings
 
-        dirs.append(_real(warnings.__file__))
-        return tuple(dirs)
+        return (self.here, os.path.dirname(_real(logging.__file__)), _real(warnings.__file__))
+
+    def runner_known(self, config):
+        """Once pytest has loaded its plugins: the runner's own folders, found from the
+        objects it runs with (its plugin modules, its plugin manager's classes, what its
+        __main__ holds) and the files of the distributions its entry-point plugins came
+        from (Hypothesis's plugin brings the hypothesis package). An import of one of these
+        is an import of the test framework."""
+        manager = config.pluginmanager
+        objects = [p for p in manager.get_plugins() if isinstance(p, _MODULE)]
+        objects += list(type(manager).__mro__)
+        objects += list(vars(sys.modules.get("__main__") or sys).values())
+        folders = set()
+        for obj in objects:
+            module = obj if isinstance(obj, _MODULE) else self.registry.get(
+                getattr(obj, "__module__", None) or "")
+            name = getattr(module, "__name__", None)
+            if isinstance(name, str):
+                folders.add(_top_folder(self.registry.get(name.partition(".")[0])))
+        for _, dist in manager.list_plugin_distinfo():
+            folders.update(_distribution_tops(dist))
+        lib, site = _library_dirs()
+        self.runner = tuple(sorted(
+            f for f in folders
+            if f and not _under(f, (self.root, self.here)) and (_under(f, site) or not _under(f, lib))
+        ))
+        self.roots = tuple(sorted(set(self.roots) | set(self.runner)))
+        self.runner_names = frozenset(
+            os.path.splitext(os.path.basename(f))[0] for f in self.runner)
+        self.files.clear()
+        self.runs.clear()
+
+    def framework_module(self, name):
+        """Is the module of this name (loaded or not) the runner's: its top-level module's
+        file in one of the runner's folders?"""
+        if not isinstance(name, str) or not name or name == "__main__":
+            return False  # __main__ is the runner's, handed as a neutral one (main_hidden)
+        top = name.partition(".")[0]
+        module = self.registry.get(top)
+        path = getattr(module, "__file__", None) if module is not None else None
+        if isinstance(path, str):
+            return self.runner_file(path)
+        return module is None and top in self.runner_names
+
+    def runner_file(self, path):
+        known = self.runs.get(path)
+        if known is None:
+            known = self.runs[path] = _under(_real(path), self.runner)
+        return known
 
     def _kind(self, filename):
         known = self.files.get(filename)
@@ -201,9 +319,11 @@ class _Watch:
         elif real in self.lines:
             rel, ranges = self.lines[real]
             known = ("patch", rel, ranges)
-        elif real.startswith(self.stops) and any(
-            real == s or real.startswith(s + os.sep) for s in self.stops
-        ):
+        elif filename in self.machinery or _under(real, self.machinery):
+            known = ("import",)
+        elif _under(real, self.roots):
+            known = ("framework",)
+        elif _under(real, self.stops):
             known = ("stop",)
         elif real.startswith(self.root + os.sep):
             known = ("root",)
@@ -227,11 +347,11 @@ class _Watch:
                 for first, last in kind[2]:
                     if first <= n <= last:
                         return kind[1], n
-            if immediate is True or kind[0] == "stop":
+            if immediate is True or kind[0] in ("stop", "framework"):
                 return None
-            if immediate == "listing" and "importlib" in code.co_filename:
+            if immediate == "listing" and kind[0] == "import":
                 return None
-            if kind[0] == "other" and (
+            if kind[0] in ("other", "import") and (
                 code.co_name == "<module>"
                 or (immediate == "stack" and _real(code.co_filename) not in self.readers)
             ):
@@ -287,6 +407,8 @@ class _Watch:
         try:
             if event == "open" and _for_writing(args):
                 self._wrote(args[0], sys._getframe(1))
+            elif event == "import" and not self._from_checkout(sys._getframe(1)):
+                self.loaded.add(args[0])
             found = self.classify(event, args)
             if found is not None:
                 category, what, mode = found
@@ -328,9 +450,7 @@ class _Watch:
             return self.opened(args[0], event + " of ")
         if event == "import":
             name = args[0]
-            if isinstance(name, str) and name.partition(".")[0] in _FRAMEWORK or str(
-                name
-            ).startswith("pytest_"):
+            if self.framework_module(name):
                 return "framework", "import of the test framework's module " + str(name), False
             return None
         if event == "object.__getattr__":
@@ -351,6 +471,9 @@ class _Watch:
         except (TypeError, ValueError):
             return None
         full = os.path.abspath(text)
+        if _relative_proc(text, full):
+            # Relative to a directory descriptor of / or /proc (dir_fd): no such file here.
+            return "markers", verb + "process metadata %s (relative to a directory)" % text, False
         if full.startswith(("/proc/", "/dev/fd")) or full == "/proc":
             parts = full.split("/")
             who = parts[2] if len(parts) > 2 else ""
@@ -383,6 +506,14 @@ class _Watch:
             return
         self.written[real] = at
         self.files.clear()
+
+    def _from_checkout(self, frame):
+        """Does the stack hold a frame of the checkout (a test, a fixture, the product)?"""
+        while frame is not None:
+            if self._kind(frame.f_code.co_filename)[0] in ("patch", "root", "written"):
+                return True
+            frame = frame.f_back
+        return False
 
     def _within_popen(self, frame):
         """The subprocess.Popen being built on this stack, if any."""
@@ -417,8 +548,7 @@ class _Watch:
 
     def _scan(self):
         for name, module in list(self.registry.items()):
-            top = name.partition(".")[0]
-            if module is None or not (top in _FRAMEWORK or top.startswith("pytest_")):
+            if module is None or not self.framework_module(name):
                 continue
             for attr, value in list(vars(module).items()):
                 self._replaced(value, "framework",
@@ -426,8 +556,8 @@ class _Watch:
         for attr, value in list(vars(builtins).items()):
             self._replaced(value, "comparison", "the built-in %s replaced" % attr)
         for cls in _classes():
-            module = str(getattr(cls, "__module__", "")).partition(".")[0]
-            framework = module in _FRAMEWORK or module.startswith("pytest_")
+            module = str(getattr(cls, "__module__", ""))
+            framework = self.owned_class(cls)
             for attr, value in list(vars(cls).items()):
                 if framework:
                     self._replaced(value, "framework", "%s.%s of the test framework replaced" % (
@@ -480,7 +610,13 @@ class _Watch:
         self._wrap_environ()
         self._wrap_sys()
         self._wrap_switches()
+        self._wrap_warnings()
+        import threading
+
+        _with_properties(threading, {"excepthook": self.held_by_runner(
+            vars(threading), "excepthook")})
         self._wrap_setattr()
+        self._wrap_subclasses()
         self._wrap_imports()
         self._wrap_process()
 
@@ -564,7 +700,7 @@ class _Watch:
             kind = self._kind(frame.f_code.co_filename)[0]
             if kind in ("patch", "root", "written"):
                 return False
-            if kind == "stop":
+            if kind in ("stop", "framework"):
                 framework = True
             frame = frame.f_back
         return framework
@@ -622,10 +758,23 @@ class _Watch:
 
             return property(get, None if name == "__dict__" else put)
 
+        def importers(module):
+            cache = raw["path_importer_cache"]
+            if not watch.hides_here(2):
+                return cache
+            return {k: v for k, v in list(cache.items()) if not watch.runner_path(k)}
+
+        def set_importers(module, value):
+            raw["path_importer_cache"] = value
+
         for name, what in _SYS_WATCHED.items():
             if name == "__dict__" or name in raw:
                 namespace[name] = watched(name, what)
         namespace["modules"] = modules()
+        namespace["path_importer_cache"] = property(importers, set_importers)
+        for name in _SYS_HELD:
+            if name in raw:
+                namespace[name] = self.held_by_runner(raw, name)
         for name in at_load:
             if name in raw and (name in neutral or name in streams):
                 namespace[name] = calm(name)
@@ -642,17 +791,46 @@ class _Watch:
         sys.__class__ = type(base.__name__, (base,), namespace)
         raw["modules"] = view
 
+    def held_by_runner(self, raw, name):
+        """A property over `raw[name]` (a module's namespace): a value the runner set (a
+        framework frame and none of the checkout's on the stack: pytest's capture of
+        stdin, its unraisable and thread exception hooks, its warnings recorder) reads,
+        from a patch line, as the value when the watcher loaded; one a test, a fixture or
+        the product set reads as set. Every other reader sees the value as it is."""
+        watch = self
+        at_load = raw.get(name)
+        set_by = {}
+
+        def get(module):
+            value = raw[name]
+            if value is not at_load and set_by.get("runner") is value and watch.hides_here(2):
+                return at_load
+            return value
+
+        def put(module, value):
+            raw[name] = value
+            set_by["runner"] = value if watch.runner_frames(2) else None
+
+        return property(get, put)
+
+    def runner_path(self, path):
+        """A folder of the import system's caches the runner's import made: the framework's,
+        the gate's, the instrument's."""
+        if not isinstance(path, str):
+            return False
+        kind = self._kind(path)[0]
+        if kind in ("framework", "stop"):
+            return True
+        return kind == "root" and _under(_real(path), self.instrument)
+
     def owned(self, name, module):
         """Is this module the test framework's or the instrument's (a test module)?"""
-        top = name.partition(".")[0] if isinstance(name, str) else ""
-        if top in _FRAMEWORK or top.startswith("pytest_"):
+        if self.framework_module(name):
             return True
         path = getattr(module, "__file__", None)
         if not isinstance(path, str):
             return False
         kind = self._kind(path)[0]
-        if kind == "stop":
-            return True
         if kind != "root":
             return False
         real = _real(path)
@@ -693,6 +871,117 @@ class _Watch:
             "handlers": property(get, put), "__module__": cls.__module__,
             "__qualname__": cls.__qualname__})
 
+    def _wrap_warnings(self):
+        """The warnings state the runner sets per test, read from a patch line as it was
+        before the runner: the filters without the ones a framework frame added (pytest's
+        "always" for DeprecationWarning, the ini's and -W's), and the recorder pytest's
+        catch_warnings puts in place of the display (showwarning, _showwarnmsg_impl). The
+        filter list stays a list: the interpreter's warn() reads its items directly, and
+        only a read through Python (iteration, len, indexing) from a patch line is given
+        the view."""
+        import warnings
+
+        watch = self
+        raw = vars(warnings)
+        try:
+            before = frozenset(raw["filters"])
+        except TypeError:  # an unhashable filter: leave the filters alone
+            return
+        runners = set()
+
+        def seen(items):
+            return [f for f in list.__iter__(items) if f in before or f not in runners]
+
+        class Filters(list):
+            __slots__ = ()
+
+            def __iter__(self):
+                return iter(seen(self)) if watch.hides_here(2) else list.__iter__(self)
+
+            def __len__(self):
+                return len(seen(self)) if watch.hides_here(2) else list.__len__(self)
+
+            def __getitem__(self, index):
+                if watch.hides_here(2):
+                    return seen(self)[index]
+                return list.__getitem__(self, index)
+
+            def __contains__(self, item):
+                if watch.hides_here(2):
+                    return item in seen(self)
+                return list.__contains__(self, item)
+
+            def __repr__(self):
+                return repr(seen(self)) if watch.hides_here(2) else list.__repr__(self)
+
+            def __reversed__(self):
+                if watch.hides_here(2):
+                    return reversed(seen(self))
+                return list.__reversed__(self)
+
+            def copy(self):
+                return seen(self) if watch.hides_here(2) else list(list.__iter__(self))
+
+        Filters.__name__ = Filters.__qualname__ = "list"
+        Filters.__module__ = "builtins"
+
+        def get(module):
+            return raw["filters"]
+
+        def put(module, value):
+            raw["filters"] = value if isinstance(value, Filters) else Filters(value)
+
+        add = raw["_add_filter"]
+
+        def _add_filter(*item, append):
+            add(*item, append=append)
+            if watch.runner_frames(2):
+                runners.add(item)
+
+        _add_filter.__module__ = add.__module__
+        raw["_add_filter"] = _add_filter
+        raw["filters"] = Filters(raw["filters"])
+        props = {name: self.held_by_runner(raw, name)
+                 for name in ("showwarning", "_showwarnmsg_impl") if name in raw}
+        props["filters"] = property(get, put)
+        _with_properties(warnings, props)
+
+    def _wrap_subclasses(self):
+        """`cls.__subclasses__()` from a patch line lists the classes production would have:
+        not the framework's, nor those of modules the runner loaded that the patch's
+        modules never imported (pytest's outcome exceptions under BaseException, unittest's
+        TestCase under object). It is type's own method, so the function is put in type's
+        namespace (the interpreter's dictionary behind the read-only proxy, then the type's
+        method cache cleared); where that cannot be done the method stays as it is."""
+        try:
+            import ctypes
+            import gc
+
+            slots = gc.get_referents(type.__dict__)
+            if len(slots) != 1 or not isinstance(slots[0], dict):
+                return
+            original = slots[0]["__subclasses__"]
+        except Exception:  # noqa: BLE001 - not CPython, or no ctypes: not watched
+            return
+        watch = self
+
+        def __subclasses__(cls):
+            subs = original(cls)
+            if not watch.hides_here(2):
+                return subs
+            return [c for c in subs if not watch.runner_class(c)]
+
+        __subclasses__.__doc__ = original.__doc__
+        __subclasses__.__qualname__ = "type.__subclasses__"
+        slots[0]["__subclasses__"] = __subclasses__
+        ctypes.pythonapi.PyType_Modified(ctypes.py_object(type))
+
+    def runner_class(self, cls):
+        """Is the class the framework's, or of a module production would not have loaded?"""
+        name = getattr(cls, "__module__", None)
+        module = self.registry.get(name) if isinstance(name, str) else None
+        return self.owned_class(cls) or self.runner_loaded(name, module)
+
     def _wrap_setattr(self):
         """A comparison set on a class through setattr to a C callable of a class outside its
         own bases: str as Fraction.__eq__ answers without comparing. Watched where the patch
@@ -727,23 +1016,27 @@ class _Watch:
     def owned_class(self, cls):
         module = self.registry.get(getattr(cls, "__module__", None))
         path = getattr(module, "__file__", None)
-        return isinstance(path, str) and self._kind(path)[0] == "stop"
+        return isinstance(path, str) and self._kind(path)[0] == "framework"
 
     def _wrap_imports(self):
         """Imports of framework modules already loaded raise no audit event. The patch's
         modules run with builtins of their own whose __import__ reports them (every import
-        statement and __import__ call there; the rest of the run keeps the fast import)."""
+        statement and __import__ call there; the rest of the run keeps the fast import),
+        notes what they import (the registry's view shows them what they loaded, even if
+        the runner had loaded it first) and hands them the neutral __main__."""
         watch = self
         original = builtins.__import__
 
         def __import__(name, globals=None, locals=None, fromlist=(), level=0):
-            if (
-                level == 0
-                and isinstance(name, str)
-                and (name.partition(".")[0] in _FRAMEWORK or name.startswith("pytest_"))
-            ):
+            if level != 0 or not isinstance(name, str):
+                return original(name, globals, locals, fromlist, level)
+            if watch.framework_module(name):
                 watch.note("framework", "import of the test framework's module " + name)
-            return original(name, globals, locals, fromlist, level)
+            elif name == "__main__" and watch.main_hidden(2):
+                return watch.neutral_main
+            module = original(name, globals, locals, fromlist, level)
+            watch.mark_imported(name, fromlist)
+            return module
 
         __import__.__module__ = "builtins"
         from importlib import _bootstrap_external as external
@@ -768,16 +1061,46 @@ class _Watch:
         import_module = importlib.import_module
 
         def _import_module(name, package=None):
-            if isinstance(name, str) and (
-                name.partition(".")[0] in _FRAMEWORK or name.startswith("pytest_")
-            ):
+            if isinstance(name, str) and watch.framework_module(name):
                 watch.note("framework", "import of the test framework's module " + name)
-            return import_module(name, package)
+            mine = watch._kind(sys._getframe(1).f_code.co_filename)[0] == "patch"
+            if mine and name == "__main__" and watch.main_hidden(2):
+                return watch.neutral_main
+            module = import_module(name, package)
+            if mine:
+                watch.mark_imported(getattr(module, "__name__", ""), ())
+            return module
 
         _import_module.__name__ = _import_module.__qualname__ = "import_module"
         _import_module.__doc__ = import_module.__doc__
         _import_module.__module__ = "importlib"
         importlib.import_module = _import_module
+
+    def mark_imported(self, name, fromlist):
+        """The patch's module imported this (and its parents, and what it took from it)."""
+        if not isinstance(name, str):
+            return
+        parts = name.split(".")
+        for n in range(1, len(parts) + 1):
+            self.imported.add(".".join(parts[:n]))
+        for item in fromlist or ():
+            if isinstance(item, str):
+                self.imported.add(name + "." + item)
+
+    def runner_loaded(self, name, module):
+        """A module the runner loaded (after start-up, no frame of the checkout asking)
+        that the patch's modules never imported themselves: production would not have it."""
+        if name not in self.loaded or name in self.imported:
+            return False
+        path = getattr(module, "__file__", None)
+        return not (isinstance(path, str) and self._kind(path)[0] in ("patch", "root", "written"))
+
+    def main_hidden(self, depth):
+        """Is __main__ still the runner's (pytest's own) and the caller a patch line that
+        is not waived? Then it is handed a neutral one, as `python -c` would have."""
+        if self.registry.get("__main__") is not self.main:
+            return False
+        return self.hides(self.patch_line(depth + 1))
 
     def _wrap_process(self):
         """Exit hooks, signal handlers and the hard exit raise no audit event."""
@@ -806,6 +1129,51 @@ class _Watch:
         wrapped(signal, "signal", "a signal handler installed (signal.signal)", True)
         wrapped(os, "_exit", "a hard exit (os._exit)")
         wrapped(os, "abort", "an abort (os.abort)")
+        self._wrap_reads()
+
+    def _wrap_reads(self):
+        """The runner's command line, obtained without naming it: a read of another
+        process's /proc entry (through a directory descriptor, a shell, ps) is judged by
+        what came back. os.read's data and a child's output (Popen.communicate) that hold
+        the runner's command line are reported on the patch's line that asked."""
+        import subprocess
+
+        marks = _command_line_marks()
+        if not marks:
+            return
+        watch = self
+        texts = tuple(m.decode("utf-8", "replace") for m in marks)
+        what = "the runner's command line obtained"
+
+        def holds(data):
+            if isinstance(data, bytes):
+                return any(m in data for m in marks)
+            return isinstance(data, str) and any(t in data for t in texts)
+
+        read = os.read
+
+        def _read(fd, n):
+            data = read(fd, n)
+            if holds(data):
+                watch.note("markers", what + " (os.read)")
+            return data
+
+        _read.__name__ = _read.__qualname__ = "read"
+        _read.__doc__ = read.__doc__
+        _read.__module__ = "posix"
+        os.read = _read
+        communicate = subprocess.Popen.communicate
+
+        def _communicate(self, *args, **kwargs):
+            out = communicate(self, *args, **kwargs)
+            if any(holds(part) for part in out):
+                watch.note("markers", what + " (a child's output)")
+            return out
+
+        _communicate.__name__ = _communicate.__qualname__ = "communicate"
+        _communicate.__doc__ = communicate.__doc__
+        _communicate.__module__ = communicate.__module__
+        subprocess.Popen.communicate = _communicate
 
 
 class _Registry(MutableMapping):
@@ -825,17 +1193,26 @@ class _Registry(MutableMapping):
                             "registry" % name, at)
             if watch.hides(at):
                 raise KeyError(name)
+        elif watch.runner_loaded(name, module) and watch.hides(watch.patch_line(2)):
+            raise KeyError(name)
+        elif module is watch.main and name == "__main__" and watch.main_hidden(2):
+            return watch.neutral_main
         return module
 
-    def __iter__(self):
+    def _seen(self):
         watch = self._watch
-        names = list(watch.registry)
-        if not watch.hides(watch.patch_line(2)):
-            return iter(names)
-        return iter([n for n in names if not watch.owned(n, watch.registry.get(n))])
+        return [n for n, m in list(watch.registry.items())
+                if not watch.owned(n, m) and not watch.runner_loaded(n, m)]
+
+    def __iter__(self):
+        if not self._watch.hides(self._watch.patch_line(2)):
+            return iter(list(self._watch.registry))
+        return iter(self._seen())
 
     def __len__(self):
-        return len(self._watch.registry)
+        if not self._watch.hides(self._watch.patch_line(2)):
+            return len(self._watch.registry)
+        return len(self._seen())
 
     def __setitem__(self, name, module):
         self._watch.registry[name] = module
@@ -848,6 +1225,34 @@ class _Registry(MutableMapping):
 
     def __repr__(self):
         return repr(self.copy())
+
+
+def _with_properties(module, props):
+    """The module's class made a subclass with these properties (over its namespace):
+    attribute reads and writes go through them, the module's own code (its globals) and the
+    interpreter's C code read the namespace as before."""
+    base = type(module)
+
+    def __new__(cls, *args, **kwargs):
+        made = base.__new__(base)
+        base.__init__(made, *args, **kwargs)
+        return made
+
+    namespace = dict(props, __module__=base.__module__, __qualname__=base.__qualname__,
+                     __new__=__new__)
+    module.__class__ = type(base.__name__, (base,), namespace)
+
+
+def _neutral_main():
+    """A __main__ as `python -c` makes it: no file, no spec, the built-ins."""
+    module = _MODULE("__main__")
+    module.__spec__ = None
+    module.__builtins__ = builtins
+    from importlib.machinery import BuiltinImporter
+
+    module.__loader__ = BuiltinImporter
+    module.__annotations__ = {}
+    return module
 
 
 def _stream_type(kind):
@@ -912,6 +1317,28 @@ def _reads_other(code):
     return any(
         i.opname.startswith("LOAD_") and i.argval in names for i in dis.get_instructions(code)
     )
+
+
+def _relative_proc(text, full):
+    """A relative path shaped as one under / or /proc (proc/..., self/..., <pid>/...) that
+    does not exist where it would be resolved without a directory descriptor."""
+    if os.path.isabs(text):
+        return False
+    first = text.split(os.sep, 1)[0]
+    if first not in ("proc", "self", "thread-self") and not first.isdigit():
+        return False
+    return not os.path.exists(full)
+
+
+def _command_line_marks():
+    """What the runner's command line looks like in a child's output or a read of
+    /proc/<pid>/cmdline: its first two words after the interpreter, joined by a NUL (as
+    cmdline holds them) or a space (as ps, or tr, shows them)."""
+    argv = list(getattr(sys, "orig_argv", None) or sys.argv)
+    words = [os.fsencode(w) for w in argv[1:3] if w]
+    if not words:
+        return ()
+    return (b"\0".join(words), b" ".join(words))
 
 
 def _for_writing(args):

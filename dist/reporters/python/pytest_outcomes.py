@@ -249,23 +249,66 @@ def _fresh_code(root):
     external.SourceLoader.get_code = get_code
 
 
-def _load_watchers(channel, plan):
-    """The watchers beside this module (gate_*.py: run-time reach, coverage), each handed
-    the channel and the plan before any product module is imported. Loaded by path, so the
-    folder never goes back on sys.path; each returns an optional pytest plugin object."""
+def _by_path(name):
     import importlib.util
 
+    spec = importlib.util.spec_from_file_location(name, os.path.join(_HERE, name + ".py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# The plan key each watcher acts on: its install() returns None when the plan lacks it, so
+# such a watcher is not even compiled (they compile from source in every head run, and
+# gate_reach.py alone is about 1,000 lines). A watcher not named here is always loaded.
+_NEEDS = {
+    "gate_reach": "reach",
+    "gate_cover": "cover",
+    "gate_mutate": "schemata",
+    "gate_diff": "diff",
+}
+
+
+def _load_watchers(channel, plan):
+    """The watchers beside this module (gate_*.py: run-time reach, coverage, mutants) that
+    the plan asks for, each handed the channel and the plan before any product module is
+    imported. Loaded by path, so the folder never goes back on sys.path; each returns an
+    optional pytest plugin object."""
     plugins = []
+    # The evidence watchers' instruments are registered with one guard (probe_guard.py).
+    guard = _by_path("probe_guard").Guard(channel, plan)
+    common = types.SimpleNamespace(**vars(_COMMON), guard=guard)
     for name in sorted(os.listdir(_HERE)):
         if not (name.startswith("gate_") and name.endswith(".py")):
             continue
-        spec = importlib.util.spec_from_file_location(name[:-3], os.path.join(_HERE, name))
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        plugin = module.install(channel, plan, _COMMON)
+        need = _NEEDS.get(name[:-3])
+        if need is not None and not plan.get(need):
+            continue
+        plugin = _by_path(name[:-3]).install(channel, plan, common)
         if plugin is not None:
             plugins.append(plugin)
     return plugins
+
+
+def _system_capture():
+    """pytest's capture at the level of sys.stdout/stderr instead of descriptors 1 and 2,
+    for a run the run-time reach watcher watches. Descriptor capture points 1 and 2 at
+    unlinked temporary files and holds copies of 0, 1 and 2: a product can tell it is
+    measured by os.fstat(1).st_nlink, /dev/stdout or a count of open descriptors, which no
+    audit event shows. With sys capture the descriptors stay the gate's pipes, as in any
+    production run under the gate; the tests' captured output (capsys, capfd, the report)
+    is kept. Set on the early options before the capture plugin starts (tryfirst wrapper
+    around its pytest_load_initial_conftests); `-s` and tee-sys are left as they are."""
+    import pytest
+
+    @pytest.hookimpl(hookwrapper=True, tryfirst=True)
+    def pytest_load_initial_conftests(early_config):
+        options = early_config.known_args_namespace
+        if getattr(options, "capture", None) == "fd":
+            options.capture = "sys"
+        yield
+
+    return pytest_load_initial_conftests
 
 
 _CHANNEL, _WATCH = _take_channel()
@@ -274,6 +317,8 @@ if _CHANNEL is not None:
     _fresh_code(os.path.realpath(os.getcwd()))
     if _WATCH is not None:
         _WATCHERS = _load_watchers(_CHANNEL, _WATCH)
+    if _WATCH is not None and _WATCH.get("reach"):
+        pytest_load_initial_conftests = _system_capture()
 
 
 def pytest_configure(config):
