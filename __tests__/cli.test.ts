@@ -1,5 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -62,6 +63,35 @@ describe('oracle-gate CLI', () => {
     const card = JSON.parse(flag.out()) as Scorecard
     expect(card.verdict).toBe('error')
     expect(card.reasons[0]?.message).toContain('--bogus')
+  })
+
+  it('check --repo on a missing folder is a usage error naming it (exit 4, error card)', async () => {
+    const missing = join(mkdtempSync(join(tmpdir(), 'og-cli-')), 'no-such-repo')
+    const io = capture('/')
+    expect(await main(['check', '--base', 'main', '--repo', missing], io)).toBe(4)
+    const card = JSON.parse(io.out()) as Scorecard
+    expect(card.verdict).toBe('error')
+    expect(card.reasons[0]?.message).toBe(`usage: --repo: no such folder: ${missing}`)
+  })
+
+  it('init refuses a missing folder and a folder outside git (exit 4) and writes nothing', async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'og-cli-'))
+    const missing = join(outside, 'no-such-repo')
+    const gone = capture('/')
+    expect(await main(['init', '--repo', missing], gone)).toBe(4)
+    expect(gone.err()).toContain(`no such folder: ${missing}`)
+    expect(existsSync(missing)).toBe(false)
+    const plain = capture('/')
+    expect(await main(['init', '--repo', outside], plain)).toBe(4)
+    expect(plain.err()).toContain(`not a git repository: ${outside}`)
+    expect(readdirSync(outside)).toEqual([])
+    // The near-miss: a checkout is initialised.
+    const repo = new TestRepo()
+    repos.push(repo)
+    repo.write({ 'app.py': 'X = 1\n' }).commit('base')
+    const ok = capture('/')
+    expect(await main(['init', '--repo', repo.dir], ok), ok.err()).toBe(0)
+    expect(existsSync(join(repo.dir, '.github/oracle-gate.yml'))).toBe(true)
   })
 
   it('check without --base writes an error scorecard and exits 4', async () => {
