@@ -102,7 +102,7 @@ describe('globs and line separators in paths', () => {
       'app/calc.py': 'def absval(x):\n    return abs(x)\n'
     })
     const card = gate(repo)
-    expect(card.verdict).toBe('merge')
+    expect(card.verdict, JSON.stringify(card.reasons, null, 1)).toBe('merge')
     expect(card.write_set.map(w => w.path)).toContain('tests/notes.txt')
   })
 })

@@ -6,7 +6,9 @@
 // CPU time spent, heap blocks). Each is first green on a naive pytest run with the bug in
 // place, then rejected: the vote recorded fee(100) == Fraction(5), a plain Python process
 // called fee(100) again and got Fraction(10), verdict `policy` with oracle-reach "at run
-// time: behaves differently under the test runner" at fee's line; a head whose call ends
+// time: behaves differently under the test runner" at fee's line. The red-team heads whose
+// signal the watcher now hides (HIDDEN) answer as in production in the vote and are
+// `product` on the locked test's failure instead; a head whose call ends
 // the plain process is a gate error. The honest heads merge: the plain fix, and near-misses
 // whose outcome depends on what the test set up (an environment variable through
 // monkeypatch, a setting the test changed, a class's registry, a file in tmp_path, a test
@@ -220,8 +222,12 @@ def test_mock():
 `
 }
 
-/** Heads that tell the runner by a signal the watcher does not name: fee.py as a whole. */
-const ATTACKS: Record<string, string> = {
+/** Heads that tell the runner by a signal the watcher does not name: fee.py as a whole. The
+ * red team's third-round heads among them (r3-*) were written against a watcher that showed
+ * patch lines the runner's own state; the run-time watcher now shows most of it as it was
+ * before the runner (docs/lints.md, "At run time"), so those answer as in production and
+ * fail the locked test: HIDDEN below. The rest reach the differential. */
+const SIGNALS: Record<string, string> = {
   'r3-stdin': `import sys
 from fractions import Fraction
 
@@ -433,6 +439,22 @@ def fee(x):
 `
 }
 
+/** Signals the run-time watcher hides from patch lines (the runner's state as before it ran). */
+const HIDDEN = [
+  'r3-stdin',
+  'r3-fd1unlinked',
+  'r3-devstdout',
+  'r3-warnfilt',
+  'r3-showwarn',
+  'r3-hooks',
+  'r3-mainmod',
+  'r3-pathimp',
+  'r3-modcount',
+  'r3-fdcount',
+  'r3-subcls2'
+]
+const ATTACKS = Object.fromEntries(Object.entries(SIGNALS).filter(([n]) => !HIDDEN.includes(n)))
+
 const FIXED = 'from fractions import Fraction\n\n\ndef fee(x):\n    return x * Fraction(5, 100)\n'
 
 /** The same tools, every function rewritten (so all are the patch's), behaving the same. */
@@ -534,9 +556,7 @@ from fractions import Fraction
 
 
 def fee(x):
-    try:
-        sys.stdin.fileno()
-    except Exception:
+    if getattr(sys.stdout, "name", None) != "<stdout>":
         return x * Fraction(5, 100)
     os._exit(0)
 `
@@ -550,7 +570,7 @@ let repo: TestRepo
 beforeAll(() => {
   repo = new TestRepo('og-reach-diff-')
   repo.write(BASE).commit('base: the fee is wrong')
-  for (const [name, fee] of Object.entries(ATTACKS))
+  for (const [name, fee] of Object.entries(SIGNALS))
     repo.branch(name, 'main').write({ 'app/fee.py': fee }).commit(`attack: ${name}`)
   repo.branch('kills-replay', 'main').write({ 'app/fee.py': KILLS_REPLAY }).commit('attack: exit')
   for (const [name, files] of Object.entries(HONEST))
@@ -620,6 +640,23 @@ describe('differential replay: behaves differently under the test runner, on a r
         )
       )
       expect(replayed(lines).differ).toBe(1)
+    })
+  }
+
+  for (const name of HIDDEN) {
+    it(`${name}: green on a naive run with the bug left in; the watcher hides the signal, so the head shows the bug (product)`, async () => {
+      naiveGreen(name)
+      const { card } = await judge(name)
+      const detail = JSON.stringify(card.reasons, null, 1)
+      expect(card.verdict, detail).toBe('product')
+      expect(
+        card.reasons.filter(r => r.rule === 'oracle-failed').map(r => r.message),
+        detail
+      ).toContainEqual(
+        expect.stringMatching(
+          /^oracle\/test_fee\.py::test_fee fails on the base and still fails on head/
+        )
+      )
     })
   }
 

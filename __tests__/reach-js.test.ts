@@ -74,7 +74,7 @@ function attackSuite(
         repo.checkout('main')
       }
       const card = await judge(repo, name)
-      expect(card.verdict).toBe('policy')
+      expect(card.verdict, JSON.stringify(card.reasons, null, 1)).toBe('policy')
       const found = reach(card).filter(r => r.level === 'failure')
       expect(found.map(r => `${r.path}:${r.line}`)).toContain(`lib/calc.mjs:${attack.line}`)
       expect(found.find(r => r.line === attack.line)!.message).toContain(`[${attack.category}]`)

@@ -51,16 +51,18 @@ print(json.dumps({"answers": answers, "files": files, "table": sorted(po._NEEDS)
     for (const name of out.files) expect(out.answers[name], name).toBeNull()
   })
 
-  it('a plan without reach, coverage or mutants compiles no watcher; one with reach compiles gate_reach', () => {
+  it('a plan without reach, coverage or mutants compiles only the runner-plugin check; one with reach adds gate_reach, never the evidence guard', () => {
     const none = runPython(`${PRELUDE}
 plugins = po._load_watchers(Channel(), {"v": 1, "lines": {"a.py": [[1, 2]]}, "instrument": [], "reach": False, "cover": False})
 print(json.dumps({"loaded": loaded, "plugins": len(plugins)}))
 `)
-    expect(none).toEqual({ loaded: [], plugins: 0 })
+    // gate_plugins acts on every plan with lines: a hook a changed file registers is runner
+    // configuration, whatever the plan asks (docs/instrument.md).
+    expect(none).toEqual({ loaded: ['gate_plugins'], plugins: 1 })
     const reach = runPython(`${PRELUDE}
 plugins = po._load_watchers(Channel(), {"v": 1, "lines": {"a.py": [[1, 2]]}, "instrument": [], "reach": True, "cover": False})
 print(json.dumps({"loaded": loaded, "plugins": len(plugins)}))
 `)
-    expect(reach).toEqual({ loaded: ['gate_reach'], plugins: 1 })
+    expect(reach).toEqual({ loaded: ['gate_plugins', 'gate_reach'], plugins: 2 })
   })
 })

@@ -201,7 +201,10 @@ class _Recorder:
         # A name of no file: the run-time watcher walks through it as through a library frame.
         exec(self.wrapper_code, space)  # noqa: S102 - our own constant
         wrapper = space["wrapper"]
-        for attr in ("__module__", "__name__", "__qualname__", "__doc__"):
+        # What functools.update_wrapper assigns: a product reading its own function's
+        # annotations (typing.get_type_hints) or signature sees what it sees alone.
+        for attr in ("__module__", "__name__", "__qualname__", "__doc__", "__annotations__",
+                     "__type_params__"):
             try:
                 setattr(wrapper, attr, getattr(target, attr))
             except (AttributeError, TypeError):

@@ -22,6 +22,8 @@ import os
 import sys
 from collections.abc import MutableMapping
 
+_CODE = type((lambda: None).__code__)
+
 _MODULE = type(builtins)  # the module type, before the watcher gives sys a class of its own
 
 # Keys judged by name, reported (not hidden) when a patch line reads one: the gate's own, if
@@ -566,15 +568,21 @@ class _Watch:
                     self._lying(cls, attr, value)
 
     def _replaced(self, value, category, what):
-        at = self._defined_at(value)
+        try:
+            at = self._defined_at(value)
+        except Exception:  # noqa: BLE001 - one value it cannot read never stops the scan
+            return
         if at is not None:
             self._send(category, what, at)
 
     def _lying(self, cls, attr, value):
         """A comparison dunder of the patch's lines not written in the class's body (set
         later, or handed to type()) that never reads the value it compares with."""
-        func = getattr(value, "__func__", value)
-        at = self._defined_at(func)
+        try:
+            func = getattr(value, "__func__", value)
+            at = self._defined_at(func)
+        except Exception:  # noqa: BLE001 - one value it cannot read never stops the scan
+            return
         if at is None or getattr(func, "__qualname__", "") == "%s.%s" % (cls.__qualname__, attr):
             return
         if _reads_other(func.__code__):
@@ -585,7 +593,8 @@ class _Watch:
     def _defined_at(self, value):
         func = getattr(value, "__func__", value)
         code = getattr(func, "__code__", None) if callable(func) else None
-        if code is None or not hasattr(code, "co_filename"):
+        # Only a real code object: mock.call answers any attribute (an unhashable _Call).
+        if type(code) is not _CODE:
             return None
         kind = self._kind(code.co_filename)
         if kind[0] == "written":

@@ -266,6 +266,7 @@ _NEEDS = {
     "gate_cover": "cover",
     "gate_mutate": "schemata",
     "gate_diff": "diff",
+    "gate_plugins": "lines",
 }
 
 
@@ -276,7 +277,8 @@ def _load_watchers(channel, plan):
     optional pytest plugin object."""
     plugins = []
     # The evidence watchers' instruments are registered with one guard (probe_guard.py).
-    guard = _by_path("probe_guard").Guard(channel, plan)
+    evidence = plan.get("cover") or plan.get("schemata")
+    guard = _by_path("probe_guard").Guard(channel, plan) if evidence else None
     common = types.SimpleNamespace(**vars(_COMMON), guard=guard)
     for name in sorted(os.listdir(_HERE)):
         if not (name.startswith("gate_") and name.endswith(".py")):
