@@ -40,7 +40,10 @@ function runNode(script: string, captureStdout = false, timeoutSec = 600) {
 const UNTIL_LOGGED = [
   'const fs = require("fs");',
   'const pause = new Int32Array(new SharedArrayBuffer(4));',
-  'const until = n => { while (fs.statSync("run.log").size < n) Atomics.wait(pause, 0, 0, 2) };'
+  // run.log may not exist yet when the child first looks (the wrapper opens it on its
+  // first write): a missing log is an empty one, not an error.
+  'const size = () => fs.statSync("run.log", { throwIfNoEntry: false })?.size ?? 0;',
+  'const until = n => { while (size() < n) Atomics.wait(pause, 0, 0, 2) };'
 ].join(' ')
 
 describe('timerDelay', () => {

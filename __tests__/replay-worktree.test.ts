@@ -57,6 +57,27 @@ function context(): { ctx: GateContext; repo: TestRepo } {
 }
 
 describe('worktrees', () => {
+  it('base and head asked for at once are made one after another (two `git worktree add` at once race on .git/worktrees)', async () => {
+    const { ctx } = context()
+    let inFlight = 0
+    let most = 0
+    const add = ctx.git.addWorktree.bind(ctx.git)
+    ctx.git.addWorktree = async (dir: string, rev: string): Promise<void> => {
+      most = Math.max(most, ++inFlight)
+      try {
+        await add(dir, rev)
+      } finally {
+        inFlight--
+      }
+    }
+    await withWorktrees(ctx, async wt => {
+      const [base, head] = await Promise.all([wt.base(), wt.head(), wt.add('extra', ctx.head)])
+      expect(readFileSync(join(base, 'app.py'), 'utf8')).toBe('v1\n')
+      expect(readFileSync(join(head, 'app.py'), 'utf8')).toBe('v2\n')
+    })
+    expect(most).toBe(1)
+  })
+
   it('the head receives the base instrument: restored trees lose added files, removed paths go', async () => {
     const { ctx, repo } = context()
     await withWorktrees(ctx, async wt => {

@@ -9,7 +9,7 @@ process.stdout.write(`oracle-gate ${VERSION}
 `);
 try {
   const [{ run }, { readEnvironment }] = await Promise.all([
-    import("./chunks/main-M7TQJF7X.js"),
+    import("./chunks/main-4H6BFESF.js"),
     import("./chunks/environment-TXIZWWV4.js")
   ]);
   await run(readEnvironment());

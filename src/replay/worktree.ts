@@ -49,14 +49,18 @@ export async function withWorktrees<T>(
   // Per run, never module-level: what each worktree holds, for its removal.
   const created = new Map<string, string[]>()
   const names = new Set<string>()
-  // Per run: worktrees still being made (two can be at once), awaited before any removal.
+  // Per run: worktrees still being made, awaited before any removal. Made one after another:
+  // two `git worktree add` at once in one repository race on .git/worktrees ("failed to
+  // read .git/worktrees/<name>"), seen as an intermittent gate error under load.
   const making = new Set<Promise<void>>()
+  let queue: Promise<void> = Promise.resolve()
   const add = async (name: string, rev: string): Promise<string> => {
     if (names.has(name)) throw new GateError(`worktree ${name} exists already`)
     names.add(name)
     const dir = join(ctx.tempDir, neutralName())
     created.set(dir, [])
-    const made = createWorktree(ctx, dir, rev)
+    const made = queue.then(() => createWorktree(ctx, dir, rev))
+    queue = made.catch(() => undefined)
     making.add(made)
     try {
       await made
