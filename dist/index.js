@@ -9,7 +9,7 @@ process.stdout.write(`oracle-gate ${VERSION}
 `);
 try {
   const [{ run }, { readEnvironment }] = await Promise.all([
-    import("./chunks/main-4H6BFESF.js"),
+    import("./chunks/main-E7NQ4LVW.js"),
     import("./chunks/environment-TXIZWWV4.js")
   ]);
   await run(readEnvironment());

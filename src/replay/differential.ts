@@ -425,8 +425,14 @@ export async function replayDifferential(
   const ask = (order: number[], attempt: number): Promise<Map<number, Answer>> =>
     replayOnce(ctx, worktree, { plan, calls, session, order }, attempt)
   const forward = calls.map((_, i) => i)
-  const first = await ask(forward, 1)
-  const second = await ask([...forward].reverse(), 2)
+  // The two processes at once (each in its own containment, neither sees the other's
+  // answers): the replay's cost is one plain process, not two, on a 2-core runner. Both are
+  // waited for before a failure of either is raised: nothing outlives the stage.
+  const both = await Promise.allSettled([ask(forward, 1), ask([...forward].reverse(), 2)])
+  const [first, second] = both.map(r => {
+    if (r.status === 'rejected') throw r.reason
+    return r.value
+  }) as [Map<number, Answer>, Map<number, Answer>]
   const judged = judgeCalls(calls, first, second, voteOutcomes([calls, ...again]))
   ctx.log.info(
     `differential replay: ${calls.length} call(s) replayed twice, ${judged.differ.length} differ from the vote, ${judged.dropped} nondeterministic (dropped), not checked: ${countText(judged.unchecked)}${forged ? `, ${forged} record(s) ignored` : ''}${left}`
