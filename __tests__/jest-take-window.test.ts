@@ -41,7 +41,7 @@ writeFileSync(
 writeFileSync(
   join(dir, 'main.js'),
   `const { ChildProcess } = require('node:child_process')
-const { appendFileSync } = require('node:fs')
+const { appendFileSync, readFileSync } = require('node:fs')
 const kill = ChildProcess.prototype.kill
 ChildProcess.prototype.kill = function (signal) {
   appendFileSync(process.env.SIGNALS, signal + '\\n')
@@ -50,8 +50,18 @@ ChildProcess.prototype.kill = function (signal) {
 const { Worker } = require(${JSON.stringify(JEST_WORKER)})
 const worker = new Worker(require.resolve('./worker.js'), { numWorkers: 1, enableWorkerThreads: false })
 worker.run(process.argv[2], Number(process.argv[3])).then(async pid => {
-  // naive: a SIGKILL at jest's moment that no watcher can hold (process.kill, not the child's kill).
-  if (process.argv[4] === 'naive') setTimeout(() => process.kill(pid, 'SIGKILL'), 1000)
+  // naive: a SIGKILL that no watcher can hold (process.kill, not the child's kill), sent as
+  // soon as the worker has said it is taking (its jscov-taking record), so that it lands
+  // mid-take whatever the machine's speed (a fixed delay let a fast take finish first).
+  if (process.argv[4] === 'naive') {
+    const taking = () => readFileSync(process.env.RECORDS, 'utf8').includes('"jscov-taking"')
+    const poll = setInterval(() => {
+      if (taking()) {
+        clearInterval(poll)
+        process.kill(pid, 'SIGKILL')
+      }
+    }, 1)
+  }
   const { forceExited } = await worker.end()
   appendFileSync(process.env.SIGNALS, 'forceExited ' + forceExited + '\\n')
 })
@@ -86,7 +96,8 @@ function run(
       PATH: process.env.PATH,
       NODE_OPTIONS: `--require=${WATCHER}`,
       TEST_OUTCOME_STREAM: '3:nonce:4',
-      SIGNALS: signals
+      SIGNALS: signals,
+      RECORDS: out
     },
     stdio: ['ignore', 'inherit', 'inherit', openSync(out, 'a'), openSync(plan, 'r')],
     encoding: 'utf8'
