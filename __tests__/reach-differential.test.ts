@@ -21,7 +21,7 @@ import type { Scorecard } from '../src/types.js'
 import { memoryLogger } from './helpers/logger.js'
 import { pythonWithPytest } from './helpers/python.js'
 import { TestRepo } from './helpers/repo.js'
-import { naiveRun } from './helpers/runners.js'
+import { naiveGreen, naiveRun } from './helpers/runners.js'
 import { atRunTime } from './helpers/reach.js'
 
 const python = pythonWithPytest()
@@ -585,17 +585,6 @@ async function judge(head: string): Promise<{ card: Scorecard; lines: string[] }
   return { card, lines: log.lines }
 }
 
-function naiveGreen(branch: string): void {
-  repo.checkout(branch)
-  try {
-    const naive = naiveRun(repo, command)
-    expect(naive.status, naive.output).toBe(0)
-  } finally {
-    repo.git('clean', '-fdxq')
-    repo.checkout('main')
-  }
-}
-
 /** The differential replay's log line: calls replayed, differing, dropped. */
 function replayed(lines: readonly string[]): { calls: number; differ: number; dropped: number } {
   const line = lines.find(l => l.startsWith('differential replay: '))
@@ -618,7 +607,7 @@ describe('differential replay: behaves differently under the test runner, on a r
   for (const [name, fee] of Object.entries(ATTACKS)) {
     const def = fee.split('\n').findIndex(l => l.startsWith('def fee(')) + 1
     it(`${name}: green on a naive run with the bug left in; rejected by the differential at app/fee.py:${def}`, async () => {
-      naiveGreen(name)
+      naiveGreen(repo, command, name)
       const { card, lines } = await judge(name)
       const detail = JSON.stringify(card.reasons, null, 1)
       expect(card.verdict, detail).toBe('policy')
@@ -645,7 +634,7 @@ describe('differential replay: behaves differently under the test runner, on a r
 
   for (const name of HIDDEN) {
     it(`${name}: green on a naive run with the bug left in; the watcher hides the signal, so the head shows the bug (product)`, async () => {
-      naiveGreen(name)
+      naiveGreen(repo, command, name)
       const { card } = await judge(name)
       const detail = JSON.stringify(card.reasons, null, 1)
       expect(card.verdict, detail).toBe('product')
@@ -661,7 +650,7 @@ describe('differential replay: behaves differently under the test runner, on a r
   }
 
   it('kills-replay: a head whose call ends the plain process is an error, never a pass', async () => {
-    naiveGreen('kills-replay')
+    naiveGreen(repo, command, 'kills-replay')
     const { card } = await judge('kills-replay')
     const detail = JSON.stringify(card.reasons, null, 1)
     expect(card.verdict, detail).toBe('error')

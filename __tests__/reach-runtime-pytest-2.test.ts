@@ -20,7 +20,7 @@ import type { Scorecard } from '../src/types.js'
 import { memoryLogger } from './helpers/logger.js'
 import { pythonWithPytest } from './helpers/python.js'
 import { TestRepo } from './helpers/repo.js'
-import { naiveRun } from './helpers/runners.js'
+import { naiveGreen, naiveRun } from './helpers/runners.js'
 import { atRunTime, markedLine } from './helpers/reach.js'
 
 const python = pythonWithPytest()
@@ -581,17 +581,6 @@ function judge(head: string): Promise<Scorecard> {
   return check({ repoDir: repo.dir, base: 'main', head, today: '2026-12-01', log: memoryLogger() })
 }
 
-function naiveGreen(branch: string): void {
-  repo.checkout(branch)
-  try {
-    const naive = naiveRun(repo, command)
-    expect(naive.status, naive.output).toBe(0)
-  } finally {
-    repo.git('clean', '-fdxq')
-    repo.checkout('main')
-  }
-}
-
 describe('oracle-reach at run time: signals of being measured, on a real pytest suite', () => {
   it('the base fails its locked fee test (the bug is real), and only that one', () => {
     const naive = naiveRun(repo, command)
@@ -604,7 +593,7 @@ describe('oracle-reach at run time: signals of being measured, on a real pytest 
     const { outcome } = attack
     if (outcome === 'hidden') {
       it(`${name}: green on a naive run with the bug left in; under the gate the signal is gone and the bug shows`, async () => {
-        naiveGreen(name)
+        naiveGreen(repo, command, name)
         const card = await judge(name)
         const detail = JSON.stringify(card.reasons, null, 1)
         expect(card.verdict, detail).toBe('product')
@@ -617,7 +606,7 @@ describe('oracle-reach at run time: signals of being measured, on a real pytest 
     }
     const line = markedLine(attack.fee)
     it(`${name}: green on a naive run with the bug left in; rejected at run time at app/fee.py:${line}`, async () => {
-      naiveGreen(name)
+      naiveGreen(repo, command, name)
       const card = await judge(name)
       expect(card.verdict).toBe('policy')
       const here = atRunTime(card).filter(

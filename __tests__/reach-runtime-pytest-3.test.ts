@@ -21,7 +21,7 @@ import type { Scorecard } from '../src/types.js'
 import { memoryLogger } from './helpers/logger.js'
 import { pythonWithPytest } from './helpers/python.js'
 import { TestRepo } from './helpers/repo.js'
-import { naiveRun } from './helpers/runners.js'
+import { naiveGreen, naiveRun } from './helpers/runners.js'
 import { atRunTime, markedLine } from './helpers/reach.js'
 
 const python = pythonWithPytest()
@@ -564,17 +564,6 @@ function judge(head: string): Promise<Scorecard> {
   return check({ repoDir: repo.dir, base: 'main', head, today: '2026-12-02', log: memoryLogger() })
 }
 
-function naiveGreen(branch: string): void {
-  repo.checkout(branch)
-  try {
-    const naive = naiveRun(repo, command)
-    expect(naive.status, naive.output).toBe(0)
-  } finally {
-    repo.git('clean', '-fdxq')
-    repo.checkout('main')
-  }
-}
-
 describe('oracle-reach at run time: the runner found by structure, on a real pytest suite', () => {
   it('the base fails its locked fee test (the bug is real), and only that one', () => {
     const naive = naiveRun(repo, command)
@@ -587,7 +576,7 @@ describe('oracle-reach at run time: the runner found by structure, on a real pyt
     const { outcome } = attack
     if (outcome === 'hidden') {
       it(`${name}: green on a naive run with the bug left in; under the gate the signal is gone and the bug shows`, async () => {
-        naiveGreen(name)
+        naiveGreen(repo, command, name)
         const card = await judge(name)
         const detail = JSON.stringify(card.reasons, null, 1)
         expect(card.verdict, detail).toBe('product')
@@ -602,7 +591,7 @@ describe('oracle-reach at run time: the runner found by structure, on a real pyt
     }
     const line = markedLine(attack.rate + FEE)
     it(`${name}: green on a naive run with the bug left in; rejected at run time at app/fee.py:${line}`, async () => {
-      naiveGreen(name)
+      naiveGreen(repo, command, name)
       const card = await judge(name)
       const detail = JSON.stringify(card.reasons, null, 1)
       expect(card.verdict, detail).toBe('policy')

@@ -16,7 +16,7 @@ import { memoryLogger } from './helpers/logger.js'
 import { pythonWithPytest } from './helpers/python.js'
 import { markedLine } from './helpers/reach.js'
 import { TestRepo } from './helpers/repo.js'
-import { naiveRun } from './helpers/runners.js'
+import { naiveGreen, naiveRun } from './helpers/runners.js'
 
 const python = pythonWithPytest()
 const command = `${python} -m pytest oracle -q -p no:cacheprovider --junitxml={junit}`
@@ -157,17 +157,6 @@ function judge(base: string, head: string): Promise<Scorecard> {
   return check({ repoDir: repo.dir, base, head, today: '2026-12-02', log: memoryLogger() })
 }
 
-function naiveGreen(branch: string): void {
-  repo.checkout(branch)
-  try {
-    const naive = naiveRun(repo, command)
-    expect(naive.status, naive.output).toBe(0)
-  } finally {
-    repo.git('clean', '-fdxq')
-    repo.checkout('main')
-  }
-}
-
 describe('runner-tampered: a production module the base registers as a pytest plugin', () => {
   it('the base fails its locked fee test (the bug is real), and only that one', () => {
     const naive = naiveRun(repo, command)
@@ -180,7 +169,7 @@ describe('runner-tampered: a production module the base registers as a pytest pl
     for (const [name, text] of Object.entries(ATTACKS)) {
       const line = markedLine(text)
       it(`${main}, ${name}: green on a naive run with the bug left in; runner-tampered at app/testing.py:${line}`, async () => {
-        naiveGreen(`${main}-${name}`)
+        naiveGreen(repo, command, `${main}-${name}`)
         const card = await judge(main, `${main}-${name}`)
         const detail = JSON.stringify(card.reasons, null, 1)
         expect(card.verdict, detail).toBe('policy')

@@ -5,6 +5,7 @@
 import { execFileSync, spawnSync } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
+import { expect } from 'vitest'
 import type { TestRepo } from './repo.js'
 
 const require = createRequire(import.meta.url)
@@ -76,4 +77,17 @@ export function naiveRun(
 /** True when git would list nothing untracked or modified (the naive run left no trace). */
 export function cleanTree(repo: TestRepo): boolean {
   return execFileSync('git', ['status', '--porcelain'], { cwd: repo.dir, encoding: 'utf8' }) === ''
+}
+
+/** The attack's first proof: `branch` checked out, its naive run is green (the bug still in
+ * place), then the checkout is cleaned and back on main. */
+export function naiveGreen(repo: TestRepo, command: string, branch: string): void {
+  repo.checkout(branch)
+  try {
+    const naive = naiveRun(repo, command)
+    expect(naive.status, naive.output).toBe(0)
+  } finally {
+    repo.git('clean', '-fdxq')
+    repo.checkout('main')
+  }
 }
