@@ -15,7 +15,7 @@ import type { Scorecard } from '../src/types.js'
 import { memoryLogger } from './helpers/logger.js'
 import { pythonWithPytest } from './helpers/python.js'
 import { TestRepo } from './helpers/repo.js'
-import { naiveRun } from './helpers/runners.js'
+import { naiveGreen, naiveRun } from './helpers/runners.js'
 import { atRunTime, markedLine } from './helpers/reach.js'
 
 const python = pythonWithPytest()
@@ -403,14 +403,7 @@ describe('oracle-reach at run time on a real pytest suite', () => {
   for (const [name, attack] of Object.entries(ATTACKS)) {
     const line = markedLine(attack.ops)
     it(`${name}: green on a naive run with the bug left in; rejected at run time at calc/ops.py:${line}`, async () => {
-      repo.checkout(name)
-      try {
-        const naive = naiveRun(repo, command)
-        expect(naive.status, naive.output).toBe(0)
-      } finally {
-        repo.git('clean', '-fdxq')
-        repo.checkout('main')
-      }
+      naiveGreen(repo, command, name)
       const card = await judge(name)
       expect(card.verdict).toBe('policy')
       const found = atRunTime(card).filter(r => r.level === 'failure')
