@@ -819,9 +819,11 @@ function hookProcess(report, drain) {
 function hookRegistry(paths, owned, report, where) {
   const real = Module._cache
   if (real === null || typeof real !== 'object') return
-  // Each key judged once (the loader looks the same paths up again and again).
+  // Each absolute key judged once (the loader looks the same paths up again and again; a
+  // relative one resolves against the working directory, which may change).
   const judged = new Map()
   const holds = key => {
+    if (key[0] !== '/') return owned(key)
     let result = judged.get(key)
     if (result === undefined) judged.set(key, (result = owned(key)))
     return result
