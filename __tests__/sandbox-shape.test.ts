@@ -5,12 +5,23 @@
 // attack working; then the product run plainly on the host is buggy; then the gate, whose
 // sandbox now looks like the host, fails the locked test on the head (verdict product).
 // Plus honest products that log their pid, list the interfaces and use a temp folder: merge.
-import { execFileSync, spawnSync } from 'node:child_process'
-import { existsSync, lstatSync, readlinkSync } from 'node:fs'
+import { execFileSync, spawn, spawnSync } from 'node:child_process'
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync
+} from 'node:fs'
+import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { check } from '../src/gate.js'
-import { findBwrap, shapedSignals } from '../src/exec/sandbox.js'
+import { bwrapArgv, findBwrap, planLayout, shapedSignals, type Shape } from '../src/exec/sandbox.js'
+import { hostNet } from '../src/replay/contain.js'
 import type { Scorecard } from '../src/types.js'
 import { memoryLogger } from './helpers/logger.js'
 import { pythonWithPytest } from './helpers/python.js'
@@ -24,8 +35,10 @@ const REAL_PY = execFileSync(PY, ['-c', 'import sys; print(sys.executable)'], {
 const BWRAP = findBwrap(process.env.PATH)
 const ROOT = process.getuid?.() === 0
 const repos: TestRepo[] = []
+const dirs: string[] = []
 afterEach(() => {
   for (const r of repos.splice(0)) r.cleanup()
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
 })
 
 const failures = (card: Scorecard): string[] =>
@@ -314,5 +327,100 @@ export function fee(amount) {
     const card = await judge(repo)
     expect(card.sandbox?.contained).toBe(true)
     expect(card.verdict).toBe('merge')
+  })
+})
+
+// ---- containment kept ----
+
+/** PIDs (host view) of processes whose command line holds `marker`. */
+function withMarker(marker: string): number[] {
+  const pids: number[] = []
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue
+    try {
+      if (readFileSync(`/proc/${name}/cmdline`, 'utf8').includes(marker)) pids.push(Number(name))
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids
+}
+
+const sleep = (ms: number): Promise<void> => new Promise(r => setTimeout(r, ms))
+
+describe.skipIf(BWRAP === null || !ROOT)('the shaped sandbox keeps containment', () => {
+  const scratch = (): string => {
+    const dir = mkdtempSync(join(tmpdir(), 'og-shape-scratch-'))
+    dirs.push(dir)
+    return dir
+  }
+  const tool = (name: string): string =>
+    ['/usr/bin', '/usr/sbin', '/bin', '/sbin'].map(d => join(d, name)).find(p => existsSync(p)) ??
+    name
+  const hostShape = (dir: string): Shape => ({
+    level: 'host',
+    scratch: dir,
+    net: hostNet(),
+    tools: {
+      setpriv: tool('setpriv'),
+      unshare: tool('unshare'),
+      ip: tool('ip'),
+      nsenter: tool('nsenter')
+    }
+  })
+  const wrap = (dir: string): string[] => {
+    const worktree = join(dir, 'wt')
+    mkdirSync(worktree)
+    const layout = planLayout({
+      env: process.env,
+      worktree,
+      at: '/root/project',
+      hidden: [],
+      readOnly: [],
+      writable: [],
+      instrument: [],
+      network: false,
+      caches: false
+    })
+    return bwrapArgv(BWRAP ?? 'bwrap', layout, hostShape(dir))
+  }
+
+  it('a daemonised grandchild dies when the wrapper is killed (the gate dying), not only the group', async () => {
+    const dir = scratch()
+    const marker = `${4000 + Math.floor(Math.random() * 999)}.25`
+    const [bin = '', ...args] = wrap(dir)
+    const child = spawn(
+      bin,
+      [...args, '/bin/sh', '-c', `setsid sleep ${marker} & sleep ${marker} & wait`],
+      {
+        detached: true,
+        stdio: 'ignore'
+      }
+    )
+    for (let i = 0; i < 100 && withMarker(`sleep\0${marker}`).length < 2; i++) await sleep(50)
+    expect(withMarker(`sleep\0${marker}`).length).toBe(2)
+    process.kill(child.pid ?? 0, 'SIGKILL') // the top process only, as when the gate is killed
+    for (let i = 0; i < 100 && withMarker(`sleep\0${marker}`).length > 0; i++) await sleep(50)
+    expect(withMarker(`sleep\0${marker}`)).toEqual([])
+  })
+
+  it('a run sees the host-shaped view, reaches no network and leaves no folder behind', () => {
+    const dir = scratch()
+    const [bin = '', ...args] = wrap(dir)
+    const probe = `import os, socket; print(os.getpid() > 300, [n for _, n in socket.if_nameindex()], os.path.ismount(os.getcwd()))`
+    const out = execFileSync(bin, [...args, REAL_PY, '-c', probe], { encoding: 'utf8' }).trim()
+    expect(out).toBe(`True ['lo', '${hostNet().name}'] False`)
+    expect(readdirSync(dir).sort()).toEqual(['wt'])
+    // The network leads nowhere: a TCP connection to an outside address fails.
+    const tcp = `import socket\ntry:\n    socket.create_connection(("192.0.2.77", 80), timeout=20)\n    print("open")\nexcept OSError as e:\n    print("closed")`
+    expect(execFileSync(bin, [...args, REAL_PY, '-c', tcp], { encoding: 'utf8' }).trim()).toBe(
+      'closed'
+    )
+    // What a run writes at its root, /tmp or HOME is its own, and gone after it.
+    const write = 'echo x > /x && echo y > /tmp/y && echo z > ~/z && cat /x /tmp/y ~/z'
+    expect(execFileSync(bin, [...args, '/bin/sh', '-c', write], { encoding: 'utf8' })).toBe(
+      'x\ny\nz\n'
+    )
+    expect(readdirSync(dir).sort()).toEqual(['wt'])
   })
 })

@@ -182,7 +182,8 @@ function bwrapOnly(bin: string, layout: Layout, level: ShapeLevel): string[] {
   const own = level !== 'host'
   const argv = [bin, '--die-with-parent', ...(own ? ['--unshare-pid'] : []), '--unshare-ipc']
   if (!layout.network && own) argv.push('--unshare-net')
-  // A root folder on disk (bwrap makes the mount points in it), read-only once mounted.
+  // A root folder on disk (bwrap makes the mount points in it); writable like bwrap's tmpfs
+  // root, and removed with the run's folder.
   if (level !== 'none') argv.push('--bind', `${RUN_DIR}/root`, '/')
   argv.push('--proc', '/proc', '--dev', '/dev')
   const mounts = dedupe([
@@ -203,7 +204,6 @@ function bwrapOnly(bin: string, layout: Layout, level: ShapeLevel): string[] {
     .map((m, i) => ({ m, i }))
     .sort((a, b) => depth(a.m.to) - depth(b.m.to) || a.i - b.i)
   for (const { m } of ordered) argv.push(...mountArgs(m))
-  if (level !== 'none') argv.push('--remount-ro', '/')
   argv.push('--chdir', layout.at)
   return argv
 }
