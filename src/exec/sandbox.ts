@@ -132,16 +132,19 @@ export function bwrapArgv(bin: string, layout: Layout, shape?: Shape): string[] 
 }
 
 /**
- * Run on the host: a fresh folder per run for every RUN_DIR source, the host's last PID
- * read now; with an unshare, new PID (and network) namespaces around SHAPE_INNER (the
+ * Run on the host: a fresh folder per run for every RUN_DIR source (one mkdir for all;
+ * paths split at newlines only), the host's last PID read now; with an unshare, new PID (and network) namespaces around SHAPE_INNER (the
  * outer network namespace, this shell's, is handed over at fd 3; the unshare dies with
  * this shell, and the namespace's processes with it); the folder removed after.
  */
 const SHAPE_OUTER = `s=$1 k=$2 u=$3 n=$4 i=$5; shift 5
 w=$(mktemp -d "$s/tmp.XXXXXXXXXX") || exit 125
-for a; do shift; case $a in ${RUN_DIR}/*) a=$w/\${a#${RUN_DIR}/}; mkdir -p "$a" || exit 125;; esac; set -- "$@" "$a"; done
+d= IFS='
+'
+for a; do shift; case $a in ${RUN_DIR}/*) a=$w/\${a#${RUN_DIR}/}; d="$d$IFS$a";; esac; set -- "$@" "$a"; done
+mkdir -p $d || exit 125
 if [ -n "$u" ]; then
-  p=$(cat /proc/sys/kernel/ns_last_pid) || exit 125
+  p=; read -r p < /proc/sys/kernel/ns_last_pid; [ -n "$p" ] || exit 125
   "$k" --pdeathsig KILL "$u" --pid --mount-proc $n --fork --kill-child -- /bin/sh -c "$i" sh "$p" "$@" 3</proc/$$/ns/net
 else
   shift; "$@"
@@ -151,24 +154,17 @@ r=$?; rm -rf "$w"; exit $r`
 /**
  * Run as PID 1 of the new namespace, before bwrap: the network (a veth named like the
  * host's interface, with its address and a default route; the peer in the outer namespace,
- * given the gateway's address so that connections are refused, not left hanging), then the
- * next PID set to the host's, then bwrap (PID 1; the command continues the host's count).
+ * given the gateway's address so that connections are refused, not left hanging; one ip
+ * batch per side, this side first so that the link has its carrier), then the next PID set
+ * to the host's, then bwrap (PID 1; the command continues the host's count).
  */
 const SHAPE_INNER = `set -e
 p=$1; shift
 if [ "$1" = net ]; then
   ip=$2 ns=$3 dev=$4 mac=$5 cidr=$6 gw=$7; shift 7
-  "$ip" link set lo up
-  if [ -n "$mac" ]; then
-    "$ip" link add "$dev" address "$mac" type veth peer name "$dev" netns /proc/self/fd/3
-  else
-    "$ip" link add "$dev" type veth peer name "$dev" netns /proc/self/fd/3
-  fi
-  "$ip" addr add "$cidr" dev "$dev"
-  "$ip" link set "$dev" up
-  "$ns" --net=/proc/self/fd/3 "$ip" addr add "$gw/\${cidr#*/}" dev "$dev"
-  "$ns" --net=/proc/self/fd/3 "$ip" link set "$dev" up
-  "$ip" route add default via "$gw"
+  m=; [ -z "$mac" ] || m="address $mac"
+  printf 'link set lo up\nlink add %s %s type veth peer name %s netns /proc/self/fd/3\naddr add %s dev %s\nlink set %s up\nroute add default via %s\n' "$dev" "$m" "$dev" "$cidr" "$dev" "$dev" "$gw" | "$ip" -batch -
+  printf 'addr add %s/%s dev %s\nlink set %s up\n' "$gw" "\${cidr#*/}" "$dev" "$dev" | "$ns" --net=/proc/self/fd/3 "$ip" -batch -
 else
   shift
 fi
