@@ -133,7 +133,8 @@ export function bwrapArgv(bin: string, layout: Layout, shape?: Shape): string[] 
 
 /**
  * Run on the host: a fresh folder per run for every RUN_DIR source (one mkdir for all;
- * paths split at newlines only), the host's last PID read now; with an unshare, new PID (and network) namespaces around SHAPE_INNER (the
+ * paths split at newlines only), the host's last PID read now (with cat: a sysctl read byte
+ * by byte, as the shell's read does, gives its first digit only); with an unshare, new PID (and network) namespaces around SHAPE_INNER (the
  * outer network namespace, this shell's, is handed over at fd 3; the unshare dies with
  * this shell, and the namespace's processes with it); the folder removed after.
  */
@@ -144,7 +145,7 @@ d= IFS='
 for a; do shift; case $a in ${RUN_DIR}/*) a=$w/\${a#${RUN_DIR}/}; d="$d$IFS$a";; esac; set -- "$@" "$a"; done
 mkdir -p $d || exit 125
 if [ -n "$u" ]; then
-  p=; read -r p < /proc/sys/kernel/ns_last_pid; [ -n "$p" ] || exit 125
+  p=$(cat /proc/sys/kernel/ns_last_pid) || exit 125 # a sysctl: read whole, not by bytes
   "$k" --pdeathsig KILL "$u" --pid --mount-proc $n --fork --kill-child -- /bin/sh -c "$i" sh "$p" "$@" 3</proc/$$/ns/net
 else
   shift; "$@"
