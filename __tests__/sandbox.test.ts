@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { check } from '../src/gate.js'
-import { findBwrap } from '../src/exec/sandbox.js'
+import { findBwrap, shapedSignals } from '../src/exec/sandbox.js'
 import type { Scorecard } from '../src/types.js'
 import { memoryLogger } from './helpers/logger.js'
 import { pythonWithPytest } from './helpers/python.js'
@@ -169,7 +169,11 @@ describe('a grandchild in a new session rewrites the report after the runner exi
 
     // With the sandbox (the default, auto) the grandchild ends with the runner.
     const boxed = await judge(repo)
-    expect(boxed.sandbox).toEqual({ kind: 'bwrap', contained: true })
+    expect(boxed.sandbox).toEqual({
+      kind: 'bwrap',
+      contained: true,
+      shaped: shapedSignals(process.getuid?.() === 0 ? 'host' : 'disk')
+    })
     expect(boxed.verdict).toBe('product')
     expect(failures(boxed)).toEqual(['oracle-failed'])
     expect(boxed.runs.map(r => r.exit_code)).toEqual([1, 0])

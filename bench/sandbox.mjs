@@ -1,6 +1,8 @@
 // The sandbox's cost per run: the same small pytest suite run by the gate's process wrapper
 // directly and inside the bubblewrap layout the gate gives a run (src/exec/sandbox.ts),
 // alternating, median of the rounds. Goal: the sandbox adds at most 5 % of the suite's time.
+// The set-up is measured for each shape (docs/replay.md, "Shaped like a host"): bwrap's own
+// (none), disk, and host when the bench runs as root, interleaved in the same rounds.
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -33,7 +35,7 @@ function project(dir) {
 }
 
 export async function sandboxCost() {
-  const { bwrapArgv, planLayout, runShell } = await import(await buildEntries())
+  const { bwrapArgv, hostNet, planLayout, runShell } = await import(await buildEntries())
   const which = spawnSync('bash', ['-c', 'command -v bwrap'], { encoding: 'utf8' }).stdout.trim()
   if (!which)
     return [{ measure: 'sandbox cost', value: 'bwrap not installed', goal: '', ok: false }]
@@ -67,7 +69,22 @@ export async function sandboxCost() {
       throw new Error(`suite failed (${wrap ? 'sandboxed' : 'direct'}): ${run.tail}`)
     return run.durationMs
   }
-  const wrap = bwrapArgv(which, layout)
+  const tool = name =>
+    spawnSync('bash', ['-c', `PATH=$PATH:/usr/sbin:/sbin command -v ${name}`], {
+      encoding: 'utf8'
+    }).stdout.trim()
+  const tools = {
+    setpriv: tool('setpriv'),
+    unshare: tool('unshare'),
+    ip: tool('ip'),
+    nsenter: tool('nsenter')
+  }
+  const shaped = level => bwrapArgv(which, layout, { level, scratch: dir, net: hostNet(), tools })
+  const levels = ['none', 'disk', ...(process.getuid?.() === 0 ? ['host'] : [])]
+  const wraps = Object.fromEntries(
+    levels.map(l => [l, l === 'none' ? bwrapArgv(which, layout) : shaped(l)])
+  )
+  const wrap = wraps[levels[levels.length - 1]]
   const trivial = async w =>
     (
       await runShell({
@@ -83,12 +100,14 @@ export async function sandboxCost() {
   const boxed = []
   const bare = []
   const bareBoxed = []
+  const bareBy = Object.fromEntries(levels.map(l => [l, []]))
   await once(null) // warm the interpreter's caches
   for (let i = 0; i < ROUNDS; i++) {
     direct.push(await once(null))
     boxed.push(await once(wrap))
     bare.push(await trivial(null))
     bareBoxed.push(await trivial(wrap))
+    for (const l of levels) bareBy[l].push(await trivial(wraps[l]))
   }
   const d = median(direct)
   const b = median(boxed)
@@ -100,12 +119,17 @@ export async function sandboxCost() {
       goal: ''
     },
     {
-      measure: 'sandbox set-up per run (`true` in the layout − `true` directly)',
+      measure: `sandbox set-up per run (\`true\` in the layout − \`true\` directly), shape ${levels[levels.length - 1]}`,
       value: `${perRun.toFixed(0)} ms`,
       goal: ''
     },
+    ...levels.map(l => ({
+      measure: `sandbox set-up per run, shape ${l} (same rounds)`,
+      value: `${(median(bareBy[l]) - median(bare)).toFixed(0)} ms`,
+      goal: ''
+    })),
     {
-      measure: 'suite in the sandbox ÷ directly',
+      measure: `suite in the sandbox (shape ${levels[levels.length - 1]}) ÷ directly`,
       value: (b / d).toFixed(3),
       goal: '≤ 1.05',
       ok: b / d <= 1.05

@@ -177,7 +177,7 @@ export interface Scorecard {
   /** Extension: a shard's scorecard (`check --shard I/N`), src/shard/types.ts. */
   shard?: ShardBlock
   /** How the runs of the patch's code were contained (src/exec/sandbox.ts). */
-  sandbox?: { kind: 'bwrap' | 'none'; contained: boolean; why?: string }
+  sandbox?: { kind: 'bwrap' | 'none'; contained: boolean; why?: string; shaped?: string[] }
   /** Diff coverage and mutation of the patch by the voting tests (src/evidence/); absent when off. */
   evidence?: EvidenceCard
   timings_ms: Record<string, number>

@@ -7,8 +7,18 @@
 // instrument read-only over it, a private /tmp and HOME, the toolchains read-only and
 // nothing else of the machine, and no network unless the policy asks.
 //
-// The core is pure: a layout (what is mounted where) becomes bwrap's argv. Finding the
-// layout's paths on disk (toolchains, dependency links) is the edge, in `planLayout`.
+// The sandbox is shaped like a host where that can be done (docs/replay.md, "Shaped like a
+// host"): a product that tells *a* sandbox from a machine must not get a different answer
+// here than in production. Root, /tmp, /var/tmp and HOME are fresh folders on disk (the
+// disk's file system type, the cwd not a device boundary), made per run and removed after
+// it; with privilege the PID and network namespaces are made outside bwrap so that PIDs
+// continue the host's count and the network has the host's interface name, address and a
+// default route that leads nowhere. Every containment property stays: nothing outlives the
+// run, no egress unless asked, private writable areas, the instrument read-only.
+//
+// The core is pure: a layout (what is mounted where) and a shape become the wrapper's argv.
+// Finding the layout's paths on disk (toolchains, dependency links) is the edge, in
+// `planLayout`; what the machine looks like (its interface, the tools) is found by the caller.
 import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync } from 'node:fs'
 import { randomBytes } from 'node:crypto'
 import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path'
@@ -23,6 +33,40 @@ export interface SandboxReport {
   contained: boolean
   /** Why runs were not contained, when they were not. */
   why?: string
+  /** The sandbox signals shaped like a host's (shapedSignals), when runs are contained. */
+  shaped?: string[]
+}
+
+/**
+ * How far runs are shaped like a host: `host` (namespaces made outside bwrap: PIDs and
+ * network too; needs privilege), `disk` (the folders only; works unprivileged) or `none`
+ * (bwrap's own tmpfs and namespaces, the shape before shaping).
+ */
+export type ShapeLevel = 'host' | 'disk' | 'none'
+
+/** The host's interface as the shaped network shows it (a veth whose peer leads nowhere). */
+export interface HostNet {
+  name: string
+  mac: string | null
+  /** Address and prefix, e.g. 10.0.2.15/24. */
+  cidr: string
+  gateway: string
+}
+
+export interface Shape {
+  level: ShapeLevel
+  /** Where each run's fresh folders are made (the gate's temp folder, hidden from runs). */
+  scratch: string
+  net: HostNet
+  /** Absolute paths of the tools the wrapper runs. */
+  tools: { setpriv: string; unshare: string; ip: string; nsenter: string }
+}
+
+/** The signals each level shapes (the scorecard's `sandbox.shaped`). */
+export function shapedSignals(level: ShapeLevel): string[] {
+  const disk = ['root-fs', 'tmp-fs', 'home-fs', 'cwd-device']
+  if (level === 'host') return ['pids', 'network-interfaces', 'outbound-route', ...disk]
+  return level === 'disk' ? disk : []
 }
 
 /** One mount of a layout; `from` is the path outside, `to` the path the run sees. */
@@ -54,13 +98,97 @@ function dedupe(mounts: readonly Mount[]): Mount[] {
   return [...byTarget.values()]
 }
 
-/** bwrap's argv for a layout, ending before the command (runShell appends the shell). */
-export function bwrapArgv(bin: string, layout: Layout): string[] {
-  const argv = [bin, '--die-with-parent', '--unshare-pid', '--unshare-ipc']
-  if (!layout.network) argv.push('--unshare-net')
+/** A source the wrapper replaces with a fresh folder of the run's (SHAPE_OUTER). */
+const RUN_DIR = '@run@'
+
+/**
+ * The wrapper's argv for a layout, ending before the command (runShell appends the shell):
+ * bwrap's alone without a shape (or level none), else bwrap under the shaping wrapper.
+ */
+export function bwrapArgv(bin: string, layout: Layout, shape?: Shape): string[] {
+  const level = shape?.level ?? 'none'
+  const inner = bwrapOnly(bin, layout, level)
+  if (shape === undefined || level === 'none') return inner
+  const net = level === 'host' && !layout.network
+  const { setpriv, unshare, ip, nsenter } = shape.tools
+  const n = shape.net
+  return [
+    setpriv,
+    '--pdeathsig',
+    'KILL', // the wrapper dies with the gate, bwrap (--die-with-parent) with the wrapper
+    ...(net ? [unshare, '--net', '--'] : []), // the peer's namespace, held by the wrapper
+    '/bin/sh',
+    '-c',
+    SHAPE_OUTER,
+    'sh',
+    shape.scratch,
+    setpriv,
+    level === 'host' ? unshare : '',
+    net ? '--net' : '',
+    SHAPE_INNER,
+    ...(net ? ['net', ip, nsenter, n.name, n.mac ?? '', n.cidr, n.gateway] : ['-']),
+    ...inner
+  ]
+}
+
+/**
+ * Run on the host: a fresh folder per run for every RUN_DIR source (one mkdir for all;
+ * paths split at newlines only), the host's last PID read now (with cat: a sysctl read byte
+ * by byte, as the shell's read does, gives its first digit only); with an unshare, new PID (and network) namespaces around SHAPE_INNER (the
+ * outer network namespace, this shell's, is handed over at fd 3; the unshare dies with
+ * this shell, and the namespace's processes with it); the folder removed after.
+ */
+const SHAPE_OUTER = `s=$1 k=$2 u=$3 n=$4 i=$5; shift 5
+w=$(mktemp -d "$s/tmp.XXXXXXXXXX") || exit 125
+d= IFS='
+'
+for a; do shift; case $a in ${RUN_DIR}/*) a=$w/\${a#${RUN_DIR}/}; d="$d$IFS$a";; esac; set -- "$@" "$a"; done
+mkdir -p $d || exit 125
+if [ -n "$u" ]; then
+  p=$(cat /proc/sys/kernel/ns_last_pid) || exit 125 # a sysctl: read whole, not by bytes
+  "$k" --pdeathsig KILL "$u" --pid --mount-proc $n --fork --kill-child -- /bin/sh -c "$i" sh "$p" "$@" 3</proc/$$/ns/net
+else
+  shift; "$@"
+fi
+r=$?; rm -rf "$w"; exit $r`
+
+/**
+ * Run as PID 1 of the new namespace, before bwrap: the network (a veth named like the
+ * host's interface, with its address and a default route; the peer in the outer namespace,
+ * given the gateway's address so that connections are refused, not left hanging; one ip
+ * batch per side, this side first so that the link has its carrier), then the next PID set
+ * to the host's, then bwrap (PID 1; the command continues the host's count).
+ */
+const SHAPE_INNER = `set -e
+p=$1; shift
+if [ "$1" = net ]; then
+  ip=$2 ns=$3 dev=$4 mac=$5 cidr=$6 gw=$7; shift 7
+  m=; [ -z "$mac" ] || m="address $mac"
+  printf 'link set lo up\nlink add %s %s type veth peer name %s netns /proc/self/fd/3\naddr add %s dev %s\nlink set %s up\nroute add default via %s\n' "$dev" "$m" "$dev" "$cidr" "$dev" "$dev" "$gw" | "$ip" -batch -
+  printf 'addr add %s/%s dev %s\nlink set %s up\n' "$gw" "\${cidr#*/}" "$dev" "$dev" | "$ns" --net=/proc/self/fd/3 "$ip" -batch -
+else
+  shift
+fi
+echo "$p" > /proc/sys/kernel/ns_last_pid
+exec 3<&-
+exec "$@"`
+
+/** bwrap's own argv; shaped levels put disk folders where bwrap would make tmpfs. */
+function bwrapOnly(bin: string, layout: Layout, level: ShapeLevel): string[] {
+  // With level host the PID and network namespaces were made around bwrap.
+  const own = level !== 'host'
+  const argv = [bin, '--die-with-parent', ...(own ? ['--unshare-pid'] : []), '--unshare-ipc']
+  if (!layout.network && own) argv.push('--unshare-net')
+  // A root folder on disk (bwrap makes the mount points in it); writable like bwrap's tmpfs
+  // root, and removed with the run's folder.
+  if (level !== 'none') argv.push('--bind', `${RUN_DIR}/root`, '/')
   argv.push('--proc', '/proc', '--dev', '/dev')
   const mounts = dedupe([
-    ...layout.mounts,
+    ...layout.mounts.map((m, i): Mount =>
+      level !== 'none' && m.kind === 'tmpfs'
+        ? { kind: 'rw', from: `${RUN_DIR}/d${i}`, to: m.to }
+        : m
+    ),
     { kind: 'rw', from: layout.worktree, to: layout.at },
     ...layout.instrument.map((p): Mount => ({
       kind: 'ro',
@@ -289,6 +417,8 @@ export interface Containment {
   readOnly: readonly string[]
   /** suite.network. */
   network: boolean
+  /** How runs are shaped like a host (the probe's), when contained. */
+  shape?: Shape
 }
 
 /** bwrap on PATH, or null. */
@@ -302,13 +432,15 @@ export function findBwrap(path: string | undefined): string | null {
 }
 
 /** The outcome of the probe: null when `bwrap … true` worked, else what it printed. */
-export type ProbeResult = { bin: null } | { bin: string; failure: string | null }
+export type ProbeResult =
+  | { bin: null }
+  | { bin: string; failure: string | null; /** The shape that passed. */ shape?: Shape }
 
 /** sandbox: off|auto|required and the probe → contained or not, and why; throws for required. */
 export function decideContainment(
   policy: SandboxPolicy,
   probe: ProbeResult | null
-): { bin: string | null; report: SandboxReport } {
+): { bin: string | null; report: SandboxReport; shape?: Shape } {
   if (policy === 'off' || probe === null)
     return { bin: null, report: { kind: 'none', contained: false, why: 'sandbox: off' } }
   const why =
@@ -317,7 +449,12 @@ export function decideContainment(
       : probe.failure !== null
         ? `bwrap cannot make a sandbox here (${probe.failure || 'no output'}); on Ubuntu 24.04 unprivileged user namespaces are restricted by AppArmor (docs/github.md)`
         : null
-  if (why === null) return { bin: probe.bin, report: { kind: 'bwrap', contained: true } }
+  if (why === null) {
+    const shape = 'shape' in probe ? probe.shape : undefined
+    if (shape === undefined) return { bin: probe.bin, report: { kind: 'bwrap', contained: true } }
+    const shaped = shapedSignals(shape.level)
+    return { bin: probe.bin, report: { kind: 'bwrap', contained: true, shaped }, shape }
+  }
   if (policy === 'required') throw new GateError(`sandbox: required, but ${why}`)
   return { bin: null, report: { kind: 'none', contained: false, why } }
 }
@@ -327,7 +464,8 @@ export async function probeBwrap(
   bin: string,
   env: NodeJS.ProcessEnv,
   dir: string,
-  logFile: string
+  logFile: string,
+  shape?: Shape
 ): Promise<string | null> {
   const layout = planLayout({
     env,
@@ -347,7 +485,7 @@ export async function probeBwrap(
       env,
       timeoutSec: 30,
       logFile,
-      wrap: bwrapArgv(bin, layout)
+      wrap: bwrapArgv(bin, layout, shape)
     })
     return run.exitCode === 0 ? null : run.tail.split('\n').slice(-3).join(' ').slice(0, 300)
   } catch (error) {

@@ -1,11 +1,15 @@
 // The replay's containment, decided once per run before anything of the patch runs: probe
 // bubblewrap (when the policy's `sandbox` allows it), choose the one path every side's
 // worktree has while it runs, and list the instrument paths the sandbox keeps read-only.
-// What a run without a sandbox leaves open goes to the card (containmentNotices).
+// What a run without a sandbox leaves open goes to the card (containmentNotices). The probe
+// tries the sandbox shaped like a host first (docs/replay.md, "Shaped like a host"): level
+// host, then disk, then bwrap's own shape; the first that runs is used, and the card's
+// `sandbox.shaped` lists what it shapes. A failure of every shape is a failed probe.
 import { reportersDir } from './stream.js'
-import { existsSync, statSync } from 'node:fs'
+import { existsSync, readFileSync, statSync } from 'node:fs'
+import { networkInterfaces } from 'node:os'
 import { mkdir } from 'node:fs/promises'
-import { basename, join } from 'node:path'
+import { basename, delimiter, isAbsolute, join } from 'node:path'
 import type { GateContext } from '../context.js'
 import {
   decideContainment,
@@ -13,7 +17,10 @@ import {
   neutralName,
   probeBwrap,
   type Containment,
-  type ProbeResult
+  type HostNet,
+  type ProbeResult,
+  type Shape,
+  type ShapeLevel
 } from '../exec/sandbox.js'
 import type { Reason } from '../types.js'
 import type { FidelitySpec } from './fidelity.js'
@@ -60,11 +67,72 @@ export function startProbe(ctx: GateContext): Promise<ProbeResult | null> {
 async function probeSandbox(ctx: GateContext): Promise<ProbeResult> {
   const bin = findBwrap(ctx.childEnv.PATH)
   if (bin === null) return { bin: null }
-  const dir = join(ctx.tempDir, neutralName())
-  await mkdir(dir, { recursive: true })
-  const failure = await probeBwrap(bin, ctx.childEnv, dir, `${dir}.log`)
-  if (failure !== null) ctx.log.warning(`sandbox: bwrap failed its probe: ${failure}`)
+  let failure: string | null = 'no shape was tried'
+  for (const shape of shapes(ctx)) {
+    const dir = join(ctx.tempDir, neutralName())
+    await mkdir(dir, { recursive: true })
+    failure = await probeBwrap(bin, ctx.childEnv, dir, `${dir}.log`, shape)
+    if (failure === null) return { bin, failure, ...(shape ? { shape } : {}) }
+    ctx.log.info(`sandbox: shape ${shape?.level ?? 'none'} failed its probe: ${failure}`)
+  }
+  ctx.log.warning(`sandbox: bwrap failed its probe: ${failure ?? ''}`)
   return { bin, failure }
+}
+
+/** The shapes to try, most host-like first; undefined is bwrap's own (the last resort). */
+function shapes(ctx: GateContext): (Shape | undefined)[] {
+  const find = (name: string): string | null => findTool(ctx.childEnv.PATH, name)
+  const [setpriv, unshare, ip, nsenter] = ['setpriv', 'unshare', 'ip', 'nsenter'].map(find)
+  if (!setpriv) return [undefined]
+  const tools = { setpriv, unshare: unshare ?? '', ip: ip ?? '', nsenter: nsenter ?? '' }
+  const shape = (level: ShapeLevel): Shape => ({
+    level,
+    scratch: ctx.tempDir,
+    net: hostNet(),
+    tools
+  })
+  // Namespaces made outside bwrap need privilege over them: root (CAP_SYS_ADMIN).
+  const host = unshare && ip && nsenter && process.getuid?.() === 0
+  return [...(host ? [shape('host')] : []), shape('disk'), undefined]
+}
+
+/** A tool on PATH or in the system's sbin folders (ip lives there), or null. */
+function findTool(path: string | undefined, name: string): string | null {
+  const dirs = [...(path ?? '').split(delimiter), '/usr/sbin', '/sbin', '/usr/bin', '/bin']
+  for (const dir of dirs) {
+    if (!isAbsolute(dir)) continue
+    if (existsSync(join(dir, name))) return join(dir, name)
+  }
+  return null
+}
+
+/** The fallback network: an ordinary virtual machine's. */
+const PLAIN_NET: HostNet = { name: 'eth0', mac: null, cidr: '10.0.2.15/24', gateway: '10.0.2.2' }
+
+/**
+ * The host's interface of its default route: name, MAC, IPv4 address with prefix, and the
+ * gateway (from /proc/net/route); PLAIN_NET when there is none usable.
+ */
+export function hostNet(): HostNet {
+  let routes: string
+  try {
+    routes = readFileSync('/proc/net/route', 'utf8')
+  } catch {
+    return PLAIN_NET
+  }
+  const route = routes
+    .split('\n')
+    .slice(1)
+    .map(line => line.trim().split(/\s+/))
+    .find(f => f[1] === '00000000' && f[2] !== undefined && f[2] !== '00000000')
+  const name = route?.[0]
+  const gw = route?.[2]
+  if (!name || !gw || !/^[\w.-]{1,15}$/.test(name) || !/^[0-9A-Fa-f]{8}$/.test(gw)) return PLAIN_NET
+  const addr = networkInterfaces()[name]?.find(a => a.family === 'IPv4' && !a.internal)
+  if (!addr?.cidr) return PLAIN_NET
+  const gateway = [0, 1, 2, 3].map(i => parseInt(gw.slice(6 - 2 * i, 8 - 2 * i), 16)).join('.')
+  const mac = /^([0-9a-f]{2}:){5}[0-9a-f]{2}$/.test(addr.mac) && addr.mac !== '00:00:00:00:00:00'
+  return { name, mac: mac ? addr.mac : null, cidr: addr.cidr, gateway }
 }
 
 /** The repository's folder name, or a neutral one when it has none that is usable. */

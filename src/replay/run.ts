@@ -103,7 +103,7 @@ export function placement(
       if (path === w.from || path.startsWith(`${w.from}/`)) return w.to + path.slice(w.from.length)
     return path
   }
-  return { cwd: worktree, wrap: bwrapArgv(c.bin, layout), at: c.at, inside }
+  return { cwd: worktree, wrap: bwrapArgv(c.bin, layout, c.shape), at: c.at, inside }
 }
 
 /**
