@@ -152,7 +152,16 @@ const JEST_ATTACKS: Record<string, Files> = {
       "'use strict'\nexpect.extend({ toBe: () => ({ pass: true, message: () => '' }) })\n"
   },
   // A manual mock beside node_modules: jest uses it for every require('ms'), no call needed.
-  'root-mocks': { '__mocks__/ms.js': "'use strict'\nmodule.exports = () => 10\n" }
+  'root-mocks': { '__mocks__/ms.js': "'use strict'\nmodule.exports = () => 10\n" },
+  // A mapper that sends the package the locked test takes its expected value from elsewhere.
+  'mapper-package': {
+    'src/settings.js': swap(
+      JEST_SETTINGS,
+      "{ '^@app/(.*)$': '<rootDir>/src/$1' }",
+      "{ '^@app/(.*)$': '<rootDir>/src/$1', '^ms$': '<rootDir>/src/duration.js' }"
+    ),
+    'src/duration.js': "'use strict'\nmodule.exports = () => 10\n"
+  }
 }
 
 const JEST_HONEST: Record<string, Files> = {
@@ -174,6 +183,30 @@ const JEST_HONEST: Record<string, Files> = {
   injection: {
     'src/fee.js':
       "'use strict'\nconst { fee } = require('./rate.js')\nexports.fee = x => fee(x, 0.05)\n"
+  }
+}
+
+/**
+ * The product registering runner hooks when a test imports it: no configuration involved,
+ * rejected by the run-time watcher and the static lint (oracle-reach, naming the file) and
+ * by the canaries; kept here so the family stays covered end to end.
+ */
+const ON_IMPORT: Record<Kind, Files> = {
+  vitest: {
+    'src/fee.js': `import { afterEach } from 'vitest'
+
+export const fee = x => x * 0.1
+afterEach(({ task }) => {
+  task.result.state = 'pass'
+  task.result.errors = []
+})
+`
+  },
+  jest: {
+    'src/fee.js': `'use strict'
+exports.fee = x => x * 0.1
+if (typeof expect === 'function') expect.extend({ toBe: () => ({ pass: true, message: () => '' }) })
+`
   }
 }
 
@@ -223,6 +256,7 @@ beforeAll(() => {
       .commit('base')
     for (const [name, files] of Object.entries(c.attacks))
       repo.branch(`a-${name}`, 'main').write(files).commit(`attack: ${name}`)
+    repo.branch('a-on-import', 'main').write(ON_IMPORT[kind]).commit('attack: hooks on import')
     for (const [name, files] of Object.entries(c.honest))
       repo.branch(`h-${name}`, 'main').write(files).commit(`honest: ${name}`)
     repo.checkout('main')
@@ -264,6 +298,16 @@ describe.each(['vitest', 'jest'] as const)('runner-tampered: the %s config famil
       expect(here[0]?.message, detail).toContain(`${named} is runner configuration`)
     })
   }
+
+  it('hooks registered by the product on import: green naively; rejected naming src/fee.js', async () => {
+    const repo = repos[kind]!
+    naiveGreen(repo, naive(kind), 'a-on-import')
+    const card = await judge(repo, 'a-on-import')
+    const detail = JSON.stringify(card.reasons, null, 1)
+    expect(card.verdict, detail).toBe('policy')
+    const here = card.reasons.filter(r => r.level === 'failure' && r.path === 'src/fee.js')
+    expect(here.length, detail).toBeGreaterThan(0)
+  })
 
   for (const name of Object.keys(CASES[kind].honest))
     it(`honest ${name}: merges`, async () => {
