@@ -13,13 +13,18 @@ import type { WatchRecord } from '../src/replay/tripwires.js'
 import { aliasOf, canonical, configRecord } from '../src/reporters/node/config-record.mjs'
 
 type Record_ = { keys: Record<string, string>; aliases: unknown[]; deps: string[] }
-const record = configRecord as (
+const recordOf = configRecord as (
+  runner: string,
+  root: string,
+  read: () => { parts: Record<string, unknown>; aliases: unknown[]; deps: string[] }
+) => Record_
+const record = (
   runner: string,
   root: string,
   parts: Record<string, unknown>,
   aliases: unknown[],
   deps: string[]
-) => Record_
+): Record_ => recordOf(runner, root, () => ({ parts, aliases, deps }))
 const alias = aliasOf as (find: unknown, to: string, root: string) => Record<string, unknown>
 
 const root = mkdtempSync(join(tmpdir(), 'og-drift-'))
@@ -60,6 +65,35 @@ describe('config-record: what a run says its configuration became', () => {
     expect(canonical({ b: 1, a: { seed: 4, token: 'x', c: /x/ } }, root)).toBe(
       '{"a":{"c":"regexp:/x/"},"b":1}'
     )
+  })
+
+  it('a value the config imports cannot choose its digest (toJSON, getters, proxies)', () => {
+    const plain = record('vitest', root, { test: { setupFiles: [] } }, [], [])
+    const lying = Object.assign(['src/boot.js'], { toJSON: () => [] })
+    expect(record('vitest', root, { test: { setupFiles: lying } }, [], []).keys).not.toEqual(
+      plain.keys
+    )
+    const getter = {
+      get setupFiles() {
+        return []
+      }
+    }
+    expect(record('vitest', root, { test: getter }, [], []).keys).not.toEqual(plain.keys)
+    const proxy = new Proxy({}, { get: () => [] })
+    expect(record('vitest', root, { test: { setupFiles: proxy } }, [], []).keys).not.toEqual(
+      plain.keys
+    )
+  })
+
+  it('a record that cannot be built says so, and the gate fails the head on it', () => {
+    const broken = recordOf('vitest', root, () => {
+      throw new Error('boom')
+    })
+    expect(broken).toEqual({ runner: 'vitest', error: 'boom' })
+    const reasons = drift(broken as never)
+    expect(reasons.map(r => [r.rule, r.level, r.path])).toEqual([
+      ['runner-tampered', 'failure', 'policy.yml']
+    ])
   })
 
   it('a function is compared by its source, so a changed callback is a changed option', () => {

@@ -28,21 +28,21 @@ interface ConfigRecord {
 /** Longest list of option names printed in one reason. */
 const MAX_KEYS = 8
 
-/** The first `config` record of a side's runs, or null (no gate reporter, a foreign run). */
-export function configOf(runs: readonly WatchRecord[]): ConfigRecord | null {
-  for (const run of runs)
-    for (const e of run.events) {
-      if (e.t !== 'config') continue
-      const record = parseRecord(e)
-      if (record !== null) return record
-    }
+/**
+ * The first `config` record of a side's runs; `unsaid` when it says it could not be built
+ * (`error`) or is malformed; null when there is none (no gate reporter on the command, or a
+ * run that ended before its reporter sent one: its stream is then cut, stream.ts).
+ */
+export function configOf(runs: readonly WatchRecord[]): ConfigRecord | 'unsaid' | null {
+  for (const run of runs) for (const e of run.events) if (e.t === 'config') return parseRecord(e)
   return null
 }
 
-function parseRecord(e: Record<string, unknown>): ConfigRecord | null {
+function parseRecord(e: Record<string, unknown>): ConfigRecord | 'unsaid' {
   const { runner, keys, aliases, deps } = e
-  if (typeof runner !== 'string' || typeof keys !== 'object' || keys === null) return null
-  if (!Array.isArray(aliases) || !Array.isArray(deps)) return null
+  if (e.error !== undefined) return 'unsaid'
+  if (typeof runner !== 'string' || typeof keys !== 'object' || keys === null) return 'unsaid'
+  if (!Array.isArray(aliases) || !Array.isArray(deps)) return 'unsaid'
   const strings = Object.entries(keys).filter(([, v]) => typeof v === 'string')
   return {
     runner,
@@ -80,14 +80,16 @@ export interface DriftInput {
 }
 
 /**
- * The reasons: none when either side sent no record or nothing drifted; else one per changed
+ * The reasons: none when either side sent no record, the base's could not be built, or
+ * nothing drifted; one when the head's could not be built; else one per changed
  * file of the head's config graph (the first such file when there are several is as good as
  * any: each is runner configuration), or one at `fallback` when the graph holds none.
  */
 export function configDrift(input: DriftInput): Reason[] {
   const base = configOf(input.base)
   const head = configOf(input.head)
-  if (base === null || head === null || base.runner !== head.runner) return []
+  if (base === null || base === 'unsaid' || head === null) return []
+  if (head === 'unsaid' || base.runner !== head.runner) return [unsaid(input, base.runner)]
   const keys = changedKeys(base, head)
   const aliases = packageAliases(base, head)
   if (keys.length === 0 && aliases.length === 0) return []
@@ -105,6 +107,16 @@ export function configDrift(input: DriftInput): Reason[] {
     line: input.changed.get(path) ?? 1,
     message: `${path} is runner configuration: the ${head.runner} config file loads it, and with the patch's version ${what}. Change what the test runner's configuration reads in a PR of its own`
   }))
+}
+
+/** The base's run said what it resolved and the head's, with the same reporter, could not. */
+function unsaid(input: DriftInput, runner: string): Reason {
+  return {
+    rule: 'runner-tampered',
+    level: 'failure',
+    path: input.fallback,
+    message: `the head's ${runner} run could not report the configuration it resolved (the merge base's did): its options cannot be compared with the merge base's`
+  }
 }
 
 function describe(runner: string, keys: readonly string[], aliases: readonly Alias[]): string {

@@ -12,41 +12,72 @@
 import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { isAbsolute, join, relative } from 'node:path'
+import { types } from 'node:util'
 
 // Keys that differ between two runs of one configuration (vitest's API token, the report
 // path the gate gives each side, jest's random seed of the run).
 const VOLATILE = new Set(['token', 'outputFile', 'seed'])
 
-/** Canonical JSON of a value: sorted keys, functions by source, the root as `<root>`. */
+/** The text of a value to digest (see walk); the root written as `<root>`. */
 export function canonical(value, root) {
-  const seen = new WeakSet()
-  const text = JSON.stringify(value, function (key, v) {
-    if (VOLATILE.has(key)) return undefined
-    if (typeof v === 'function') return `function:${String(v)}`
-    if (typeof v === 'bigint' || typeof v === 'symbol') return String(v)
-    if (v instanceof RegExp) return `regexp:${String(v)}`
-    if (v === null || typeof v !== 'object') return v
-    if (seen.has(v)) return '[seen]'
-    seen.add(v)
-    if (Array.isArray(v) || v instanceof Set) return [...v]
-    if (v instanceof Map) return Object.fromEntries(v)
-    return Object.fromEntries(
-      Object.keys(v)
-        .sort()
-        .map(k => [k, v[k]])
-    )
-  })
-  return (text ?? 'undefined').split(root).join('<root>')
+  const budget = { left: MAX_NODES }
+  return JSON.stringify(walk(value, new Set(), 0, budget))
+    .split(root)
+    .join('<root>')
+}
+
+// Deepest level walked, and most values walked for one option (shared objects are walked
+// each time they are met); beyond, a value is only marked.
+const MAX_DEPTH = 24
+const MAX_NODES = 100_000
+
+/**
+ * A plain copy of a value built by reading own properties (never `toJSON`, never a getter:
+ * an accessor is taken by its source), so a value the config imports cannot choose what is
+ * digested for it. Keys sorted; a proxy is named as one (its traps could answer anything).
+ */
+function walk(v, path, depth, budget) {
+  if (typeof v === 'function') return `function:${Function.prototype.toString.call(v)}`
+  if (typeof v === 'bigint' || typeof v === 'symbol') return `${typeof v}:${String(v)}`
+  if (v === undefined) return 'undefined'
+  if (v === null || typeof v !== 'object') return v
+  if (types.isProxy(v)) return 'proxy'
+  if (types.isRegExp(v)) return `regexp:${RegExp.prototype.toString.call(v)}`
+  if (path.has(v) || depth > MAX_DEPTH) return '[seen]'
+  if (--budget.left < 0) return '[big]'
+  path.add(v)
+  const entries = types.isMap(v)
+    ? [...Map.prototype.entries.call(v)].map(([k, x]) => [String(k), x])
+    : types.isSet(v)
+      ? [...Set.prototype.values.call(v)].map((x, i) => [String(i), x])
+      : Object.keys(v).map(k => [k, Object.getOwnPropertyDescriptor(v, k)])
+  const out = {}
+  for (const [key, d] of entries) {
+    if (VOLATILE.has(key)) continue
+    const own = d && typeof d === 'object' && !types.isMap(v) && !types.isSet(v)
+    const x = own ? ('value' in d ? d.value : (d.get ?? d.set)) : d
+    out[key] = walk(x, path, depth + 1, budget)
+  }
+  path.delete(v)
+  if (Array.isArray(v) || types.isSet(v)) return Object.values(out)
+  return Object.fromEntries(
+    Object.keys(out)
+      .sort()
+      .map(k => [k, out[k]])
+  )
 }
 
 const digest = text => createHash('sha256').update(text).digest('hex').slice(0, 24)
 
-/** One digest per top-level key of each named part (`test.include`, `project.setupFiles`). */
+/** One digest per top-level key of each named part (`test.include`, `project0.setupFiles`). */
 export function keyDigests(parts, root) {
   const out = {}
-  for (const [label, object] of Object.entries(parts))
-    for (const key of Object.keys(object ?? {}).sort())
-      if (!VOLATILE.has(key)) out[`${label}.${key}`] = digest(canonical(object[key], root))
+  for (const [label, object] of Object.entries(parts)) {
+    const plain = walk(object ?? {}, new Set(), 0, { left: MAX_NODES })
+    if (plain === null || typeof plain !== 'object') continue
+    for (const [key, value] of Object.entries(plain))
+      out[`${label}.${key}`] = digest(JSON.stringify(value).split(root).join('<root>'))
+  }
   return out
 }
 
@@ -70,8 +101,20 @@ export function aliasOf(find, replacement, root) {
   }
 }
 
-/** The record itself (channel.mjs sends it as a `config` record). */
-export function configRecord(runner, root, parts, aliases, deps) {
+/**
+ * The record itself (channel.mjs sends it as a `config` record), or one saying why it could
+ * not be built (the gate then treats the run as one that did not say: config-drift.ts).
+ */
+export function configRecord(runner, root, read) {
+  try {
+    const { parts, aliases, deps } = read()
+    return build(runner, root, parts, aliases, deps)
+  } catch (error) {
+    return { runner, error: String(error?.message ?? error).slice(0, 200) }
+  }
+}
+
+function build(runner, root, parts, aliases, deps) {
   return {
     runner,
     keys: keyDigests(parts, root),

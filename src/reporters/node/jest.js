@@ -31,14 +31,16 @@ function configGraph(cwd) {
 /** What jest resolved (config-record.mjs): global and project options, the mappers apart. */
 function jestConfig(globalConfig, contexts, cwd) {
   const root = globalConfig?.rootDir ?? cwd
-  const parts = { global: globalConfig ?? {} }
-  const aliases = []
-  ;[...(contexts ?? [])].forEach((c, i) => {
-    const { moduleNameMapper = [], ...project } = c?.config ?? {}
-    parts[`project${i}`] = project
-    for (const [find, to] of moduleNameMapper) aliases.push(aliasOf(find, to, root))
+  return configRecord('jest', root, () => {
+    const parts = { global: globalConfig ?? {} }
+    const aliases = []
+    ;[...(contexts ?? [])].forEach((c, i) => {
+      const { moduleNameMapper = [], ...project } = c?.config ?? {}
+      parts[`project${i}`] = project
+      for (const [find, to] of moduleNameMapper) aliases.push(aliasOf(find, to, root))
+    })
+    return { parts, aliases, deps: configGraph(cwd) }
   })
-  return configRecord('jest', root, parts, aliases, configGraph(cwd))
 }
 
 export default class OutcomeStream {

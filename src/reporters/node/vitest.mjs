@@ -23,11 +23,15 @@ function chain(task) {
 /** What vitest resolved (config-record.mjs): its test options, aliases and config's files. */
 function vitestConfig(ctx) {
   const root = ctx.config.root
-  const vite = ctx.vite?.config ?? {}
-  const alias = Array.isArray(vite.resolve?.alias) ? vite.resolve.alias : []
-  const { alias: _a, ...test } = ctx.config
-  const aliases = alias.map(a => aliasOf(a.find, a.replacement, root))
-  return configRecord('vitest', root, { test }, aliases, vite.configFileDependencies ?? [])
+  return configRecord('vitest', root, () => {
+    const vite = ctx.vite?.config ?? {}
+    const alias = Array.isArray(vite.resolve?.alias) ? vite.resolve.alias : []
+    return {
+      parts: { test: ctx.config },
+      aliases: alias.map(a => aliasOf(a.find, a.replacement, root)),
+      deps: vite.configFileDependencies ?? []
+    }
+  })
 }
 
 export default class OutcomeStream {
