@@ -14,6 +14,7 @@ const UNIT = [
   'approval',
   'attestation',
   'card-glance',
+  'config-drift',
   'differential-unit',
   'docs',
   'doctor-findings',

@@ -108,6 +108,12 @@ export const RUNNER_TABLE: readonly RunnerEntry[] = [
     why: 'JavaScript test-runner configuration: collection, setup files, reporters'
   },
   {
+    names: [],
+    paths: ['**/__mocks__/**'],
+    scope: 'anywhere',
+    why: "jest's and vitest's manual mocks: a __mocks__ folder beside node_modules (or in a root) replaces a package for every test without a call, one beside a module replaces it wherever a test mocks it; the runner's rule makes them test doubles, not product"
+  },
+  {
     names: ['babel.config.*', '.babelrc', '.babelrc.*'],
     scope: 'anywhere',
     why: "babel configuration: jest's default transform (babel-jest) runs its plugins over every test and module it loads"

@@ -34,6 +34,7 @@ import { watchPlan } from './watch.js'
 import { replayEvidence } from '../evidence/index.js'
 import { pluginReasons, runtimeReach, type ReachEvent } from './reach-events.js'
 import { replayDifferential } from './differential.js'
+import { configDrift } from './config-drift.js'
 import type { WatchRecord } from './tripwires.js'
 import { allowList, entryPoints } from '../lints/reach/allow.js'
 import { levelOf } from '../lints/registry.js'
@@ -265,6 +266,7 @@ async function measureAndScore(
   )
   outcome.reasons.push(...(differential?.tampered ?? []))
   if (ctx.watch) outcome.reasons.push(...pluginReasons(head.watched ?? [], ctx.watch))
+  outcome.reasons.push(...configDrift(driftInput(ctx, base.watched, head.watched)))
   outcome.unmeasured = unmeasured
   outcome.reasons.push(...unmeasuredReasons(ctx, unmeasured, outcome.reasons))
   outcome.reasons.push(...measured.evidence.reasons)
@@ -331,6 +333,17 @@ async function differentialStage(
       )
   )
   return { events: found.events, tampered: found.judged ? await fidelity() : [] }
+}
+
+/** What config-drift.ts compares: each side's runs, the patch's files and first lines. */
+function driftInput(
+  ctx: GateContext,
+  base: readonly WatchRecord[] | undefined,
+  head: readonly WatchRecord[] | undefined
+): Parameters<typeof configDrift>[0] {
+  const lines = Object.entries(ctx.watch?.lines ?? {})
+  const changed = new Map(lines.map(([path, ranges]) => [path, ranges[0]?.[0] ?? 1]))
+  return { base: base ?? [], head: head ?? [], changed, fallback: ctx.policy.path }
 }
 
 /** oracle-reach at run time: what the head's watched runs saw the patch's lines do. */
