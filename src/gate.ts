@@ -109,12 +109,9 @@ async function pipeline(
   const { log } = options
   const time = stageTimer(card, log)
   checkToday(options.today)
-  // The version check and the refs are independent reads: git answers them at once. A git
-  // too old is still the error raised (bothSettled: the first failure in this order).
-  const [, commits] = await bothSettled(
-    requireGitVersion(git),
-    time('resolve commits', () => resolveCommits(git, options, card))
-  )
+  await requireGitVersion(git)
+
+  const commits = await time('resolve commits', () => resolveCommits(git, options, card))
   prefetch(git, commits, options)
   const policy = await time('policy (from the merge base)', () =>
     policyStage(git, commits, card, log)
