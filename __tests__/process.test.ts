@@ -1,7 +1,7 @@
 // The process wrapper (issue 22): a timeout beyond what a timer holds is clamped (not
 // fired at once), a multi-byte character split across two writes stays whole in the
 // tail, and captured stdout past its limit kills the run with a reason naming the limit.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -145,5 +145,44 @@ describe('runShell output', () => {
     expect(result.stdout).toBe('')
     expect(result.failure).toMatch(/exceeded the 64 MiB limit/)
     expect(result.tail).toMatch(/oracle-gate: captured stdout exceeded the 64 MiB limit/)
+  })
+
+  it('onSpawn is called once while the child runs, not after it', async () => {
+    const dir = tempDir()
+    const calls: number[] = []
+    const result = await runShell({
+      // The child waits for the file onSpawn leaves (at most 60 s), and fails without it.
+      command: `for i in $(seq 600); do [ -e go ] && break; sleep 0.1; done; [ -e go ]`,
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '' },
+      timeoutSec: 120,
+      logFile: join(dir, 'run.log'),
+      onSpawn: () => {
+        calls.push(Date.now())
+        writeFileSync(join(dir, 'go'), '')
+      }
+    })
+    expect(calls).toHaveLength(1)
+    // Without the call the child would have waited out its loop and failed.
+    expect(result.exitCode).toBe(0)
+  })
+
+  it('an onSpawn that throws kills the child group (nothing outlives the run) and rejects', async () => {
+    const dir = tempDir()
+    // A background grandchild that would live for 10 minutes, and the shell waiting for it:
+    // only the group's kill ends this run before the test's own timeout.
+    const run = runShell({
+      command: `sleep 600 & wait`,
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '' },
+      timeoutSec: 600,
+      logFile: join(dir, 'run.log'),
+      onSpawn: () => {
+        throw new Error('boom in onSpawn')
+      }
+    })
+    const started = Date.now()
+    await expect(run).rejects.toThrow('boom in onSpawn')
+    expect(Date.now() - started).toBeLessThan(60_000)
   })
 })

@@ -155,6 +155,29 @@ describe('the vote runs without the patch tests (pytest)', () => {
     expect(failing(card)).toEqual(['oracle-failed'])
   })
 
+  it("the head's worktree is made and stripped while the base runs, and before any of the head runs", async () => {
+    // The same attack as above: green naively; at the gate the patch's test module (the
+    // monkeypatch) must be gone from the head's worktree before the head's first run.
+    const repo = pytestRepo({
+      'tests/test_x.py': `${MONKEYPATCH}\n\ndef test_fee():\n    assert app.fees.fee(30) == 3\n`
+    })
+    const naive = naiveRun(repo, NAIVE())
+    expect(naive.status).toBe(0)
+
+    const card = await judge(repo)
+    expect(card.verdict).toBe('product')
+    expect(failing(card)).toEqual(['oracle-failed'])
+    const at = (pattern: RegExp): number => card.log.findIndex(l => pattern.test(l))
+    const baseRuns = at(/base: running the suite/)
+    const stripped = at(/head worktree: the vote runs without the patch's tests/)
+    const headRuns = at(/head: running the suite/)
+    expect(baseRuns).toBeGreaterThanOrEqual(0)
+    // Off the path the runs wait on (issue 29): after the base's first run has started...
+    expect(stripped).toBeGreaterThan(baseRuns)
+    // ...and, whatever the timing, before the head's first child.
+    expect(headRuns).toBeGreaterThan(stripped)
+  })
+
   it('a patch that rewrites a test the base already had is measured with neither version', async () => {
     // tests/test_old.py exists at the base; the head turns it into the monkeypatch.
     const repo = pytestRepo({

@@ -85,8 +85,11 @@ export async function check(options: CheckOptions): Promise<Scorecard> {
     card.reasons.push(reasonFromError(error))
     options.log.warning(`gate error: ${errorMessage(error)}`)
   } finally {
-    await git.close()
-    await rm(tempDir, { recursive: true, force: true }).catch(() => undefined)
+    // Independent ends, awaited together: the readers' exit and the temp dir's removal.
+    await Promise.all([
+      git.close(),
+      rm(tempDir, { recursive: true, force: true }).catch(() => undefined)
+    ])
   }
   return finalize(card)
 }
@@ -321,8 +324,11 @@ interface Commits {
 }
 
 async function resolveCommits(git: Git, options: CheckOptions, card: Scorecard): Promise<Commits> {
-  const baseTip = await git.resolveCommit(options.base)
-  const head = await git.resolveCommit(options.head ?? 'HEAD')
+  // Both refs at once; a failure of the base's is the one raised when both fail.
+  const [baseTip, head] = await bothSettled(
+    git.resolveCommit(options.base),
+    git.resolveCommit(options.head ?? 'HEAD')
+  )
   const mergeBase = await git.mergeBase(baseTip, head)
   options.log.info(`base ${options.base} = ${baseTip}; head ${head}; merge base ${mergeBase}`)
   card.base = mergeBase

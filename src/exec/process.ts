@@ -29,6 +29,12 @@ export interface ShellRun {
    * the gate's reporter reads when it loads, replay/watch.ts); needs onStream.
    */
   feed?: Buffer
+  /**
+   * Called once the child is spawned (its handlers set): work that should not hold back the
+   * spawn (the gate's lints, the head's worktree) starts then. Should it throw, the child's
+   * group is killed and the run rejects with that error once the child has closed.
+   */
+  onSpawn?: () => void
 }
 
 export interface ShellResult {
@@ -109,6 +115,7 @@ export function runShell(run: ShellRun): Promise<ShellResult> {
       log.end()
       reject(error)
     })
+    let notified: { error: unknown } | undefined
     child.on('close', (closeCode, closeSignal) => {
       // A wrapper (the sandbox) exits 128+n for a command killed by signal n: say so.
       const [code, signal] = run.wrap ? unwrapped(closeCode, closeSignal) : [closeCode, closeSignal]
@@ -116,6 +123,10 @@ export function runShell(run: ShellRun): Promise<ShellResult> {
       if (killTimer) clearTimeout(killTimer)
       // Anything the suite left running in its group (servers, watchers) goes too.
       killGroup(child.pid, 'SIGKILL')
+      if (notified !== undefined) {
+        log.end(() => reject(notified?.error))
+        return
+      }
       out.add(stdoutText.end() + stderrText.end())
       const failure = captured.overflowed
         ? `captured stdout exceeded the ${MAX_CAPTURE_BYTES / 1024 / 1024} MiB limit (MAX_CAPTURE_BYTES); the process group was killed and its stdout discarded`
@@ -133,6 +144,13 @@ export function runShell(run: ShellRun): Promise<ShellResult> {
         })
       )
     })
+    if (run.onSpawn === undefined || child.pid === undefined) return
+    try {
+      run.onSpawn()
+    } catch (error) {
+      notified = { error }
+      killGroup(child.pid, 'SIGKILL')
+    }
   })
 }
 

@@ -94,8 +94,9 @@ export interface ReplayMode {
    */
   shard?: ShardSpec
   /**
-   * Called once, as the base's first run is about to start (after its worktree, setup and
-   * fidelity check): the gate starts the lints then, so that their CPU is spent while the
+   * Called once, as soon as the base's first run's child is spawned (after its worktree,
+   * setup and fidelity check; the head's worktree is made then too): the gate starts the
+   * lints then, so that their CPU is spent while the
    * suite runs instead of before it (src/gate.ts). Not called for a primed base.
    */
   onBaseRun?: () => void
@@ -193,7 +194,31 @@ async function measureAndScore(
     !ledger.live.has(o.id) &&
     classOf(o.id) !== 'judge'
 
-  const measured = await withWorktrees(ctx, async wt => {
+  const measured = await withWorktrees(ctx, async made => {
+    // The head's worktree, given the base's instrument before anything can have it: every
+    // use of `wt.head()` below (the head side, evidence, the differential, the patch tests)
+    // waits for the overlay, so no code of the head runs in a worktree without it. Made as
+    // the base's first run starts (worktree.ts makes worktrees one after another, the
+    // base's first), so its `git worktree add` and overlay are off the path the runs wait
+    // on; at once when no base run will start it (a primed base).
+    let prepared: Promise<string> | undefined
+    const headReady = (): Promise<string> =>
+      (prepared ??= made.head().then(async dir => {
+        await prepareHead(ctx, dir, overlay, tests, reset)
+        return dir
+      }))
+    const onBaseRun = (): void => {
+      mode.onBaseRun?.()
+      if (!mode.baseOnly) void headReady().catch(() => undefined)
+    }
+    try {
+      return await measureIn({ ...made, head: headReady }, onBaseRun)
+    } finally {
+      // Nothing of the preparation is left writing into a worktree being removed.
+      await prepared?.catch(() => undefined)
+    }
+  })
+  async function measureIn(wt: Worktrees, onBaseRun: () => void) {
     const options = async (side: 'base' | 'head'): Promise<SideOptions> => {
       const real = side === 'base' ? await wt.base() : await wt.head()
       // The one path both sides run at (worktree.ts stage; the sandbox mounts it there).
@@ -216,7 +241,7 @@ async function measureAndScore(
           ),
         canary: canary.plan,
         baseFiles,
-        ...(side === 'base' && mode.onBaseRun ? { onFirstRun: mode.onBaseRun } : {}),
+        ...(side === 'base' ? { onFirstRun: onBaseRun } : {}),
         // suite.parallel sets both sides up at once: nothing to share between them.
         ...(ctx.policy.suite.parallel ? {} : { share: wt.share }),
         ...(slice ? { first: slice.first(canary.plan), keep: slice.keep } : {})
@@ -224,7 +249,7 @@ async function measureAndScore(
     }
     if (mode.baseOnly) return { base: await measureBase(ctx, options, baseSide) }
     if (mode.baseRuns) void wt.base().catch(() => undefined)
-    await prepareHead(ctx, await wt.head(), overlay, tests, reset)
+    else void wt.head().catch(() => undefined)
     const [base, head] = await measureSides(ctx, options, baseSide)
     // The vote is complete; its worktree is still here (src/evidence/, docs/evidence.md).
     const fidelity = async (): Promise<Reason[]> => (await options('head')).fidelity('run')
@@ -252,7 +277,7 @@ async function measureAndScore(
         ? await guardGitState(ctx.git, patchTests, () => probeInDiff(ctx, wt, tests, planes))
         : null
     return { base, head, patchRun, probed, evidence, differential }
-  })
+  }
   if (measured.head === undefined) return baseOnlyOutcome(ctx, measured.base, canary)
   const { base, head } = measured
   const added = addedTests(measured.patchRun, head.results, new Set(tests.appended))

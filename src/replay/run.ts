@@ -42,6 +42,8 @@ export interface RunRequest {
   writable?: readonly string[]
   /** More environment for this run only, set last (the coverage run's; never a vote's). */
   env?: Readonly<Record<string, string>>
+  /** Called once the run's child is spawned (process.ts ShellRun.onSpawn). */
+  onSpawn?: () => void
 }
 
 /** POSIX single-quote quoting: safe for any byte string under bash and sh. */
@@ -219,6 +221,7 @@ export async function runSuite(ctx: GateContext, req: RunRequest): Promise<Suite
     env: { ...env, ...stream.env, ...req.env },
     timeoutSec: ctx.policy.suite.timeout,
     logFile: req.logFile,
+    ...(req.onSpawn ? { onSpawn: req.onSpawn } : {}),
     ...(place.wrap ? { wrap: place.wrap } : {}),
     ...stream.shell
   })

@@ -81,7 +81,7 @@ export interface SideOptions {
   keep?: (o: Observation) => boolean
   /** The run's setup share (share.ts): the base offers its install, the head takes it. */
   share?: SetupShare
-  /** Called as the first run is about to start (ReplayMode.onBaseRun). */
+  /** Called once the first run's child is spawned (ReplayMode.onBaseRun). */
   onFirstRun?: () => void
 }
 
@@ -250,10 +250,12 @@ async function firstRun(
   // The first run carries the canary (tripwires.ts); its cases come back already removed.
   const command = opts.first?.command ?? suite.command
   const testArgs = opts.first ? { testArgs: opts.first.testArgs } : {}
-  opts.onFirstRun?.()
+  // The first run's child is started before what waits for it (the lints, the head's
+  // worktree): their work on this process's thread would otherwise hold back its spawn.
+  const onSpawn = opts.onFirstRun ? { onSpawn: opts.onFirstRun } : {}
   const first = await watch.run(
     ctx,
-    { side, worktree, attempt: 0, command, logFile, ...testArgs },
+    { side, worktree, attempt: 0, command, logFile, ...testArgs, ...onSpawn },
     true
   )
   run.exit_code = first.result.exitCode
