@@ -266,6 +266,7 @@ class _Recorder:
     # ------------------------------------------------------------------ a call
 
     def record(self, at, target, args, kwargs):
+        __tracebackhide__ = True  # noqa: F841 - pytest's report shows the test and the product
         rel, line, key = at[:3]
         self.counts[key] = self.counts.get(key, 0) + 1
         self.total += 1
