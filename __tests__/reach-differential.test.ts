@@ -687,10 +687,16 @@ describe('differential replay: behaves differently under the test runner, on a r
 // Recording at the call site leaves the product's objects as they are; the locked tests'
 // rewritten call sites still call from the test's own frame (super(), locals(),
 // sys._getframe()), and a helper module of the instrument records too.
+function ofBase(path: string): string {
+  const text = BASE[path]
+  if (text === undefined) throw new Error(`no ${path} in BASE`)
+  return text
+}
+
 const SELF_BASE: Record<string, string> = {
   '.gitignore': '__pycache__/\n.naive-junit.xml\n',
-  '.github/oracle-gate.yml': BASE['.github/oracle-gate.yml'],
-  'pyproject.toml': BASE['pyproject.toml'],
+  '.github/oracle-gate.yml': ofBase('.github/oracle-gate.yml'),
+  'pyproject.toml': ofBase('pyproject.toml'),
   'app/__init__.py': '',
   'app/fee.py': `from fractions import Fraction
 

@@ -493,24 +493,53 @@ def _picker(table, plain, bound):
 
 
 class _CallSites(ast.NodeTransformer):
-    """`f(args)` -> `pick(f)(args)` at the call's own position. The assertion rewriter's
-    own calls are left alone: those on the helper modules it imports under "@" names, which
-    no source can spell (`@pytest_ar._saferepr(...)`); its temporaries (`@py_assert1(x)`,
-    the test's own call) are picked."""
+    """`f(args)` -> `pick(f)(args)` at the call's own position. Left alone: the assertion
+    rewriter's own calls (on the helper modules it imports under "@" names, which no source
+    can spell: `@pytest_ar._saferepr(...)`; its temporaries, `@py_assert1(x)`, are the test's
+    calls and are picked), and a call of a name the module binds nowhere (`len(x)`,
+    `isinstance(...)`: a builtin, never a patch function; unless a star import may bind it)."""
 
     def __init__(self, tree):
         self.helpers = frozenset(
             alias.asname for node in tree.body if isinstance(node, ast.Import)
             for alias in node.names if (alias.asname or "").startswith("@")
         )
+        self.bound = _bound_names(tree)
 
     def visit_Call(self, node):
         self.generic_visit(node)
-        if _root(node.func) in self.helpers:
+        func = node.func
+        if _root(func) in self.helpers:
             return node
-        name = ast.copy_location(ast.Name(id=_PICK, ctx=ast.Load()), node.func)
-        node.func = ast.copy_location(ast.Call(func=name, args=[node.func], keywords=[]), node.func)
+        if isinstance(func, ast.Name) and self.bound is not None and func.id not in self.bound:
+            return node
+        name = ast.copy_location(ast.Name(id=_PICK, ctx=ast.Load()), func)
+        node.func = ast.copy_location(ast.Call(func=name, args=[func], keywords=[]), func)
         return node
+
+
+def _bound_names(tree):
+    """Every name the module binds in any scope; None if a star import may bind any."""
+    bound = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            bound.add(node.id)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                if alias.name == "*":
+                    return None
+                bound.add(alias.asname or alias.name.partition(".")[0])
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            bound.update(node.names)
+        elif isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)) and node.name:
+            bound.add(node.name)
+        elif isinstance(node, ast.MatchMapping) and node.rest:
+            bound.add(node.rest)
+    return bound
 
 
 def _root(func):
