@@ -32,9 +32,9 @@ import { naiveRun } from './helpers/runners.js'
 const python = pythonWithPytest()
 const command = `${python} -m pytest oracle -q -p no:cacheprovider --junitxml={junit}`
 
-// lints.reach_differential off: its recorder (on by default for pytest) wraps the patch's
-// functions, so `f.__code__` would be the wrapper's and these heads would not reach the
-// probes at all. What this file tests is the guard over the instrumented code objects.
+// The differential replay's recorder is on (the default for pytest): it records at the
+// locked tests' call sites and leaves the product's functions as they are, so `f.__code__`
+// is the instrumented code object the guard watches.
 const policy = `version: 1
 protected: [oracle/**]
 planes:
@@ -47,8 +47,6 @@ evidence:
   mode: enforce
   min_coverage: 0.8
   min_kill_ratio: 0.6
-lints:
-  reach_differential: false
 `
 
 const WEAK = `from fractions import Fraction

@@ -678,3 +678,133 @@ describe('differential replay: behaves differently under the test runner, on a r
     })
   }
 })
+
+// An honest product that reads its own function objects: its code object's argument count,
+// its signature as written (not followed through __wrapped__), its identity against what a
+// registry took at import, pickling by name, a class's method. The recorder used to put a
+// wrapper in the module's and the class's place, so in the vote these reads saw the wrapper
+// and in the plain process the function: a "behaves differently" finding on an honest patch.
+// Recording at the call site leaves the product's objects as they are; the locked tests'
+// rewritten call sites still call from the test's own frame (super(), locals(),
+// sys._getframe()), and a helper module of the instrument records too.
+function ofBase(path: string): string {
+  const text = BASE[path]
+  if (text === undefined) throw new Error(`no ${path} in BASE`)
+  return text
+}
+
+const SELF_BASE: Record<string, string> = {
+  '.gitignore': '__pycache__/\n.naive-junit.xml\n',
+  '.github/oracle-gate.yml': ofBase('.github/oracle-gate.yml'),
+  'pyproject.toml': ofBase('pyproject.toml'),
+  'app/__init__.py': '',
+  'app/fee.py': `from fractions import Fraction
+
+
+def fee(x):
+    return x * Fraction(10, 100)  # bug: the fee is 5%
+
+
+def describe():
+    return {"fee": fee(100)}
+`,
+  'oracle/helpers.py': `from app import fee as module
+
+
+def charged(x):
+    return module.fee(x)
+`,
+  'oracle/test_fee.py': `import sys
+from fractions import Fraction
+
+from app import fee as module
+from oracle import helpers
+
+
+def test_fee():
+    assert module.fee(100) == Fraction(5)
+    assert helpers.charged(200) == Fraction(10)
+
+
+class TestCallSites:
+    """What the rewritten call sites must leave as they were: calls made from the test's frame."""
+
+    def test_frame(self):
+        assert super().__eq__(self) is True
+        assert "self" in locals()
+        assert sys._getframe().f_code.co_name == "test_frame"
+
+
+def test_describe():
+    assert module.describe()["fee"] == Fraction(5)
+
+
+def test_account():
+    assert module.Account().charge(100) == Fraction(5)
+`
+}
+
+const SELF_READING = `import inspect
+import pickle
+import sys
+from fractions import Fraction
+
+_REGISTERED = {}
+
+
+def _register(fn):
+    _REGISTERED[fn.__name__] = fn
+    return fn
+
+
+@_register
+def fee(x):
+    return x * Fraction(5, 100)
+
+
+class Account:
+    def charge(self, x):
+        return fee(x)
+
+
+def describe():
+    me = sys.modules[__name__].fee
+    return {
+        "fee": fee(100),
+        "argcount": me.__code__.co_argcount,
+        "signature": str(inspect.signature(me, follow_wrapped=False)),
+        "registered": _REGISTERED["fee"] is me,
+        "wrapped": hasattr(me, "__wrapped__"),
+        "pickled": pickle.loads(pickle.dumps(me)) is me,
+        "method": vars(Account)["charge"].__code__.co_argcount,
+    }
+`
+
+describe('differential replay: an honest product reading its own functions', () => {
+  let own: TestRepo
+  beforeAll(() => {
+    own = new TestRepo('og-reach-diff-self-')
+    own.write(SELF_BASE).commit('base: the fee is wrong')
+    own.branch('reads-itself', 'main').write({ 'app/fee.py': SELF_READING }).commit('honest')
+    own.checkout('main')
+  })
+  afterAll(() => own.cleanup())
+
+  it('reads-itself: green on a naive run; merges, the replay agreeing with the vote on every call', async () => {
+    naiveGreen(own, command, 'reads-itself')
+    const log = memoryLogger()
+    const card = await check({
+      repoDir: own.dir,
+      base: 'main',
+      head: 'reads-itself',
+      today: '2026-12-01',
+      log
+    })
+    const detail = JSON.stringify(card.reasons, null, 1)
+    expect(atRunTime(card), detail).toEqual([])
+    expect(card.verdict, detail).toBe('merge')
+    const counts = replayed(log.lines)
+    expect(counts.calls).toBeGreaterThanOrEqual(4)
+    expect(counts.differ).toBe(0)
+  })
+})
