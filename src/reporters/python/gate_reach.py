@@ -425,25 +425,7 @@ class _Watch:
             return
         if event == "object.__getattr__" and not (len(args) > 1 and args[1] in _FRAME_ATTRS):
             return
-        self.looked_at(event, args)
-
-    def code_set(self, code):
-        """A function given new code (Hypothesis does it for every wrapper it makes): when
-        the code is the patch's, a function the scan already judged may now be the patch's,
-        and the next scans judge everything anew (_scan)."""
-        me = _ident()
-        if me in self.busy:
-            return
-        self.busy.add(me)
-        try:
-            if type(code) is _CODE and self._kind(code.co_filename)[0] in ("patch", "written"):
-                self.recoded += 1
-        except Exception:  # noqa: BLE001 - the hook must never break the run it watches
-            self.recoded += 1
-        finally:
-            self.busy.discard(me)
-
-    def looked_at(self, event, args):
+        # In this function itself: sys._getframe(1) below is the frame that raised the event.
         me = _ident()
         if me in self.busy:
             return
@@ -470,6 +452,22 @@ class _Watch:
                     self._send(category, what, at)
         except Exception:  # noqa: BLE001 - the hook must never break the run it watches
             pass
+        finally:
+            self.busy.discard(me)
+
+    def code_set(self, code):
+        """A function given new code (Hypothesis does it for every wrapper it makes): when
+        the code is the patch's, a function the scan already judged may now be the patch's,
+        and the next scans judge everything anew (_scan)."""
+        me = _ident()
+        if me in self.busy:
+            return
+        self.busy.add(me)
+        try:
+            if type(code) is _CODE and self._kind(code.co_filename)[0] in ("patch", "written"):
+                self.recoded += 1
+        except Exception:  # noqa: BLE001 - the hook must never break the run it watches
+            self.recoded += 1
         finally:
             self.busy.discard(me)
 
