@@ -44,6 +44,15 @@ afterEach(() => {
 const failures = (card: Scorecard): string[] =>
   card.reasons.filter(r => r.level === 'failure').map(r => r.rule)
 
+/** Every run's outcomes came over the gate's stream: the shaping wrapper hands the run the
+ * descriptors the gate gave it (a wrapper that took descriptor 3 for itself cut the stream,
+ * and with it the run-time watcher). */
+function expectStreamed(card: Scorecard): void {
+  const said = card.reasons.map(r => r.message)
+  expect(said.length).toBeGreaterThan(0)
+  expect(said.filter(m => /not streamed|did not load the gate's reporter/.test(m))).toEqual([])
+}
+
 function judge(repo: TestRepo): Promise<Scorecard> {
   return check({
     repoDir: repo.dir,
@@ -239,6 +248,7 @@ def fee(amount):
       shaped: shapedSignals(ROOT ? 'host' : 'disk')
     })
     expect(card.verdict).toBe('merge')
+    expectStreamed(card)
   })
 })
 
@@ -327,6 +337,7 @@ export function fee(amount) {
     const card = await judge(repo)
     expect(card.sandbox?.contained).toBe(true)
     expect(card.verdict).toBe('merge')
+    expectStreamed(card)
   })
 })
 

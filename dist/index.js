@@ -9,7 +9,7 @@ process.stdout.write(`oracle-gate ${VERSION}
 `);
 try {
   const [{ run }, { readEnvironment }] = await Promise.all([
-    import("./chunks/main-E7NQ4LVW.js"),
+    import("./chunks/main-PXC2YMS2.js"),
     import("./chunks/environment-TXIZWWV4.js")
   ]);
   await run(readEnvironment());

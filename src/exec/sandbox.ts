@@ -135,7 +135,7 @@ export function bwrapArgv(bin: string, layout: Layout, shape?: Shape): string[] 
  * Run on the host: a fresh folder per run for every RUN_DIR source (one mkdir for all;
  * paths split at newlines only), the host's last PID read now (with cat: a sysctl read byte
  * by byte, as the shell's read does, gives its first digit only); with an unshare, new PID (and network) namespaces around SHAPE_INNER (the
- * outer network namespace, this shell's, is handed over at fd 3; the unshare dies with
+ * outer network namespace, this shell's, is handed over at fd 9, above the descriptors the gate hands the run (the outcome stream at 3, the watch plan at 4); the unshare dies with
  * this shell, and the namespace's processes with it); the folder removed after.
  */
 const SHAPE_OUTER = `s=$1 k=$2 u=$3 n=$4 i=$5; shift 5
@@ -146,7 +146,7 @@ for a; do shift; case $a in ${RUN_DIR}/*) a=$w/\${a#${RUN_DIR}/}; d="$d$IFS$a";;
 mkdir -p $d || exit 125
 if [ -n "$u" ]; then
   p=$(cat /proc/sys/kernel/ns_last_pid) || exit 125 # a sysctl: read whole, not by bytes
-  "$k" --pdeathsig KILL "$u" --pid --mount-proc $n --fork --kill-child -- /bin/sh -c "$i" sh "$p" "$@" 3</proc/$$/ns/net
+  "$k" --pdeathsig KILL "$u" --pid --mount-proc $n --fork --kill-child -- /bin/sh -c "$i" sh "$p" "$@" 9</proc/$$/ns/net
 else
   shift; "$@"
 fi
@@ -164,13 +164,13 @@ p=$1; shift
 if [ "$1" = net ]; then
   ip=$2 ns=$3 dev=$4 mac=$5 cidr=$6 gw=$7; shift 7
   m=; [ -z "$mac" ] || m="address $mac"
-  printf 'link set lo up\nlink add %s %s type veth peer name %s netns /proc/self/fd/3\naddr add %s dev %s\nlink set %s up\nroute add default via %s\n' "$dev" "$m" "$dev" "$cidr" "$dev" "$dev" "$gw" | "$ip" -batch -
-  printf 'addr add %s/%s dev %s\nlink set %s up\n' "$gw" "\${cidr#*/}" "$dev" "$dev" | "$ns" --net=/proc/self/fd/3 "$ip" -batch -
+  printf 'link set lo up\nlink add %s %s type veth peer name %s netns /proc/self/fd/9\naddr add %s dev %s\nlink set %s up\nroute add default via %s\n' "$dev" "$m" "$dev" "$cidr" "$dev" "$dev" "$gw" | "$ip" -batch -
+  printf 'addr add %s/%s dev %s\nlink set %s up\n' "$gw" "\${cidr#*/}" "$dev" "$dev" | "$ns" --net=/proc/self/fd/9 "$ip" -batch -
 else
   shift
 fi
 echo "$p" > /proc/sys/kernel/ns_last_pid
-exec 3<&-
+exec 9<&-
 exec "$@"`
 
 /** bwrap's own argv; shaped levels put disk folders where bwrap would make tmpfs. */

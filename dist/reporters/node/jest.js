@@ -3,17 +3,49 @@
 // by " > ", name the title, file relative to the working directory), sent to the gate's
 // descriptor when the file's results come in, and an end record when the run is over.
 import { realpathSync } from 'node:fs'
-import { relative } from 'node:path'
+import { createRequire } from 'node:module'
+import { basename, relative } from 'node:path'
 import process from 'node:process'
 import { send } from './channel.mjs'
+import { aliasOf, configRecord } from './config-record.mjs'
 
 function outcomeOf(status) {
   if (status === 'failed' || status === 'error') return status
   return status === 'pending' ? 'skipped' : 'passed'
 }
 
+/** The files jest's (CommonJS) config file loaded, itself included: its require graph. */
+function configGraph(cwd) {
+  const cache = createRequire(import.meta.url).cache
+  const out = new Set()
+  const walk = m => {
+    if (!m || out.has(m.filename) || m.filename.includes('/node_modules/')) return
+    out.add(m.filename)
+    for (const child of m.children ?? []) walk(child)
+  }
+  for (const m of Object.values(cache))
+    if (/^jest\.config\./.test(basename(m?.filename ?? '')) && m.filename.startsWith(cwd)) walk(m)
+  return [...out]
+}
+
+/** What jest resolved (config-record.mjs): global and project options, the mappers apart. */
+function jestConfig(globalConfig, contexts, cwd) {
+  const root = globalConfig?.rootDir ?? cwd
+  return configRecord('jest', root, () => {
+    const parts = { global: globalConfig ?? {} }
+    const aliases = []
+    ;[...(contexts ?? [])].forEach((c, i) => {
+      const { moduleNameMapper = [], ...project } = c?.config ?? {}
+      parts[`project${i}`] = project
+      for (const [find, to] of moduleNameMapper) aliases.push(aliasOf(find, to, root))
+    })
+    return { parts, aliases, deps: configGraph(cwd) }
+  })
+}
+
 export default class OutcomeStream {
-  constructor() {
+  constructor(globalConfig) {
+    this.globalConfig = globalConfig
     this.count = 0
     this.cwd = realpathSync(process.cwd())
   }
@@ -51,6 +83,7 @@ export default class OutcomeStream {
   }
 
   onRunComplete(contexts, results) {
+    send('config', jestConfig(this.globalConfig, contexts, this.cwd))
     send('end', { count: this.count, status: results.success ? 0 : 1 })
   }
 }

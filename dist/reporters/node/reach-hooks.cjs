@@ -141,7 +141,9 @@ function attribution(plan) {
   // No frame can be the patch's before one of its files loads: until then a stack is not
   // even captured. A file node may load as native ESM (no hook of the watcher sees that
   // load) makes every stack worth looking at from the start.
-  let live = [...files.keys()].some(nativeEsm)
+  // (Each directory's package scope read once: the plan's files mostly share a few.)
+  const scopes = new Map()
+  let live = [...files.keys()].some(file => nativeEsm(file, scopes))
   const maps = new Map()
   const capture = Error.captureStackTrace
   // A direct read is decided by the first frames past this file's: a short stack is enough.
@@ -268,16 +270,24 @@ function attribution(plan) {
 }
 
 /** Whether node may load a file as native ESM: `.mjs`/`.mts`, or its package's "type". */
-function nativeEsm(file) {
+function nativeEsm(file, scopes) {
   if (/\.m[jt]s$/.test(file)) return true
   if (!/\.[jt]sx?$/.test(file)) return false
-  for (let dir = dirname(file); ; dir = dirname(dir)) {
-    try {
-      return JSON.parse(readFileSync(`${dir}/package.json`, 'utf8')).type === 'module'
-    } catch (error) {
-      if (error?.code !== 'ENOENT' || dirname(dir) === dir) return false
-    }
+  return moduleScope(dirname(file), scopes)
+}
+
+/** Whether the nearest package.json at or above `dir` says "type": "module" (memoized). */
+function moduleScope(dir, scopes) {
+  const known = scopes.get(dir)
+  if (known !== undefined) return known
+  let result
+  try {
+    result = JSON.parse(readFileSync(`${dir}/package.json`, 'utf8')).type === 'module'
+  } catch (error) {
+    result = error?.code === 'ENOENT' && dirname(dir) !== dir && moduleScope(dirname(dir), scopes)
   }
+  scopes.set(dir, result)
+  return result
 }
 
 /** The code vitest and jest compile for the patch's files: its inline map is kept. */
@@ -753,10 +763,11 @@ function hookProcess(report, drain) {
     process[name] = keepProps(
       fn,
       {
-        [name](...args) {
-          const said = what(...args)
+        // (No rest parameters: process.emit runs for every event the process sees.)
+        [name]() {
+          const said = what(arguments[0])
           if (said) report('process', said)
-          return fn.apply(this, args)
+          return fn.apply(this, arguments)
         }
       }[name]
     )
@@ -808,8 +819,17 @@ function hookProcess(report, drain) {
 function hookRegistry(paths, owned, report, where) {
   const real = Module._cache
   if (real === null || typeof real !== 'object') return
+  // Each absolute key judged once (the loader looks the same paths up again and again; a
+  // relative one resolves against the working directory, which may change).
+  const judged = new Map()
+  const holds = key => {
+    if (key[0] !== '/') return owned(key)
+    let result = judged.get(key)
+    if (result === undefined) judged.set(key, (result = owned(key)))
+    return result
+  }
   const note = key => {
-    if (typeof key === 'string' && owned(key))
+    if (typeof key === 'string' && holds(key))
       report('markers', 'the module registry read (a module of the runner or the tests)', true)
   }
   // node's loader reads an entry for every require: there only the tests' own entries are

@@ -4,6 +4,7 @@
 // failed to load when their module ends, and an end record when the run is over.
 import { relative } from 'node:path'
 import { send } from './channel.mjs'
+import { aliasOf, configRecord } from './config-record.mjs'
 
 function outcomeOf(task) {
   if (task.result?.state === 'fail') return 'failed'
@@ -19,6 +20,20 @@ function chain(task) {
   return names.join(' > ')
 }
 
+/** What vitest resolved (config-record.mjs): its test options, aliases and config's files. */
+function vitestConfig(ctx) {
+  const root = ctx.config.root
+  return configRecord('vitest', root, () => {
+    const vite = ctx.vite?.config ?? {}
+    const alias = Array.isArray(vite.resolve?.alias) ? vite.resolve.alias : []
+    return {
+      parts: { test: ctx.config },
+      aliases: alias.map(a => aliasOf(a.find, a.replacement, root)),
+      deps: vite.configFileDependencies ?? []
+    }
+  })
+}
+
 export default class OutcomeStream {
   sent = new Set()
   count = 0
@@ -26,6 +41,7 @@ export default class OutcomeStream {
   onInit(ctx) {
     this.root = ctx.config.root
     send('start', { runner: 'vitest' })
+    send('config', vitestConfig(ctx))
   }
 
   file(task) {

@@ -6,25 +6,39 @@
 # this module records what the patch's functions returned when a locked test called them,
 # and the gate calls them again in a plain process (diff_replay.py) and compares.
 #
-# Loaded by path beside the outcome reporter (pytest_outcomes.py) when the watch plan asks
-# for it (`diff`). Hooked where a module of the checkout finishes executing
-# (_LoaderBasics.exec_module): the functions and plain methods of a changed production file
-# are wrapped there, once, before any test module holds a reference to them; a compile-time
-# hook would have to merge its tree with the coverage probes' (gate_cover.py), and the
-# wrapper is what every later lookup (module attribute, `from m import f`, a method through
-# an instance) finds. The wrapper's code is compiled under a name of no file, so the
-# run-time watcher walks through it as through any library decorator. A call is recorded
-# when the wrapper's caller is a frame of the instrument (a locked test, its conftest), no
-# test double is active (monkeypatch.setattr/setitem other than the environment,
-# unittest.mock.patch), and the arguments pickle; it is dropped if, while it ran, it opened
-# a file other than by importing, listed a folder or started a process (an audit hook: the
-# plain process would not find the test's files). Caps below keep a property test with
-# thousands of examples cheap. Each record goes out on the gate's channel as `diff`.
+# Recorded at the call site, never by replacing the product's objects: a product that reads
+# its own function (`fee.__code__`, inspect.signature, identity with what a registry took at
+# import, pickling by name, `__wrapped__`, a class's methods) must read in the vote what it
+# reads in the plain process, or an honest patch would "behave differently". Only the
+# instrument (the merge base's locked tests, their conftests and helpers) is compiled
+# differently: each call expression `f(args)` of its modules becomes `pick(f)(args)`, an AST
+# pass after pytest's assertion rewriting (rewrite_asserts) or, for an instrument module
+# pytest does not rewrite, in the source loader. Positions are the original call's, so
+# tracebacks and assertion messages are unchanged. `pick` returns `f` itself unless `f` is
+# one of the patch's functions (by identity, or a bound method of one): then a recording
+# callable whose frame pytest hides (__tracebackhide__). So the call is still made from the
+# test's frame (super(), locals(), sys._getframe() called by a test see the test), the cost
+# is one lookup per call the tests make, and nothing of the product changes. The patch's
+# functions are found where a module of the checkout finishes executing
+# (_LoaderBasics.exec_module): the functions and plain methods a changed file defines.
+#
+# A call is recorded when no test double is active (monkeypatch.setattr/setitem other than
+# the environment, unittest.mock.patch: the replay carries the checkout's module data, not
+# a patched library), and the arguments pickle; it is dropped if, while it ran, it opened a
+# file other than by importing, listed a folder or started a process (an audit hook: the
+# plain process would not find the test's files). What the replay cannot carry is the
+# world outside the call's arguments, the checkout's module data, the environment and the
+# working folder; these three exclusions are where a call depends on that world. Calls a
+# test makes only through other code (map(f, xs), a framework calling a callback) are not
+# call expressions of the instrument and are not recorded. Caps below keep a property test
+# with thousands of examples cheap. Each record goes out on the gate's channel as `diff`.
 #
 # The outcome's encoding (encode) never calls the product's __eq__, __repr__ or __hash__:
 # plain types by value, containers recursively, any other object by its class and its
 # __dict__ and slots read through the base descriptors. The replay uses the same function.
+import ast
 import base64
+import functools
 import json
 import os
 import pickle
@@ -53,6 +67,13 @@ _WORLD = frozenset((
 _FRAMEWORK = ("pytest", "_pytest", "pluggy", "hypothesis", "_hypothesis_pytestplugin", "xdist")
 # Functions never wrapped: generators and coroutines (their outcome is not a value).
 _SKIPPED_CO = 0x20 | 0x80 | 0x200  # generator, coroutine, async generator
+
+
+# The name the instrument's call sites find `pick` under: no source can spell it (as
+# pytest's own "@py_assert" names), so no test's name is shadowed.
+_PICK = "@gate_call"
+# Where the rewritten modules import it from: pytest's rewrite module, loaded in every vote.
+_HOLDER = "_pytest.assertion.rewrite"
 
 
 def install(channel, plan, common=None):
@@ -96,12 +117,12 @@ class _Recorder:
         self.instrument = tuple(
             _real(os.path.join(self.root, p)) for p in plan.get("instrument") or []
         )
-        self.kinds = {}  # co_filename -> "test" | "other"
+        # id of a patch function (as its module or class holds it) -> its `at`; a function
+        # leaves it at its cap, all leave at the run's: then a call costs one lookup.
+        self.table = {}
         self.counts = {}  # "module:qualname" -> calls recorded
-        self.switches = {}  # "module:qualname" -> [still recording]
         self.total = 0
         self.spent = 0.0
-        self.deeper = False
         self.skipped = {"args": 0, "doubles": 0, "state": 0, "world": 0, "outcome": 0}
         self.active = {}  # thread -> [tainted flags of the recorded calls running there]
         self.states = {}  # module name -> (module, {name: encoding}, {name: id}) after import
@@ -109,7 +130,10 @@ class _Recorder:
         self.mocks = [0, False]  # active patches, counting installed
         self.base_env = None
         self.marker = _reach_marker()
-        self.wrapper_code = compile(_WRAPPER, "<decorator>", "exec")
+        space = {"_record": self.record}
+        # A name of no file: the run-time watcher walks through it as through a library frame.
+        exec(compile(_CALLERS, "<decorator>", "exec"), space)  # noqa: S102 - our own constant
+        self.pick = _picker(self.table, space["plain"], space["bound"])
 
     # ------------------------------------------------------------------ import
 
@@ -130,10 +154,69 @@ class _Recorder:
         _exec_module.__name__ = _exec_module.__qualname__ = "exec_module"
         _exec_module.__module__ = exec_module.__module__
         loader.exec_module = _exec_module
+        self._hook_sources(external.SourceLoader)
+        holder = sys.modules.get(_HOLDER)
+        if holder is not None:
+            self._hook_rewrite(holder)
+
+    def _hook_sources(self, loader):
+        """An instrument module pytest does not rewrite (a helper the tests import, or all of
+        them under --assert=plain) gets the call sites' pass when compiled from source."""
+        previous = loader.get_code
+        recorder = self
+
+        def get_code(self, fullname):
+            path = self.get_filename(fullname)
+            if path.endswith(".py") and recorder._in_instrument(_real(path)):
+                code = recorder.compiled(self.get_data(path), path)
+                if code is not None:
+                    return code
+            return previous(self, fullname)
+
+        get_code.__name__ = get_code.__qualname__ = "get_code"
+        get_code.__module__ = previous.__module__
+        loader.get_code = get_code
+
+    def compiled(self, data, path):
+        """The instrument module's code with its call sites picked; None if it does not
+        parse (the ordinary compile then reports the error)."""
+        try:
+            tree = compile(data, path, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+        except (SyntaxError, ValueError):
+            return None
+        return compile(self._picked(tree), path, "exec", dont_inherit=True)
+
+    def _hook_rewrite(self, holder):
+        """pytest's assertion rewriting of test modules and conftests: our pass after its."""
+        previous = getattr(holder, "rewrite_asserts", None)
+        if previous is None or getattr(holder, _PICK, None) is not None:
+            return
+        setattr(holder, _PICK, self.pick)
+        recorder = self
+
+        def rewrite_asserts(mod, source, module_path=None, config=None):
+            previous(mod, source, module_path, config)
+            if module_path is not None and recorder._in_instrument(_real(str(module_path))):
+                recorder._picked(mod)
+
+        rewrite_asserts.__doc__ = previous.__doc__
+        holder.rewrite_asserts = rewrite_asserts
+
+    def _picked(self, tree):
+        holder = sys.modules.get(_HOLDER)
+        if holder is None:
+            return tree
+        setattr(holder, _PICK, self.pick)
+        _CallSites(tree).visit(tree)
+        _import_pick(tree)
+        return tree
 
     def loaded(self, module):
         if module.__name__ == "unittest.mock":
             self.watch_mocks(module)
+            return
+        if module.__name__ == _HOLDER:
+            self._hook_rewrite(module)
             return
         path = getattr(module, "__file__", None)
         if not isinstance(path, str):
@@ -143,33 +226,24 @@ class _Recorder:
             return
         rel = self.changed.get(real)
         if rel is not None:
-            self._wrap_module(module, real, rel)
+            self._collect_module(module, real, rel)
         self.states[module.__name__] = (module,) + _state(module)
 
     def _in_instrument(self, real):
         return any(real == i or real.startswith(i + os.sep) for i in self.instrument)
 
-    def _wrap_module(self, module, real, rel):
-        if not self.deeper:
-            # Each wrapped call is one frame more: a recursion as deep as the interpreter
-            # allowed before still fits.
-            self.deeper = True
-            sys.setrecursionlimit(2 * sys.getrecursionlimit())
-        space = vars(module)
-        made = {}  # one wrapper per function, whatever the names it has (an alias stays one)
-        for name, value in list(space.items()):
+    def _collect_module(self, module, real, rel):
+        """The patch's functions of a changed module, by identity; nothing of it changed."""
+        for name, value in list(vars(module).items()):
             if isinstance(value, type) and value.__module__ == module.__name__:
-                self._wrap_class(module, value, real, rel)
+                self._collect_class(module, value, real, rel)
                 continue
             fn = _own_function(value, real)
-            if fn is None:
-                continue
-            if id(value) not in made:
-                where = (module.__name__, "", name, "function")
-                made[id(value)] = self._wrapper(value, fn, where, rel)
-            space[name] = made[id(value)]
+            # One entry per function, whatever the names it has (an alias stays one).
+            if fn is not None and id(value) not in self.table:
+                self._note(value, fn, (module.__name__, "", name, "function"), rel)
 
-    def _wrap_class(self, module, cls, real, rel):
+    def _collect_class(self, module, cls, real, rel):
         for name, value in list(vars(cls).items()):
             if _dunder(name):
                 continue
@@ -180,63 +254,24 @@ class _Recorder:
             else:
                 kind, inner = "method", value
             fn = _own_function(inner, real)
-            if fn is None:
-                continue
-            wrapped = self._wrapper(inner, fn, (module.__name__, cls.__qualname__, name, kind), rel)
-            if kind == "static":
-                wrapped = staticmethod(wrapped)
-            elif kind == "class":
-                wrapped = classmethod(wrapped)
-            type.__setattr__(cls, name, wrapped)
+            if fn is not None and id(inner) not in self.table:
+                self._note(inner, fn, (module.__name__, cls.__qualname__, name, kind), rel)
 
-    def _wrapper(self, target, fn, where, rel):
-        """`target` wrapped: its calls from a test recorded (record), every other call passed on."""
+    def _note(self, target, fn, where, rel):
         line = _nearest(fn.__code__, self.ranges.get(rel, []))
         key = where[0] + ":" + (where[1] + "." if where[1] else "") + where[2]
-        # Off once the function's or the run's cap is reached: then a call costs one test.
-        on = [True]
-        self.switches[key] = on
-        space = {"_target": target, "_record": self.record, "_wanted": self.wanted,
-                 "_frame": sys._getframe, "_at": (rel, line, key) + where, "_on": on}
-        # A name of no file: the run-time watcher walks through it as through a library frame.
-        exec(self.wrapper_code, space)  # noqa: S102 - our own constant
-        wrapper = space["wrapper"]
-        # What functools.update_wrapper assigns: a product reading its own function's
-        # annotations (typing.get_type_hints) or signature sees what it sees alone.
-        for attr in ("__module__", "__name__", "__qualname__", "__doc__", "__annotations__",
-                     "__type_params__"):
-            try:
-                setattr(wrapper, attr, getattr(target, attr))
-            except (AttributeError, TypeError):
-                pass
-        wrapper.__dict__.update(getattr(target, "__dict__", {}))
-        wrapper.__wrapped__ = target
-        # What a functools.lru_cache or similar wrapper offers besides the call.
-        for attr in ("cache_info", "cache_clear", "cache_parameters"):
-            if hasattr(target, attr):
-                setattr(wrapper, attr, getattr(target, attr))
-        return wrapper
+        # The table holds the function: its id names no other object while the run lasts.
+        self.table[id(target)] = (rel, line, key) + where + (id(target), target)
 
     # ------------------------------------------------------------------ a call
 
-    def wanted(self, frame):
-        """Is this call one to record: made by a test?"""
-        if frame is None:
-            return False
-        filename = frame.f_code.co_filename
-        kind = self.kinds.get(filename)
-        if kind is None:
-            real = _real(filename) if not filename.startswith("<") else filename
-            test = self._in_instrument(real) and real not in self.changed
-            kind = self.kinds[filename] = "test" if test else "other"
-        return kind == "test"
-
     def record(self, at, target, args, kwargs):
-        rel, line, key, module, owner, name, kind = at
+        __tracebackhide__ = True  # noqa: F841 - pytest's report shows the test and the product
+        rel, line, key = at[:3]
         self.counts[key] = self.counts.get(key, 0) + 1
         self.total += 1
         if self.counts[key] >= PER_FUNCTION:
-            self.switches[key][0] = False
+            self.table.pop(at[7], None)
         started = time.perf_counter()
         try:
             fields = self._before(args, kwargs)
@@ -261,8 +296,7 @@ class _Recorder:
         """The recorder's own time counted; past the budget or the total cap, all off."""
         self.spent += time.perf_counter() - started
         if self.total >= TOTAL or self.spent >= BUDGET_S:
-            for on in self.switches.values():
-                on[0] = False
+            self.table.clear()
 
     def _before(self, args, kwargs):
         """What the replay needs of the call, taken before it runs; None if not replayable."""
@@ -302,7 +336,7 @@ class _Recorder:
         if outcome is None:
             self.skipped["outcome"] += 1
             return
-        rel, line, key, module, owner, name, kind = at
+        rel, line, key, module, owner, name, kind = at[:7]
         self.channel.send("diff", path=rel, line=line, mod=module, owner=owner, name=name,
                           form=kind, out=json.dumps(outcome, separators=(",", ":")), **fields)
 
@@ -423,12 +457,114 @@ class _Recorder:
         self.channel.send("diffend", recorded=self.total, skipped=dict(self.skipped))
 
 
-_WRAPPER = """
-def wrapper(*args, **kwargs):
-    if _on[0] and _wanted(_frame(1)):
-        return _record(_at, _target, args, kwargs)
-    return _target(*args, **kwargs)
+# The recording callables `pick` hands a call site, compiled under a name of no file. A call
+# of a function the test holds (plain) or of a bound method (bound: its __self__ the first
+# argument, as the replay passes it). Positional-only, so no keyword of the call collides.
+_CALLERS = """
+def plain(at, target, /, *args, **kwargs):
+    __tracebackhide__ = True
+    return _record(at, target, args, kwargs)
+
+
+def bound(at, method, /, *args, **kwargs):
+    __tracebackhide__ = True
+    return _record(at, method.__func__, (method.__self__,) + args, kwargs)
 """
+
+
+def _picker(table, plain, bound):
+    """The call sites' `pick(f)`: `f` itself unless it is a patch function or a bound method
+    of one. By identity (id, never hash or ==: the product's __hash__ is not called)."""
+    get = table.get
+    method = types.MethodType
+    partial = functools.partial
+
+    def pick(f):
+        at = get(id(f))
+        if at is not None:
+            return partial(plain, at, f)
+        if type(f) is method:
+            at = get(id(f.__func__))
+            if at is not None:
+                return partial(bound, at, f)
+        return f
+
+    return pick
+
+
+class _CallSites(ast.NodeTransformer):
+    """`f(args)` -> `pick(f)(args)` at the call's own position. Left alone: the assertion
+    rewriter's own calls (on the helper modules it imports under "@" names, which no source
+    can spell: `@pytest_ar._saferepr(...)`; its temporaries, `@py_assert1(x)`, are the test's
+    calls and are picked), and a call of a name the module binds nowhere (`len(x)`,
+    `isinstance(...)`: a builtin, never a patch function; unless a star import may bind it)."""
+
+    def __init__(self, tree):
+        self.helpers = frozenset(
+            alias.asname for node in tree.body if isinstance(node, ast.Import)
+            for alias in node.names if (alias.asname or "").startswith("@")
+        )
+        self.bound = _bound_names(tree)
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        func = node.func
+        if _root(func) in self.helpers:
+            return node
+        if isinstance(func, ast.Name) and self.bound is not None and func.id not in self.bound:
+            return node
+        name = ast.copy_location(ast.Name(id=_PICK, ctx=ast.Load()), func)
+        node.func = ast.copy_location(ast.Call(func=name, args=[func], keywords=[]), func)
+        return node
+
+
+def _bound_names(tree):
+    """Every name the module binds in any scope; None if a star import may bind any."""
+    bound = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            bound.add(node.id)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                if alias.name == "*":
+                    return None
+                bound.add(alias.asname or alias.name.partition(".")[0])
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            bound.update(node.names)
+        elif isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)) and node.name:
+            bound.add(node.name)
+        elif isinstance(node, ast.MatchMapping) and node.rest:
+            bound.add(node.rest)
+    return bound
+
+
+def _root(func):
+    """The name an expression such as `a.b[c].d` starts from, if any."""
+    while isinstance(func, (ast.Attribute, ast.Call, ast.Subscript)):
+        func = func.func if isinstance(func, ast.Call) else func.value
+    return func.id if isinstance(func, ast.Name) else None
+
+
+def _import_pick(tree):
+    """`from _pytest.assertion.rewrite import @gate_call`, after the docstring and the
+    __future__ imports (where pytest puts its own)."""
+    body = tree.body
+    at = 0
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+            and isinstance(body[0].value.value, str):
+        at = 1
+    while at < len(body) and isinstance(body[at], ast.ImportFrom) \
+            and body[at].module == "__future__":
+        at += 1
+    line = body[at].lineno if at < len(body) else 1
+    node = ast.ImportFrom(module=_HOLDER, names=[ast.alias(name=_PICK)], level=0)
+    for each in (node, node.names[0]):
+        each.lineno, each.col_offset, each.end_lineno, each.end_col_offset = line, 0, line, 0
+    body.insert(at, node)
 
 
 def _note_patcher(cls, name, patchers):

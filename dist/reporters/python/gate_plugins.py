@@ -18,11 +18,7 @@ def install(channel, plan, common=None):
     # configuration whatever else the plan asks.
     if not plan.get("lines"):
         return None
-    return _Plugins(channel, plan)
-
-
-def _real(path):
-    return os.path.realpath(path)
+    return _Plugins(channel, plan, common.real if common is not None else os.path.realpath)
 
 
 def _code_of(func):
@@ -51,13 +47,24 @@ def _naming_line(path, ranges, name):
 
 
 class _Plugins:
-    def __init__(self, channel, plan):
+    def __init__(self, channel, plan, real):
         self.channel = channel
-        root = _real(plan.get("root") or os.getcwd())
+        self.resolve = real
+        # A code object's file name -> its real path, for the session: every plugin pytest
+        # registers rescans every hook (pytest_plugin_registered), and resolving the same
+        # few hundred files each time was most of this watcher's cost.
+        self.reals = {}
+        root = real(plan.get("root") or os.getcwd())
         self.changed = {}
         for rel, ranges in (plan.get("lines") or {}).items():
-            self.changed[_real(os.path.join(root, rel))] = (rel, [tuple(r) for r in ranges])
+            self.changed[real(os.path.join(root, rel))] = (rel, [tuple(r) for r in ranges])
         self.sent = set()
+
+    def _real(self, path):
+        known = self.reals.get(path)
+        if known is None:
+            known = self.reals[path] = self.resolve(path)
+        return known
 
     def _send(self, rel, line, what, changed):
         key = (rel, line, what)
@@ -72,7 +79,7 @@ class _Plugins:
         code = _code_of(func)
         if code is None:
             return
-        known = self.changed.get(_real(code.co_filename))
+        known = self.changed.get(self._real(code.co_filename))
         if known is None:
             return
         rel, ranges = known
@@ -85,12 +92,12 @@ class _Plugins:
         """A changed plugin module that registers hooks defined elsewhere (imported into
         it): the change is the registration, named at the patch's first line there."""
         path = getattr(plugin, "__file__", None)
-        known = self.changed.get(_real(path)) if isinstance(path, str) else None
+        known = self.changed.get(self._real(path)) if isinstance(path, str) else None
         if known is None:
             return
         for impl in impls:
             code = _code_of(impl.function)
-            if code is not None and _real(code.co_filename) != _real(path):
+            if code is not None and self._real(code.co_filename) != self._real(path):
                 name = getattr(impl.function, "__name__", "")
                 line = _naming_line(path, known[1], name)
                 self._send(known[0], line, "hook %s (imported)" % (name or "?"), True)

@@ -18,6 +18,7 @@
 # only then. docs/lints.md "At run time" lists what is watched and what is not.
 import _thread
 import builtins
+import operator
 import os
 import sys
 from collections.abc import MutableMapping
@@ -100,7 +101,7 @@ _LOOKED_AT = (
 def install(channel, plan, common=None):
     if not plan.get("reach"):
         return None
-    watch = _Watch(channel, plan)
+    watch = _Watch(channel, plan, common.real if common is not None else os.path.realpath)
     watch.wrap()
     watch.loaded.update(_loaded_after_startup())  # with what the watcher itself imported
     sys.addaudithook(watch.hook)
@@ -138,39 +139,35 @@ class _Plugin:
         self.watch.survivors()
 
 
-def _real(path):
-    return os.path.realpath(path)
-
-
 def _under(path, dirs):
     return any(path == d or path.startswith(d + os.sep) for d in dirs)
 
 
-def _library_dirs():
+def _library_dirs(real):
     """The standard library's folders, and the installed packages' (site-packages)."""
     import sysconfig
 
     paths = sysconfig.get_paths()
-    lib = tuple({_real(paths[k]) for k in ("stdlib", "platstdlib") if paths.get(k)})
-    site = tuple({_real(paths[k]) for k in ("purelib", "platlib") if paths.get(k)})
+    lib = tuple({real(paths[k]) for k in ("stdlib", "platstdlib") if paths.get(k)})
+    site = tuple({real(paths[k]) for k in ("purelib", "platlib") if paths.get(k)})
     return lib, site
 
 
-def _top_folder(module):
+def _top_folder(module, real):
     """A top-level module's folder (a package's) or file (a lone module's), or None."""
     path = getattr(module, "__file__", None)
     if not isinstance(path, str):
         return None
-    real = _real(path)
-    return os.path.dirname(real) if os.path.basename(real).startswith("__init__.") else real
+    path = real(path)
+    return os.path.dirname(path) if os.path.basename(path).startswith("__init__.") else path
 
 
-def _distribution_tops(dist):
+def _distribution_tops(dist, real):
     """The top-level folders and modules an installed distribution's files hold (from its
     RECORD); none where its metadata cannot be read."""
     try:
         tops = {str(f).replace(os.sep, "/").split("/")[0] for f in dist.files or ()}
-        return {_real(str(dist.locate_file(top))) for top in tops
+        return {real(str(dist.locate_file(top))) for top in tops
                 if top not in ("..", "__pycache__") and not top.endswith((".dist-info", ".data"))}
     except (OSError, ValueError, TypeError, AttributeError):
         return set()
@@ -184,7 +181,7 @@ def _loaded_after_startup():
     return names[names.index("site") + 1:] if "site" in names else names
 
 
-def _machinery():
+def _machinery(real):
     """The import system's code, by identity: the file names the code objects of the
     frozen bootstrap modules carry, and the importlib package's folder (metadata,
     resources, util), taken from the module objects themselves."""
@@ -193,17 +190,18 @@ def _machinery():
 
     names = {_bootstrap._find_and_load.__code__.co_filename,
              _bootstrap_external.FileFinder.find_spec.__code__.co_filename}
-    return tuple(names) + (os.path.dirname(_real(importlib.__file__)),)
+    return tuple(names) + (os.path.dirname(real(importlib.__file__)),)
 
 
 class _Watch:
-    def __init__(self, channel, plan):
+    def __init__(self, channel, plan, real):
         self.channel = channel
-        self.root = _real(plan.get("root") or os.getcwd())
+        self.real = real
+        self.root = real(plan.get("root") or os.getcwd())
         self.lines = {}
         for rel, ranges in (plan.get("lines") or {}).items():
-            self.lines[_real(os.path.join(self.root, rel))] = (rel, [tuple(r) for r in ranges])
-        self.instrument = [_real(os.path.join(self.root, p)) for p in plan.get("instrument") or []]
+            self.lines[real(os.path.join(self.root, rel))] = (rel, [tuple(r) for r in ranges])
+        self.instrument = [real(os.path.join(self.root, p)) for p in plan.get("instrument") or []]
         # Files waived for markers (lints.reach_allow): the runner's state is not hidden there.
         self.open = set(plan.get("open") or [])
         self.reports = []
@@ -211,8 +209,15 @@ class _Watch:
         # ("stop",) | ("import",) | ("other",) | ("root",)
         self.files = {}
         self.sent = set()
+        # id -> (namespace's owner, its values as the last scan judged them): the scan
+        # judges again only the namespaces whose values changed (_unchanged). `recoded`
+        # counts the functions given the patch's code (code_set); `recoded_at`, its count
+        # when each of the last two scans began.
+        self.judged = {}
+        self.recoded = 0
+        self.recoded_at = (0, 0)
         self.busy = set()
-        self.here = os.path.dirname(_real(__file__))
+        self.here = os.path.dirname(self.real(__file__))
         # The modules loaded once start-up was over: the runner's, its plugins' and theirs
         # (later: those loaded with no frame of the checkout on the stack, hook()).
         self.loaded = set(_loaded_after_startup())
@@ -222,14 +227,14 @@ class _Watch:
         self.runner_names = frozenset()
         self.runs = {}  # file -> is it in one of the runner's folders
         self.stops = self._stops()
-        self.machinery = _machinery()
+        self.machinery = _machinery(real)
         import inspect
         import traceback
 
-        self.readers = (_real(inspect.__file__), _real(traceback.__file__))
+        self.readers = (self.real(inspect.__file__), self.real(traceback.__file__))
         import subprocess
 
-        self.subprocess = _real(subprocess.__file__)
+        self.subprocess = self.real(subprocess.__file__)
         self.children = []
         self.held = {}  # the runner's environment keys, held apart (_wrap_environ)
         self.written = {}  # real path -> (rel, line) of the patch's line that wrote it
@@ -243,10 +248,10 @@ class _Watch:
         """The folders (a package's, or a lone module's file) of the modules loaded since
         start-up that are neither the standard library's nor the checkout's nor the gate's:
         the runner, the plugins it loaded through their entry points, and what they use."""
-        lib, site = _library_dirs()
+        lib, site = _library_dirs(self.real)
         roots = set()
         for name in names:
-            folder = _top_folder(sys.modules.get(name.partition(".")[0]))
+            folder = _top_folder(sys.modules.get(name.partition(".")[0]), self.real)
             if folder is None or _under(folder, (self.root, self.here)):
                 continue
             if _under(folder, lib) and not _under(folder, site):
@@ -261,7 +266,8 @@ class _Watch:
         import logging
         import warnings
 
-        return (self.here, os.path.dirname(_real(logging.__file__)), _real(warnings.__file__))
+        real = self.real
+        return (self.here, os.path.dirname(real(logging.__file__)), real(warnings.__file__))
 
     def runner_known(self, config):
         """Once pytest has loaded its plugins: the runner's own folders, found from the
@@ -279,10 +285,10 @@ class _Watch:
                 getattr(obj, "__module__", None) or "")
             name = getattr(module, "__name__", None)
             if isinstance(name, str):
-                folders.add(_top_folder(self.registry.get(name.partition(".")[0])))
+                folders.add(_top_folder(self.registry.get(name.partition(".")[0]), self.real))
         for _, dist in manager.list_plugin_distinfo():
-            folders.update(_distribution_tops(dist))
-        lib, site = _library_dirs()
+            folders.update(_distribution_tops(dist, self.real))
+        lib, site = _library_dirs(self.real)
         self.runner = tuple(sorted(
             f for f in folders
             if f and not _under(f, (self.root, self.here)) and (_under(f, site) or not _under(f, lib))
@@ -292,6 +298,7 @@ class _Watch:
             os.path.splitext(os.path.basename(f))[0] for f in self.runner)
         self.files.clear()
         self.runs.clear()
+        self.judged.clear()
 
     def framework_module(self, name):
         """Is the module of this name (loaded or not) the runner's: its top-level module's
@@ -308,14 +315,14 @@ class _Watch:
     def runner_file(self, path):
         known = self.runs.get(path)
         if known is None:
-            known = self.runs[path] = _under(_real(path), self.runner)
+            known = self.runs[path] = _under(self.real(path), self.runner)
         return known
 
     def _kind(self, filename):
         known = self.files.get(filename)
         if known is not None:
             return known
-        real = _real(filename) if filename and not filename.startswith("<") else filename
+        real = self.real(filename) if filename and not filename.startswith("<") else filename
         if real in self.written:
             known = ("written",) + self.written[real]
         elif real in self.lines:
@@ -355,7 +362,7 @@ class _Watch:
                 return None
             if kind[0] in ("other", "import") and (
                 code.co_name == "<module>"
-                or (immediate == "stack" and _real(code.co_filename) not in self.readers)
+                or (immediate == "stack" and self.real(code.co_filename) not in self.readers)
             ):
                 return None
             frame = frame.f_back
@@ -372,10 +379,17 @@ class _Watch:
     def hides_here(self, depth):
         """hides() of the frame `depth` up alone (a read through the sys module's
         properties), with the cheap test first: most reads are not from the patch's files."""
+        me = _ident()
+        entered = me not in self.busy
+        if entered:
+            self.busy.add(me)  # the watcher's own sys._getframe: not the product's event
         try:
             filename = sys._getframe(depth).f_code.co_filename
         except ValueError:
             return False
+        finally:
+            if entered:
+                self.busy.discard(me)
         if self._kind(filename)[0] not in ("patch", "written"):
             return False
         return self.hides(self.patch_line(depth + 1, immediate=True))
@@ -400,8 +414,18 @@ class _Watch:
     # ---------------------------------------------------------------- the audit hook
 
     def hook(self, event, args):
+        """The audit hook: every event of the process comes here (some 300,000 in a suite of
+        a few hundred tests), so the cheapest test comes first. Only the events of
+        _LOOKED_AT are looked at; a read of an audited attribute (a function's __code__,
+        which inspect, Hypothesis and the scan read by the thousand) only when it is a way
+        to a frame; the stack is walked only past those."""
         if event not in _LOOKED_AT:
+            if event == "object.__setattr__" and len(args) > 2 and args[1] == "__code__":
+                self.code_set(args[2])
             return
+        if event == "object.__getattr__" and not (len(args) > 1 and args[1] in _FRAME_ATTRS):
+            return
+        # In this function itself: sys._getframe(1) below is the frame that raised the event.
         me = _ident()
         if me in self.busy:
             return
@@ -428,6 +452,22 @@ class _Watch:
                     self._send(category, what, at)
         except Exception:  # noqa: BLE001 - the hook must never break the run it watches
             pass
+        finally:
+            self.busy.discard(me)
+
+    def code_set(self, code):
+        """A function given new code (Hypothesis does it for every wrapper it makes): when
+        the code is the patch's, a function the scan already judged may now be the patch's,
+        and the next scans judge everything anew (_scan)."""
+        me = _ident()
+        if me in self.busy:
+            return
+        self.busy.add(me)
+        try:
+            if type(code) is _CODE and self._kind(code.co_filename)[0] in ("patch", "written"):
+                self.recoded += 1
+        except Exception:  # noqa: BLE001 - the hook must never break the run it watches
+            self.recoded += 1
         finally:
             self.busy.discard(me)
 
@@ -487,7 +527,7 @@ class _Watch:
             return "instrument", verb + "the runner's report", False
         if not full.startswith(self.root + os.sep) and full != self.root:
             return None
-        real = _real(full)
+        real = self.real(full)
         for inst in self.instrument:
             if real == inst or real.startswith(inst + os.sep):
                 rel = os.path.relpath(real, self.root)
@@ -503,11 +543,12 @@ class _Watch:
         if at is None:
             return
         try:
-            real = _real(os.path.abspath(os.fsdecode(path)))
+            real = self.real(os.path.abspath(os.fsdecode(path)))
         except (TypeError, ValueError):
             return
         self.written[real] = at
         self.files.clear()
+        self.judged.clear()
 
     def _from_checkout(self, frame):
         """Does the stack hold a frame of the checkout (a test, a fixture, the product)?"""
@@ -521,7 +562,7 @@ class _Watch:
         """The subprocess.Popen being built on this stack, if any."""
         while frame is not None:
             code = frame.f_code
-            if code.co_name == "__init__" and _real(code.co_filename) == self.subprocess:
+            if code.co_name == "__init__" and self.real(code.co_filename) == self.subprocess:
                 return frame.f_locals.get("self")
             frame = frame.f_back
         return None
@@ -549,23 +590,49 @@ class _Watch:
             self.busy.discard(me)
 
     def _scan(self):
+        # A function given new code since the scan before last (the event comes just before
+        # the code is set, and another thread may scan in between): judge everything anew.
+        now = self.recoded
+        if now != self.recoded_at[0]:
+            self.judged.clear()
+        self.recoded_at = (self.recoded_at[1], now)
         for name, module in list(self.registry.items()):
-            if module is None or not self.framework_module(name):
+            if module is None or not self.framework_module(name) or self._unchanged(module):
                 continue
             for attr, value in list(vars(module).items()):
                 self._replaced(value, "framework",
                                "%s.%s of the test framework replaced" % (name, attr))
-        for attr, value in list(vars(builtins).items()):
-            self._replaced(value, "comparison", "the built-in %s replaced" % attr)
+        if not self._unchanged(builtins):
+            for attr, value in list(vars(builtins).items()):
+                self._replaced(value, "comparison", "the built-in %s replaced" % attr)
         for cls in _classes():
-            module = str(getattr(cls, "__module__", ""))
-            framework = self.owned_class(cls)
-            for attr, value in list(vars(cls).items()):
-                if framework:
-                    self._replaced(value, "framework", "%s.%s of the test framework replaced" % (
-                        cls.__qualname__, attr))
-                elif attr in _COMPARISON or module == "builtins":
-                    self._lying(cls, attr, value)
+            if self.owned_class(cls):
+                if not self._unchanged(cls):
+                    for attr, value in list(vars(cls).items()):
+                        self._replaced(value, "framework", "%s.%s of the test framework "
+                                       "replaced" % (cls.__qualname__, attr))
+            elif str(getattr(cls, "__module__", "")) == "builtins":
+                if not self._unchanged(cls):
+                    for attr, value in list(vars(cls).items()):
+                        self._lying(cls, attr, value)
+            else:
+                namespace = vars(cls)
+                for attr in _COMPARISON:
+                    if attr in namespace:
+                        self._lying(cls, attr, namespace[attr])
+
+    def _unchanged(self, owner):
+        """Does the namespace of the test framework's module or class, of the built-ins or of
+        a built-in class hold the very values the last scan judged (by identity)? Only
+        those are kept between scans (they live for the session anyway), never the
+        product's own classes, whose comparisons alone are judged, every scan. A function
+        given the patch's code (f.__code__ = ...; an audit event) has the next two scans
+        judge everything (_scan), and a file the patch wrote, the next one (_wrote)."""
+        values = tuple(vars(owner).values())
+        last = self.judged.get(id(owner))
+        self.judged[id(owner)] = (owner, values)
+        return (last is not None and last[0] is owner and len(last[1]) == len(values)
+                and all(map(operator.is_, last[1], values)))
 
     def _replaced(self, value, category, what):
         try:
@@ -818,7 +885,10 @@ class _Watch:
 
         def put(module, value):
             raw[name] = value
-            set_by["runner"] = value if watch.runner_frames(2) else None
+            # The value at load reads as itself whoever set it back (the runner restores
+            # its hooks after every test): the stack is walked only for another one.
+            runner = value is not at_load and watch.runner_frames(2)
+            set_by["runner"] = value if runner else None
 
         return property(get, put)
 
@@ -830,7 +900,7 @@ class _Watch:
         kind = self._kind(path)[0]
         if kind in ("framework", "stop"):
             return True
-        return kind == "root" and _under(_real(path), self.instrument)
+        return kind == "root" and _under(self.real(path), self.instrument)
 
     def owned(self, name, module):
         """Is this module the test framework's or the instrument's (a test module)?"""
@@ -842,7 +912,7 @@ class _Watch:
         kind = self._kind(path)[0]
         if kind != "root":
             return False
-        real = _real(path)
+        real = self.real(path)
         return any(real == i or real.startswith(i + os.sep) for i in self.instrument)
 
     def _wrap_switches(self):
@@ -944,7 +1014,9 @@ class _Watch:
 
         def _add_filter(*item, append):
             add(*item, append=append)
-            if watch.runner_frames(2):
+            # A filter there at load, or one the runner already added, is seen as it is
+            # whoever adds it again (pytest adds the same ones every test): no stack walk.
+            if item not in runners and item not in before and watch.runner_frames(2):
                 runners.add(item)
 
         _add_filter.__module__ = add.__module__

@@ -41,7 +41,7 @@ class Guard:
         # id(code) -> (code, repository path of its instrument): the instrumented code
         # objects, held so that an id is never another object's.
         self.code = {}
-        self.kinds = {}
+        self.roles = {}
         self.busy = set()
         self.sent = set()
         self.hooked = False
@@ -86,68 +86,87 @@ class Guard:
             return
         self.busy.add(me)
         try:
-            self._judge(event, args, sys._getframe(1))
+            self._judge(event, args)
         except Exception:  # noqa: BLE001 - the guard must never break the run it watches
             pass
         finally:
             self.busy.discard(me)
 
-    def _judge(self, event, args, frame):
-        # Who obtained it first (most events are the runner's or the watchers' own: one
-        # frame looked at), then what.
+    def _judge(self, event, args):
+        # What was obtained first (most events hand out nothing of the gate's: a code object
+        # without an instrument, the patch's own frame), then who obtained it (one frame
+        # looked at: most events are the runner's or the watchers' own). The event's frame
+        # is two up: this method, the hook.
         name = args[1] if event == "object.__getattr__" else None
-        at = self._reader(frame, frames=name not in _CODE_ATTRS)
-        if at is None:
-            return
         if event in _HEAP:
-            self._send(at, _HEAP[event], ["*"])
+            what, files = _HEAP[event], ["*"]
         elif event == "sys._getframe":
-            self._frame(args[0] if args else None, at, "the call stack read (sys._getframe)")
+            got = args[0] if args else None
+            what, files = self._frame(got, "the call stack read (sys._getframe)")
         elif name in _FRAME_ATTRS:
-            self._frame(getattr(args[0], name, None), at, "a frame reached through ." + name)
+            got = getattr(args[0], name, None)
+            what, files = self._frame(got, "a frame reached through ." + name)
         else:
             code = getattr(args[0], name, None)
             held = self.code.get(id(code))
-            if held is not None and held[0] is code:
-                what = "the code object of %s read (.%s), which holds the gate's instrument"
-                qualname = str(getattr(code, "co_qualname", code.co_name))[:80]
-                self._send(at, what % (qualname, name), [held[1]])
+            if held is None or held[0] is not code:
+                return
+            what = "the code object of %s read (.%s), which holds the gate's instrument"
+            qualname = str(getattr(code, "co_qualname", code.co_name))[:80]
+            what, files = what % (qualname, name), [held[1]]
+        if what is None:
+            return
+        at = self._reader(sys._getframe(2), frames=name not in _CODE_ATTRS)
+        if at is not None:
+            self._send(at, what, files)
 
-    def _frame(self, got, at, what):
+    def _frame(self, got, what):
         """A frame obtained: the patch's own frames are harmless, any other leads on."""
         if got is not None and self._kind(got.f_code.co_filename) is None:
-            self._send(at, what, ["*"])
+            return what, ["*"]
+        return None, None
 
     def _reader(self, frame, frames):
         """The patch's (path, line) that obtained what the event hands out, or None: the
         innermost frame past the standard library's hand-overs (dis always; inspect when
         frames are handed out) and code compiled from a string."""
         while frame is not None:
-            filename = frame.f_code.co_filename
-            real = os.path.realpath(filename) if not filename.startswith("<") else filename
-            if real == self.dis or filename.startswith("<") or (frames and real == self.inspect):
+            code = frame.f_code
+            role = self._role(code.co_filename)
+            if role == "dis" or role == "string" or (frames and role == "inspect"):
                 frame = frame.f_back
                 continue
-            if real == self.inspect and frame.f_code.co_name in ("getmembers", "_getmembers"):
+            if role == "inspect" and code.co_name in ("getmembers", "_getmembers"):
                 frame = frame.f_back
                 continue
-            kind = self._kind(filename)
-            if kind is None:
+            if role is None or role == "inspect":
                 return None
             n = frame.f_lineno
-            if any(first <= n <= last for first, last in kind[1]):
-                return kind[0], n
+            if any(first <= n <= last for first, last in role[1]):
+                return role[0], n
             return None
         return None
 
+    def _role(self, filename):
+        """What a file's frames are to the reader, decided once per file name (most events
+        are the runner's or the watchers' own, and a realpath per event cost seconds):
+        "dis", "inspect", "string" (code compiled from a string), the patch's (path, ranges),
+        or None (anything else)."""
+        if filename in self.roles:
+            return self.roles[filename]
+        if not filename or filename.startswith("<"):
+            role = "string" if filename else None
+        else:
+            real = os.path.realpath(filename)
+            role = "dis" if real == self.dis else "inspect" if real == self.inspect else None
+            role = role or self.lines.get(real)
+        self.roles[filename] = role
+        return role
+
     def _kind(self, filename):
         """(repository path, ranges) when the file is one of the patch's, else None."""
-        if filename in self.kinds:
-            return self.kinds[filename]
-        real = os.path.realpath(filename) if filename and not filename.startswith("<") else None
-        kind = self.lines.get(real)
-        self.kinds[filename] = kind
-        return kind
+        role = self._role(filename)
+        return role if isinstance(role, tuple) else None
 
     def _send(self, at, what, files):
         key = (at[0], at[1], what)

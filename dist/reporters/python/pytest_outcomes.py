@@ -142,10 +142,20 @@ def swap_constant(code, placeholder, value):
     return code.replace(co_consts=consts)
 
 
+def real_path(path):
+    """A path with every symbolic link resolved: how the watchers compare a code object's
+    file with the checkout's (each keeps its own memo of it for the session)."""
+    return os.path.realpath(path)
+
+
 # What every watcher (gate_*.py) is handed besides the channel and the plan: one way of
-# naming a test and of reading a phase's outcome, the outcome stream's.
+# naming a test, of reading a phase's outcome (the outcome stream's) and of resolving a path.
 _COMMON = types.SimpleNamespace(
-    junit_fields=junit_fields, phase_outcome=phase_outcome, rank=_RANK, swap_constant=swap_constant
+    junit_fields=junit_fields,
+    phase_outcome=phase_outcome,
+    rank=_RANK,
+    swap_constant=swap_constant,
+    real=real_path,
 )
 
 
