@@ -53,6 +53,21 @@ _PROCESS = {
     "ctypes.call_function": "a native function called (ctypes)",
 }
 _SPAWNS = ("os.posix_spawn", "os.spawn", "os.fork")
+
+
+def _own_child(args):
+    """A signal to a live child of this very process (the worker of a pool the product
+    started, closed by its `with`): the product's own process, not the runner's. Any other
+    target (this process, its parent, a group, every process, a pid gone) is judged."""
+    try:
+        pid = args[0]
+        if type(pid) is not int or pid <= 0 or pid == os.getpid():
+            return False
+        with open("/proc/%d/stat" % pid, "rb") as stat:
+            fields = stat.read().rsplit(b")", 1)[1].split()
+        return int(fields[1]) == os.getpid()
+    except Exception:  # noqa: BLE001 - unreadable: judged as any other signal
+        return False
 _INTROSPECTION = {
     "sys._getframe": "the call stack read (sys._getframe)",
     "sys._current_frames": "every thread's stack read (sys._current_frames)",
@@ -476,6 +491,8 @@ class _Watch:
         if event == "subprocess.Popen":
             return "process", "a child process still running when the session ended", "popen"
         if event in _PROCESS:
+            if event == "os.kill" and _own_child(args):
+                return None
             return "process", _PROCESS[event], "spawn" if event in _SPAWNS else False
         if event in _INTROSPECTION:
             reads = event in ("sys._getframe", "sys._current_frames")

@@ -1,0 +1,124 @@
+// The runner's resolved configuration, as the runner itself resolved it, sent to the gate
+// by its vitest and jest reporters (issue 26, the "config family" on Node; docs/instrument.md
+// "The configuration the runner resolved"). The merge base's config file is the head's too
+// (overlay.ts), but it may import production modules (`import { aliases } from
+// './src/paths'`), and those are the head's: a patch can steer the run (setup files, include
+// globs, retries, snapshot updates, a mapper that swaps the runner's own package) without
+// touching a protected path. So each run says what its configuration became: a digest per
+// top-level key (worktree root written as `<root>`, functions by their source), the module
+// aliases apart (a new alias between the product's own files is honest), and the files the
+// config loaded (its import graph, relative to the root). The gate compares the head's
+// record with the base's (src/replay/config-drift.ts). Pure but for the package probe.
+import { createHash } from 'node:crypto'
+import { existsSync } from 'node:fs'
+import { isAbsolute, join, relative } from 'node:path'
+import { types } from 'node:util'
+
+// Keys that differ between two runs of one configuration (vitest's API token, the report
+// path the gate gives each side, jest's random seed of the run).
+const VOLATILE = new Set(['token', 'outputFile', 'seed'])
+
+/** The text of a value to digest (see walk); the root written as `<root>`. */
+export function canonical(value, root) {
+  const budget = { left: MAX_NODES }
+  return JSON.stringify(walk(value, new Set(), 0, budget))
+    .split(root)
+    .join('<root>')
+}
+
+// Deepest level walked, and most values walked for one option (shared objects are walked
+// each time they are met); beyond, a value is only marked.
+const MAX_DEPTH = 24
+const MAX_NODES = 100_000
+
+/**
+ * A plain copy of a value built by reading own properties (never `toJSON`, never a getter:
+ * an accessor is taken by its source), so a value the config imports cannot choose what is
+ * digested for it. Keys sorted; a proxy is named as one (its traps could answer anything).
+ */
+function walk(v, path, depth, budget) {
+  if (typeof v === 'function') return `function:${Function.prototype.toString.call(v)}`
+  if (typeof v === 'bigint' || typeof v === 'symbol') return `${typeof v}:${String(v)}`
+  if (v === undefined) return 'undefined'
+  if (v === null || typeof v !== 'object') return v
+  if (types.isProxy(v)) return 'proxy'
+  if (types.isRegExp(v)) return `regexp:${RegExp.prototype.toString.call(v)}`
+  if (path.has(v) || depth > MAX_DEPTH) return '[seen]'
+  if (--budget.left < 0) return '[big]'
+  path.add(v)
+  const entries = types.isMap(v)
+    ? [...Map.prototype.entries.call(v)].map(([k, x]) => [String(k), x])
+    : types.isSet(v)
+      ? [...Set.prototype.values.call(v)].map((x, i) => [String(i), x])
+      : Object.keys(v).map(k => [k, Object.getOwnPropertyDescriptor(v, k)])
+  const out = {}
+  for (const [key, d] of entries) {
+    if (VOLATILE.has(key)) continue
+    const own = d && typeof d === 'object' && !types.isMap(v) && !types.isSet(v)
+    const x = own ? ('value' in d ? d.value : (d.get ?? d.set)) : d
+    out[key] = walk(x, path, depth + 1, budget)
+  }
+  path.delete(v)
+  if (Array.isArray(v) || types.isSet(v)) return Object.values(out)
+  return Object.fromEntries(
+    Object.keys(out)
+      .sort()
+      .map(k => [k, out[k]])
+  )
+}
+
+const digest = text => createHash('sha256').update(text).digest('hex').slice(0, 24)
+
+/** One digest per top-level key of each named part (`test.include`, `project0.setupFiles`). */
+export function keyDigests(parts, root) {
+  const out = {}
+  for (const [label, object] of Object.entries(parts)) {
+    const plain = walk(object ?? {}, new Set(), 0, { left: MAX_NODES })
+    if (plain === null || typeof plain !== 'object') continue
+    for (const [key, value] of Object.entries(plain))
+      out[`${label}.${key}`] = digest(JSON.stringify(value).split(root).join('<root>'))
+  }
+  return out
+}
+
+/** True when a specifier names a package installed for the run (vitest, chai, ...). */
+function isPackage(find, root) {
+  const name = String(find)
+    .replace(/^\^|\$$|\\/g, '')
+    .replace(/^(@[^/]+\/[^/]+|[^/@.][^/]*).*$/, '$1')
+  if (name === '' || name.startsWith('.') || name.startsWith('/')) return false
+  return existsSync(join(root, 'node_modules', name, 'package.json'))
+}
+
+/** An alias as the gate judges it: what it matches, where it points, whether a package. */
+export function aliasOf(find, replacement, root) {
+  const target = String(replacement)
+  const inside = isAbsolute(target) ? relative(root, target) : target
+  return {
+    find: find instanceof RegExp ? `regexp:${String(find)}` : String(find),
+    to: canonical(inside, root).replace(/^"|"$/g, ''),
+    package: isPackage(find instanceof RegExp ? find.source : find, root)
+  }
+}
+
+/**
+ * The record itself (channel.mjs sends it as a `config` record), or one saying why it could
+ * not be built (the gate then treats the run as one that did not say: config-drift.ts).
+ */
+export function configRecord(runner, root, read) {
+  try {
+    const { parts, aliases, deps } = read()
+    return build(runner, root, parts, aliases, deps)
+  } catch (error) {
+    return { runner, error: String(error?.message ?? error).slice(0, 200) }
+  }
+}
+
+function build(runner, root, parts, aliases, deps) {
+  return {
+    runner,
+    keys: keyDigests(parts, root),
+    aliases,
+    deps: [...new Set(deps)].map(d => relative(root, d)).filter(d => !d.startsWith('..'))
+  }
+}
