@@ -67,6 +67,16 @@ describe('config-record: what a run says its configuration became', () => {
     )
   })
 
+  it('the run’s temp folder is written by its role (jest’s cacheDirectory lies in a per-run TMPDIR)', () => {
+    const cache = join(tmpdir(), 'jest_rs')
+    expect(canonical({ cacheDirectory: cache }, '/work/checkout')).toBe(
+      '{"cacheDirectory":"<tmp>/jest_rs"}'
+    )
+    expect(canonical({ cacheDirectory: '/var/cache/jest' }, '/work/checkout')).toBe(
+      '{"cacheDirectory":"/var/cache/jest"}'
+    )
+  })
+
   it('a value the config imports cannot choose its digest (toJSON, getters, proxies)', () => {
     const plain = record('vitest', root, { test: { setupFiles: [] } }, [], [])
     const lying = Object.assign(['src/boot.js'], { toJSON: () => [] })

@@ -5,12 +5,13 @@
 // './src/paths'`), and those are the head's: a patch can steer the run (setup files, include
 // globs, retries, snapshot updates, a mapper that swaps the runner's own package) without
 // touching a protected path. So each run says what its configuration became: a digest per
-// top-level key (worktree root written as `<root>`, functions by their source), the module
+// top-level key (the worktree root, temp and home folders written as `<root>`, `<tmp>`, `<home>`; functions by their source), the module
 // aliases apart (a new alias between the product's own files is honest), and the files the
 // config loaded (its import graph, relative to the root). The gate compares the head's
 // record with the base's (src/replay/config-drift.ts). Pure but for the package probe.
 import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
+import { homedir, tmpdir } from 'node:os'
 import { isAbsolute, join, relative } from 'node:path'
 import { types } from 'node:util'
 
@@ -21,9 +22,26 @@ const VOLATILE = new Set(['token', 'outputFile', 'seed'])
 /** The text of a value to digest (see walk); the root written as `<root>`. */
 export function canonical(value, root) {
   const budget = { left: MAX_NODES }
-  return JSON.stringify(walk(value, new Set(), 0, budget))
-    .split(root)
-    .join('<root>')
+  return placed(JSON.stringify(walk(value, new Set(), 0, budget)), root)
+}
+
+/**
+ * A text with the run's own places written by their role: the worktree root, and the temp
+ * and home folders the gate gives each run (an uncontained run gets a TMPDIR of its own, and
+ * jest's default cacheDirectory lies in it). Longest first, so a root inside the temp
+ * folder is written as the root.
+ */
+function placed(text, root) {
+  const places = [
+    [root, '<root>'],
+    [tmpdir(), '<tmp>'],
+    [homedir(), '<home>']
+  ]
+    .filter(([at]) => typeof at === 'string' && at.length > 1)
+    .sort((a, b) => b[0].length - a[0].length)
+  let out = text
+  for (const [at, name] of places) out = out.split(at).join(name)
+  return out
 }
 
 // Deepest level walked, and most values walked for one option (shared objects are walked
@@ -76,7 +94,7 @@ export function keyDigests(parts, root) {
     const plain = walk(object ?? {}, new Set(), 0, { left: MAX_NODES })
     if (plain === null || typeof plain !== 'object') continue
     for (const [key, value] of Object.entries(plain))
-      out[`${label}.${key}`] = digest(JSON.stringify(value).split(root).join('<root>'))
+      out[`${label}.${key}`] = digest(placed(JSON.stringify(value), root))
   }
   return out
 }
