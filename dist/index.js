@@ -9,7 +9,7 @@ process.stdout.write(`oracle-gate ${VERSION}
 `);
 try {
   const [{ run }, { readEnvironment }] = await Promise.all([
-    import("./chunks/main-PXC2YMS2.js"),
+    import("./chunks/main-M5EWHDHH.js"),
     import("./chunks/environment-TXIZWWV4.js")
   ]);
   await run(readEnvironment());

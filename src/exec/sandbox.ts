@@ -421,14 +421,23 @@ export interface Containment {
   shape?: Shape
 }
 
-/** bwrap on PATH, or null. */
-export function findBwrap(path: string | undefined): string | null {
-  for (const dir of (path ?? '').split(delimiter)) {
+/** A program in the folders of PATH, then in `more` (absolute folders only), or null. */
+export function findProgram(
+  path: string | undefined,
+  name: string,
+  more: readonly string[] = []
+): string | null {
+  for (const dir of [...(path ?? '').split(delimiter), ...more]) {
     if (!isAbsolute(dir)) continue
-    const bin = join(dir, 'bwrap')
+    const bin = join(dir, name)
     if (existsSync(bin)) return bin
   }
   return null
+}
+
+/** bwrap on PATH, or null. */
+export function findBwrap(path: string | undefined): string | null {
+  return findProgram(path, 'bwrap')
 }
 
 /** The outcome of the probe: null when `bwrap … true` worked, else what it printed. */

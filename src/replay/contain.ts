@@ -9,11 +9,12 @@ import { reportersDir } from './stream.js'
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import { networkInterfaces } from 'node:os'
 import { mkdir } from 'node:fs/promises'
-import { basename, delimiter, isAbsolute, join } from 'node:path'
+import { basename, join } from 'node:path'
 import type { GateContext } from '../context.js'
 import {
   decideContainment,
   findBwrap,
+  findProgram,
   neutralName,
   probeBwrap,
   type Containment,
@@ -81,30 +82,19 @@ async function probeSandbox(ctx: GateContext): Promise<ProbeResult> {
 
 /** The shapes to try, most host-like first; undefined is bwrap's own (the last resort). */
 function shapes(ctx: GateContext): (Shape | undefined)[] {
-  const find = (name: string): string | null => findTool(ctx.childEnv.PATH, name)
+  const find = (name: string): string | null => findProgram(ctx.childEnv.PATH, name, SYSTEM_BIN)
   const [setpriv, unshare, ip, nsenter] = ['setpriv', 'unshare', 'ip', 'nsenter'].map(find)
   if (!setpriv) return [undefined]
   const tools = { setpriv, unshare: unshare ?? '', ip: ip ?? '', nsenter: nsenter ?? '' }
-  const shape = (level: ShapeLevel): Shape => ({
-    level,
-    scratch: ctx.tempDir,
-    net: hostNet(),
-    tools
-  })
+  const net = hostNet()
+  const shape = (level: ShapeLevel): Shape => ({ level, scratch: ctx.tempDir, net, tools })
   // Namespaces made outside bwrap need privilege over them: root (CAP_SYS_ADMIN).
   const host = unshare && ip && nsenter && process.getuid?.() === 0
   return [...(host ? [shape('host')] : []), shape('disk'), undefined]
 }
 
-/** A tool on PATH or in the system's sbin folders (ip lives there), or null. */
-function findTool(path: string | undefined, name: string): string | null {
-  const dirs = [...(path ?? '').split(delimiter), '/usr/sbin', '/sbin', '/usr/bin', '/bin']
-  for (const dir of dirs) {
-    if (!isAbsolute(dir)) continue
-    if (existsSync(join(dir, name))) return join(dir, name)
-  }
-  return null
-}
+/** The system's program folders, looked in after PATH (ip lives in sbin). */
+const SYSTEM_BIN = ['/usr/sbin', '/sbin', '/usr/bin', '/bin']
 
 /** The fallback network: an ordinary virtual machine's. */
 const PLAIN_NET: HostNet = { name: 'eth0', mac: null, cidr: '10.0.2.15/24', gateway: '10.0.2.2' }
