@@ -24,6 +24,16 @@ import sys
 from collections.abc import MutableMapping
 
 _CODE = type((lambda: None).__code__)
+_FUNCTION = type(lambda: None)
+_METHOD = type((lambda: None).__get__(0))
+# The built-in types' own getters, so that judging a value never asks the value (a product
+# object's __getattr__ answering any name) and costs no exception for the many that are
+# not functions.
+_FUNC_OF = {_METHOD: _METHOD.__dict__["__func__"],
+            classmethod: classmethod.__dict__["__func__"],
+            staticmethod: staticmethod.__dict__["__func__"]}
+_CODE_OF = _FUNCTION.__dict__["__code__"].__get__
+_QUALNAME_OF = _FUNCTION.__dict__["__qualname__"].__get__
 
 _MODULE = type(builtins)  # the module type, before the watcher gives sys a class of its own
 
@@ -116,7 +126,8 @@ _LOOKED_AT = (
 def install(channel, plan, common=None):
     if not plan.get("reach"):
         return None
-    watch = _Watch(channel, plan, common.real if common is not None else os.path.realpath)
+    watch = _Watch(channel, plan, common.real if common is not None else os.path.realpath,
+                   common.own if common is not None else set())
     watch.wrap()
     watch.loaded.update(_loaded_after_startup())  # with what the watcher itself imported
     sys.addaudithook(watch.hook)
@@ -209,7 +220,7 @@ def _machinery(real):
 
 
 class _Watch:
-    def __init__(self, channel, plan, real):
+    def __init__(self, channel, plan, real, own):
         self.channel = channel
         self.real = real
         self.root = real(plan.get("root") or os.getcwd())
@@ -232,6 +243,9 @@ class _Watch:
         self.recoded = 0
         self.recoded_at = (0, 0)
         self.busy = set()
+        # The threads now in a frame walk of the gate's own (_enter), shared with every
+        # watcher of the run (pytest_outcomes.py): their hooks pass its events.
+        self.own = own
         self.here = os.path.dirname(self.real(__file__))
         # The modules loaded once start-up was over: the runner's, its plugins' and theirs
         # (later: those loaded with no frame of the checkout on the stack, hook()).
@@ -391,20 +405,39 @@ class _Watch:
             self._send(category, what, at)
         return at
 
+    def _enter(self):
+        """Marks this thread as in a frame walk of the watcher's own (sys._getframe, the
+        frames' f_code, f_lineno, f_back, the file names' kinds: no product code runs in
+        one), for this watcher's hook and every other's: the events it raises are the
+        gate's. Without it the evidence guard (probe_guard.py) judged each of the some
+        30,000 frame reads of this watcher in the demo's head run, as many instructions as
+        the suite's own tests took. What _leave takes back."""
+        me = _ident()
+        if me in self.own:
+            return None
+        fresh = me not in self.busy
+        self.own.add(me)
+        if fresh:
+            self.busy.add(me)
+        return me, fresh
+
+    def _leave(self, entered):
+        if entered is not None:
+            me, fresh = entered
+            self.own.discard(me)
+            if fresh:
+                self.busy.discard(me)
+
     def hides_here(self, depth):
         """hides() of the frame `depth` up alone (a read through the sys module's
         properties), with the cheap test first: most reads are not from the patch's files."""
-        me = _ident()
-        entered = me not in self.busy
-        if entered:
-            self.busy.add(me)  # the watcher's own sys._getframe: not the product's event
+        entered = self._enter()
         try:
             filename = sys._getframe(depth).f_code.co_filename
         except ValueError:
             return False
         finally:
-            if entered:
-                self.busy.discard(me)
+            self._leave(entered)
         if self._kind(filename)[0] not in ("patch", "written"):
             return False
         return self.hides(self.patch_line(depth + 1, immediate=True))
@@ -414,17 +447,13 @@ class _Watch:
         return at is not None and at[0] not in self.open
 
     def patch_line(self, depth=2, immediate=False):
-        me = _ident()
-        entered = me not in self.busy
-        if entered:
-            self.busy.add(me)
+        entered = self._enter()
         try:
             return self.line_of(sys._getframe(depth), immediate)
         except ValueError:
             return None
         finally:
-            if entered:
-                self.busy.discard(me)
+            self._leave(entered)
 
     # ---------------------------------------------------------------- the audit hook
 
@@ -442,7 +471,7 @@ class _Watch:
             return
         # In this function itself: sys._getframe(1) below is the frame that raised the event.
         me = _ident()
-        if me in self.busy:
+        if me in self.busy or me in self.own:
             return
         self.busy.add(me)
         try:
@@ -452,23 +481,30 @@ class _Watch:
                 self.loaded.add(args[0])
             found = self.classify(event, args)
             if found is not None:
-                category, what, mode = found
-                frame = sys._getframe(1)
-                if mode == "spawn" and self._within_popen(frame) is not None:
-                    return  # the spawn of a subprocess.Popen: judged as that
-                at = self.line_of(frame, mode if mode in (True, "stack", "listing") else False)
-                if at is None:
-                    return
-                if mode == "popen":
-                    child = self._within_popen(frame)
-                    if child is not None:
-                        self.children.append((child, what, at))
-                else:
-                    self._send(category, what, at)
+                self._judge(found, sys._getframe(1))
         except Exception:  # noqa: BLE001 - the hook must never break the run it watches
             pass
         finally:
             self.busy.discard(me)
+
+    def _judge(self, found, frame):
+        """Sends what classify() found when a frame of the patch's lines raised it (a
+        process the patch starts: kept until the session's end, survivors())."""
+        category, what, mode = found
+        entered = self._enter()
+        try:
+            if mode == "spawn" and self._within_popen(frame) is not None:
+                return  # the spawn of a subprocess.Popen: judged as that
+            at = self.line_of(frame, mode if mode in (True, "stack", "listing") else False)
+            child = self._within_popen(frame) if at is not None and mode == "popen" else None
+        finally:
+            self._leave(entered)
+        if at is None:
+            return
+        if mode != "popen":
+            self._send(category, what, at)
+        elif child is not None:
+            self.children.append((child, what, at))
 
     def code_set(self, code):
         """A function given new code (Hypothesis does it for every wrapper it makes): when
@@ -663,23 +699,22 @@ class _Watch:
         """A comparison dunder of the patch's lines not written in the class's body (set
         later, or handed to type()) that never reads the value it compares with."""
         try:
-            func = getattr(value, "__func__", value)
+            func = _function_of(value)
             at = self._defined_at(func)
         except Exception:  # noqa: BLE001 - one value it cannot read never stops the scan
             return
-        if at is None or getattr(func, "__qualname__", "") == "%s.%s" % (cls.__qualname__, attr):
+        if at is None or _QUALNAME_OF(func) == "%s.%s" % (cls.__qualname__, attr):
             return
-        if _reads_other(func.__code__):
+        if _reads_other(_CODE_OF(func)):
             return
         self._send("comparison", "%s of %s made at run time, ignoring what it compares with" % (
             attr, cls.__qualname__), at)
 
     def _defined_at(self, value):
-        func = getattr(value, "__func__", value)
-        code = getattr(func, "__code__", None) if callable(func) else None
-        # Only a real code object: mock.call answers any attribute (an unhashable _Call).
-        if type(code) is not _CODE:
+        func = _function_of(value)
+        if func is None:
             return None
+        code = _CODE_OF(func)
         kind = self._kind(code.co_filename)
         if kind[0] == "written":
             return kind[1], kind[2]
@@ -767,12 +802,11 @@ class _Watch:
                 if watch.busy and _ident() in watch.busy:
                     return keys
                 # The gate's own keys (suite.expose_env) never reach a copy the patch makes.
-                me = _ident()
-                watch.busy.add(me)
+                entered = watch._enter()
                 try:
                     mine = watch.line_of(sys._getframe(1)) is not None
                 finally:
-                    watch.busy.discard(me)
+                    watch._leave(entered)
                 return (k for k in list(keys) if not _marker(_key_name(k))) if mine else keys
 
         _Environ.__name__ = _Environ.__qualname__ = base.__name__
@@ -784,19 +818,22 @@ class _Watch:
     def runner_frames(self, depth):
         """Is the caller (`depth` frames up) the test framework itself: a framework frame on
         the stack and no frame of the checkout (a test, a fixture, the product)?"""
+        entered = self._enter()
         try:
             frame = sys._getframe(depth)
+            framework = False
+            while frame is not None:
+                kind = self._kind(frame.f_code.co_filename)[0]
+                if kind in ("patch", "root", "written"):
+                    return False
+                if kind in ("stop", "framework"):
+                    framework = True
+                frame = frame.f_back
+            return framework
         except ValueError:
             return False
-        framework = False
-        while frame is not None:
-            kind = self._kind(frame.f_code.co_filename)[0]
-            if kind in ("patch", "root", "written"):
-                return False
-            if kind in ("stop", "framework"):
-                framework = True
-            frame = frame.f_back
-        return framework
+        finally:
+            self._leave(entered)
 
     def _wrap_sys(self):
         """Reads of the sys module's state. The module registry a patch line reads is a view
@@ -1401,6 +1438,20 @@ def _classes():
                 seen.add(id(sub))
                 todo.append(sub)
                 yield sub
+
+
+def _function_of(value):
+    """The plain function a value is: itself, or what a bound method, a classmethod or a
+    staticmethod holds; else None (a class, a constant, a built-in, a partial, a product
+    object whatever its __getattr__ answers: mock.call answers any name)."""
+    kind = type(value)
+    if kind is _FUNCTION:
+        return value
+    for holder, getter in _FUNC_OF.items():
+        if kind is holder or issubclass(kind, holder):
+            value = getter.__get__(value)
+            return value if type(value) is _FUNCTION else None
+    return None
 
 
 def _reads_other(code):

@@ -31,8 +31,14 @@ _HEAP = {
 
 
 class Guard:
-    def __init__(self, channel, plan):
+    def __init__(self, channel, plan, own=None):
         self.channel = channel
+        # The threads now running a frame walk of the gate's own (the run-time watcher's,
+        # gate_reach.py _enter; this guard's judging): shared by the run's watchers, whose
+        # hooks pass the events raised there. Nearly every frame and code object read of a
+        # watched run is one of them (the demo's: some 75,000 of 77,000), and judging each
+        # cost as much as the suite's own tests.
+        self.own = own if own is not None else set()
         root = plan.get("root") or os.getcwd()
         self.lines = {}
         for rel, ranges in (plan.get("lines") or {}).items():
@@ -82,14 +88,16 @@ class Guard:
         elif event != "sys._getframe" and event not in _HEAP:
             return
         me = _thread.get_ident()
-        if me in self.busy:
+        if me in self.busy or me in self.own:
             return
         self.busy.add(me)
+        self.own.add(me)
         try:
             self._judge(event, args)
         except Exception:  # noqa: BLE001 - the guard must never break the run it watches
             pass
         finally:
+            self.own.discard(me)
             self.busy.discard(me)
 
     def _judge(self, event, args):

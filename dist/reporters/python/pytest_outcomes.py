@@ -287,9 +287,12 @@ def _load_watchers(channel, plan):
     optional pytest plugin object."""
     plugins = []
     # The evidence watchers' instruments are registered with one guard (probe_guard.py).
+    # `own`: the threads in a frame walk of a watcher's own, whose events every watcher's
+    # hook passes (gate_reach.py _enter).
+    own = set()
     evidence = plan.get("cover") or plan.get("schemata")
-    guard = _by_path("probe_guard").Guard(channel, plan) if evidence else None
-    common = types.SimpleNamespace(**vars(_COMMON), guard=guard)
+    guard = _by_path("probe_guard").Guard(channel, plan, own) if evidence else None
+    common = types.SimpleNamespace(**vars(_COMMON), guard=guard, own=own)
     for name in sorted(os.listdir(_HERE)):
         if not (name.startswith("gate_") and name.endswith(".py")):
             continue
