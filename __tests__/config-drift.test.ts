@@ -50,7 +50,7 @@ function drift(head: Record_, base = record('vitest', root, { test: BASE }, [], 
 }
 
 describe('config-record: what a run says its configuration became', () => {
-  it('the root is <root> and volatile keys (report path, token, seed) are left out', () => {
+  it('the root is <root> and only the drawn places (report path, token, seed) are left out', () => {
     const other = '/elsewhere/wt'
     const a = record('vitest', root, { test: BASE }, [], [])
     const b = record(
@@ -63,8 +63,45 @@ describe('config-record: what a run says its configuration became', () => {
     expect(a.keys).toEqual(b.keys)
     expect(Object.keys(a.keys)).toEqual(['test.include', 'test.root', 'test.testTimeout'])
     expect(canonical({ b: 1, a: { seed: 4, token: 'x', c: /x/ } }, root)).toBe(
-      '{"a":{"c":"regexp:/x/"},"b":1}'
+      '{"a":{"c":"regexp:/x/","seed":4,"token":"x"},"b":1}'
     )
+  })
+
+  it('a plugin option named seed or a nested token is digested; the drawn paths are not', () => {
+    const run = (seed: number, drawn: string, plugin: object) =>
+      record(
+        'vitest',
+        root,
+        {
+          test: {
+            ...BASE,
+            outputFile: `/${drawn}.xml`,
+            api: { token: drawn, port: 1 },
+            sequence: { seed, shuffle: false },
+            plugins: [plugin]
+          }
+        },
+        [],
+        []
+      )
+    const honest = run(1, 'a', { seed: 1, opts: { token: 't' } })
+    expect(run(2, 'b', { seed: 1, opts: { token: 't' } }).keys).toEqual(honest.keys)
+    expect(run(1, 'a', { seed: 9, opts: { token: 't' } }).keys['test.plugins']).not.toBe(
+      honest.keys['test.plugins']
+    )
+    expect(run(1, 'a', { seed: 1, opts: { token: 'u' } }).keys['test.plugins']).not.toBe(
+      honest.keys['test.plugins']
+    )
+    const jest = (seed: number, projectSeed: number) =>
+      record(
+        'jest',
+        root,
+        { global: { seed, outputFile: `/${seed}` }, project0: { seed: projectSeed } },
+        [],
+        []
+      )
+    expect(jest(1, 3).keys).toEqual(jest(2, 3).keys)
+    expect(jest(1, 3).keys['project0.seed']).not.toBe(jest(1, 4).keys['project0.seed'])
   })
 
   it('the run’s temp folder is written by its role (jest’s cacheDirectory lies in a per-run TMPDIR)', () => {
