@@ -15,14 +15,36 @@ import { homedir, tmpdir } from 'node:os'
 import { isAbsolute, join, relative } from 'node:path'
 import { types } from 'node:util'
 
-// Keys that differ between two runs of one configuration (vitest's API token, the report
-// path the gate gives each side, jest's random seed of the run).
-const VOLATILE = new Set(['token', 'outputFile', 'seed'])
+// The exact places a runner draws anew on each run of one configuration (vitest's API
+// token and sequence seed, the report path the gate gives each side, jest's seed), by part
+// and path. Only these are left out: a plugin's option named `seed` is digested.
+const DRAWN = {
+  vitest: [
+    ['test', 'api', 'token'],
+    ['test', 'sequence', 'seed'],
+    ['test', 'outputFile']
+  ],
+  jest: [
+    ['global', 'seed'],
+    ['global', 'outputFile']
+  ]
+}
+
+/** The runner's drawn paths as a tree: `{ test: { api: { token: true } } }`. */
+export function drawnTree(runner) {
+  const tree = {}
+  for (const path of DRAWN[runner] ?? []) {
+    let at = tree
+    path.slice(0, -1).forEach(k => (at = at[k] ??= {}))
+    at[path.at(-1)] = true
+  }
+  return tree
+}
 
 /** The text of a value to digest (see walk); the root written as `<root>`. */
 export function canonical(value, root) {
   const budget = { left: MAX_NODES }
-  return placed(JSON.stringify(walk(value, new Set(), 0, budget)), root)
+  return placed(JSON.stringify(walk(value, new Set(), 0, budget, null)), root)
 }
 
 /**
@@ -54,7 +76,7 @@ const MAX_NODES = 100_000
  * an accessor is taken by its source), so a value the config imports cannot choose what is
  * digested for it. Keys sorted; a proxy is named as one (its traps could answer anything).
  */
-function walk(v, path, depth, budget) {
+function walk(v, path, depth, budget, skip) {
   if (typeof v === 'function') return `function:${Function.prototype.toString.call(v)}`
   if (typeof v === 'bigint' || typeof v === 'symbol') return `${typeof v}:${String(v)}`
   if (v === undefined) return 'undefined'
@@ -71,10 +93,11 @@ function walk(v, path, depth, budget) {
       : Object.keys(v).map(k => [k, Object.getOwnPropertyDescriptor(v, k)])
   const out = {}
   for (const [key, d] of entries) {
-    if (VOLATILE.has(key)) continue
+    const below = skip && Object.hasOwn(skip, key) ? skip[key] : null
+    if (below === true) continue
     const own = d && typeof d === 'object' && !types.isMap(v) && !types.isSet(v)
     const x = own ? ('value' in d ? d.value : (d.get ?? d.set)) : d
-    out[key] = walk(x, path, depth + 1, budget)
+    out[key] = walk(x, path, depth + 1, budget, below)
   }
   path.delete(v)
   if (Array.isArray(v) || types.isSet(v)) return Object.values(out)
@@ -88,10 +111,12 @@ function walk(v, path, depth, budget) {
 const digest = text => createHash('sha256').update(text).digest('hex').slice(0, 24)
 
 /** One digest per top-level key of each named part (`test.include`, `project0.setupFiles`). */
-export function keyDigests(parts, root) {
+export function keyDigests(parts, root, runner) {
   const out = {}
+  const drawn = drawnTree(runner)
   for (const [label, object] of Object.entries(parts)) {
-    const plain = walk(object ?? {}, new Set(), 0, { left: MAX_NODES })
+    const skip = Object.hasOwn(drawn, label) ? drawn[label] : null
+    const plain = walk(object ?? {}, new Set(), 0, { left: MAX_NODES }, skip)
     if (plain === null || typeof plain !== 'object') continue
     for (const [key, value] of Object.entries(plain))
       out[`${label}.${key}`] = digest(placed(JSON.stringify(value), root))
@@ -135,7 +160,7 @@ export function configRecord(runner, root, read) {
 function build(runner, root, parts, aliases, deps) {
   return {
     runner,
-    keys: keyDigests(parts, root),
+    keys: keyDigests(parts, root, runner),
     aliases,
     deps: [...new Set(deps)].map(d => relative(root, d)).filter(d => !d.startsWith('..'))
   }
