@@ -658,13 +658,20 @@ class _Watch:
         if not self._unchanged(builtins):
             for attr, value in list(vars(builtins).items()):
                 self._replaced(value, "comparison", "the built-in %s replaced" % attr)
+        owners = {}  # a module name -> True (the framework's) or the name, for this scan
         for cls in _classes():
-            if self.owned_class(cls):
+            name = getattr(cls, "__module__", None)
+            owner = owners.get(name) if type(name) is str else None
+            if owner is None:
+                owner = True if self.owned_class(cls) else str(name)
+                if type(name) is str:
+                    owners[name] = owner
+            if owner is True:
                 if not self._unchanged(cls):
                     for attr, value in list(vars(cls).items()):
                         self._replaced(value, "framework", "%s.%s of the test framework "
                                        "replaced" % (cls.__qualname__, attr))
-            elif str(getattr(cls, "__module__", "")) == "builtins":
+            elif owner == "builtins":
                 if not self._unchanged(cls):
                     for attr, value in list(vars(cls).items()):
                         self._lying(cls, attr, value)
