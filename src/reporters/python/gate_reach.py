@@ -411,22 +411,16 @@ class _Watch:
         one), for this watcher's hook and every other's: the events it raises are the
         gate's. Without it the evidence guard (probe_guard.py) judged each of the some
         30,000 frame reads of this watcher in the demo's head run, as many instructions as
-        the suite's own tests took. What _leave takes back."""
+        the suite's own tests took. What _leave takes back (None: already inside one)."""
         me = _ident()
         if me in self.own:
             return None
-        fresh = me not in self.busy
         self.own.add(me)
-        if fresh:
-            self.busy.add(me)
-        return me, fresh
+        return me
 
     def _leave(self, entered):
         if entered is not None:
-            me, fresh = entered
-            self.own.discard(me)
-            if fresh:
-                self.busy.discard(me)
+            self.own.discard(entered)
 
     def hides_here(self, depth):
         """hides() of the frame `depth` up alone (a read through the sys module's
@@ -706,10 +700,10 @@ class _Watch:
         """A comparison dunder of the patch's lines not written in the class's body (set
         later, or handed to type()) that never reads the value it compares with."""
         try:
-            func = _function_of(value)
-            at = self._defined_at(func)
+            at = self._defined_at(value)
         except Exception:  # noqa: BLE001 - one value it cannot read never stops the scan
             return
+        func = _function_of(value)  # a function whenever `at` is not None
         if at is None or _QUALNAME_OF(func) == "%s.%s" % (cls.__qualname__, attr):
             return
         if _reads_other(_CODE_OF(func)):
