@@ -22,7 +22,7 @@ import {
 import { instrumentReads, reachVoid, voids } from '../src/evidence/instrument.js'
 import { shiftedPlan } from '../src/evidence/mutate.js'
 import { pyCoverage } from '../src/evidence/py-coverage.js'
-import { readSession } from '../src/evidence/schemata.js'
+import { mutantWatch, readSession } from '../src/evidence/schemata.js'
 import type { MutantOutcome } from '../src/evidence/types.js'
 import type { SuiteRun } from '../src/replay/run.js'
 import type { EvidenceSettings } from '../src/policy/types.js'
@@ -491,6 +491,21 @@ describe('what the product reached of the instrument (instrument.ts, probe_guard
       )
     })
     expect(said.get(1)).toMatchObject({ cases: [{ name: 'b', outcome: 'passed' }] })
+  })
+
+  it("mutantWatch: a mutant run keeps the vote's lines, instrument and reach, never coverage or the differential recording", () => {
+    const vote = {
+      lines: { 'app/fee.py': [[7, 8]] as [number, number][] },
+      instrument: ['tests'],
+      reach: true,
+      cover: true,
+      diff: true,
+      open: ['app/plugin.py']
+    }
+    expect(mutantWatch(vote)).toEqual({ ...vote, cover: false, diff: false })
+    expect(vote.diff).toBe(true)
+    expect(mutantWatch(null)).toBeNull()
+    expect(mutantWatch(undefined)).toBeNull()
   })
 
   it('shiftedPlan: lines after a removal of several lines move up; a one-line mutant moves none', () => {

@@ -81,9 +81,14 @@ export async function runSession(
 export const allowed = (ctx: GateContext): AllowCheck =>
   allowList(ctx.policy.lints.reach_allow, ctx.policy.case_insensitive)
 
-/** The plan of a mutant run: the vote's without coverage (or none when the vote had none). */
+/**
+ * The plan of a mutant run: the vote's without coverage and without the differential
+ * recording (or none when the vote had none). Both serve the vote alone: a mutant's answer
+ * reads only the outcomes and the run-time reach events, and the recorder's wrappers cost
+ * about a seventh of a head run on the demo (BENCHMARKS.md 2026-12-03, second section).
+ */
 export function mutantWatch(vote: WatchPlan | null | undefined): WatchPlan | null {
-  return vote ? { ...vote, cover: false } : null
+  return vote ? { ...vote, cover: false, diff: false } : null
 }
 
 /** The command and selection: the union of the mutants' tests, or the whole suite. */

@@ -79,7 +79,7 @@ _HOLDER = "_pytest.assertion.rewrite"
 def install(channel, plan, common=None):
     if not plan.get("diff"):
         return None
-    recorder = _Recorder(channel, plan)
+    recorder = _Recorder(channel, plan, common)
     recorder.hook()
     sys.addaudithook(recorder.audit)
     return _Plugin(recorder)
@@ -106,7 +106,7 @@ def _real(path):
 
 
 class _Recorder:
-    def __init__(self, channel, plan):
+    def __init__(self, channel, plan, common=None):
         self.channel = channel
         self.root = _real(plan.get("root") or os.getcwd())
         self.changed = {}  # real path -> repository path
@@ -129,7 +129,7 @@ class _Recorder:
         self.patchers = []
         self.mocks = [0, False]  # active patches, counting installed
         self.base_env = None
-        self.marker = _reach_marker()
+        self.marker = _reach_marker(common)
         space = {"_record": self.record}
         # A name of no file: the run-time watcher walks through it as through a library frame.
         exec(compile(_CALLERS, "<decorator>", "exec"), space)  # noqa: S102 - our own constant
@@ -618,9 +618,12 @@ def _importing(frame):
     return False
 
 
-def _reach_marker():
-    """The run-time watcher's own test of a key named for the runner or the gate: from
-    gate_reach.py beside this file, loaded by path (its names only; nothing installed)."""
+def _reach_marker(common):
+    """The run-time watcher's own test of a key named for the runner or the gate, from
+    gate_reach.py beside this file: the run's copy when the watchers are loaded together
+    (compiled once), else loaded by path (its names only; nothing installed)."""
+    if common is not None and hasattr(common, "module"):
+        return common.module("gate_reach")._marker
     import importlib.util
 
     here = os.path.dirname(os.path.abspath(__file__))

@@ -292,14 +292,23 @@ def _load_watchers(channel, plan):
     own = set()
     evidence = plan.get("cover") or plan.get("schemata")
     guard = _by_path("probe_guard").Guard(channel, plan, own) if evidence else None
-    common = types.SimpleNamespace(**vars(_COMMON), guard=guard, own=own)
+    # `module`: a watcher beside this one, compiled once per run whoever asks first (the
+    # differential recorder reads the run-time watcher's test of the gate's keys).
+    loaded = {}
+
+    def module(name):
+        if name not in loaded:
+            loaded[name] = _by_path(name)
+        return loaded[name]
+
+    common = types.SimpleNamespace(**vars(_COMMON), guard=guard, own=own, module=module)
     for name in sorted(os.listdir(_HERE)):
         if not (name.startswith("gate_") and name.endswith(".py")):
             continue
         need = _NEEDS.get(name[:-3])
         if need is not None and not plan.get(need):
             continue
-        plugin = _by_path(name[:-3]).install(channel, plan, common)
+        plugin = module(name[:-3]).install(channel, plan, common)
         if plugin is not None:
             plugins.append(plugin)
     return plugins
