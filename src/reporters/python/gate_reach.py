@@ -36,6 +36,14 @@ _CODE_OF = _FUNCTION.__dict__["__code__"].__get__
 _QUALNAME_OF = _FUNCTION.__dict__["__qualname__"].__get__
 
 _MODULE = type(builtins)  # the module type, before the watcher gives sys a class of its own
+# type's own __subclasses__, taken before the watcher wraps it (_wrap_subclasses): the scan
+# walks every class through it, and through the wrapper each call judged its caller again
+# (some 2,000 frame checks a scan on the bench's suite).
+_SUBCLASSES = type.__dict__["__subclasses__"]
+# An object's address as object's own hash gives it (CPython: the address rotated, one
+# value per live object), for sets of objects by identity: id() raises an audit event
+# (builtins.id) that every hook of the process is called for, some 30,000 a scan's worth.
+_ADDRESS = object.__hash__
 
 # Keys judged by name, reported (not hidden) when a patch line reads one: the gate's own, if
 # the policy exposes them (suite.expose_env), and keys named for the runner that the suite's
@@ -683,8 +691,9 @@ class _Watch:
         given the patch's code (f.__code__ = ...; an audit event) has the next two scans
         judge everything (_scan), and a file the patch wrote, the next one (_wrote)."""
         values = tuple(vars(owner).values())
-        last = self.judged.get(id(owner))
-        self.judged[id(owner)] = (owner, values)
+        key = _ADDRESS(owner)
+        last = self.judged.get(key)
+        self.judged[key] = (owner, values)
         return (last is not None and last[0] is owner and len(last[1]) == len(values)
                 and all(map(operator.is_, last[1], values)))
 
@@ -1431,12 +1440,13 @@ def _classes():
     while todo:
         cls = todo.pop()
         try:
-            subs = type.__subclasses__(cls)
+            subs = _SUBCLASSES(cls)
         except TypeError:
             continue
         for sub in subs:
-            if id(sub) not in seen:
-                seen.add(id(sub))
+            key = _ADDRESS(sub)
+            if key not in seen:
+                seen.add(key)
                 todo.append(sub)
                 yield sub
 
