@@ -1,7 +1,7 @@
 // The gate's pytest plugin and bytecode caches outside the checkout. Installed packages keep
-// their caches (pytest rewrites every module of a plugin's distribution, all of Hypothesis,
-// and recompiling those from source cost about 0.4 s per run, issue 29), but only while the
-// cache folder is the one the run started with: code of the checkout that points
+// their ordinary caches and are not rewritten by pytest (it rewrites every module of a
+// plugin's distribution, all of Hypothesis, into a cache the gate's runs never write: 0.8 s
+// a run, issue 29), but only while the cache folder is the one the run started with: code of the checkout that points
 // sys.pycache_prefix at a folder it can write and plants compiled code there for a module
 // outside the checkout (one the sandbox mounts read-only) would otherwise have it run. Real
 // pytest, the plugin loaded as the gate loads it; first the naive run (no plugin) shows the
@@ -63,6 +63,14 @@ function project(rewritten: boolean): { checkout: string; outside: string } {
 
 /** pytest in the checkout; with the plugin, loaded and armed as the gate does it. */
 function pytest(p: { checkout: string; outside: string }, plugin: boolean): number | null {
+  return runPytest(p, plugin, 'test_value.py').status
+}
+
+function runPytest(
+  p: { checkout: string; outside: string },
+  plugin: boolean,
+  file: string
+): { status: number | null; stdout: string } {
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
@@ -73,13 +81,13 @@ function pytest(p: { checkout: string; outside: string }, plugin: boolean): numb
     env.PYTEST_PLUGINS = 'pytest_outcomes'
     env.TEST_OUTCOME_STREAM = '3:0123456789abcdef'
   }
-  const r = spawnSync(PY, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'test_value.py'], {
+  const r = spawnSync(PY, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', file], {
     cwd: p.checkout,
     env,
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe', 'pipe']
   })
-  return r.status
+  return { status: r.status, stdout: r.stdout }
 }
 
 describe.each([false, true])('a forged cache outside the checkout (rewritten: %s)', rewritten => {
@@ -89,5 +97,49 @@ describe.each([false, true])('a forged cache outside the checkout (rewritten: %s
 
   it("is not read under the gate's plugin: the module's source runs", () => {
     expect(pytest(project(rewritten), true)).toBe(0)
+  })
+})
+
+// pytest registers every module of an installed plugin's distribution for rewriting, as the
+// conftest here registers a helper outside the checkout. Under the plugin the helper imports
+// as Python imports it (its assert still fails the test, with a plain message); the
+// checkout's own test file is rewritten as before.
+describe('assertion rewriting of modules outside the checkout', () => {
+  function helperProject(): { checkout: string; outside: string } {
+    const root = mkdtempSync(join(tmpdir(), 'og-rewrite-'))
+    dirs.push(root)
+    const checkout = join(root, 'checkout')
+    const outside = join(root, 'site')
+    mkdirSync(checkout)
+    mkdirSync(outside)
+    writeFileSync(join(outside, 'exthelp.py'), 'def check(seen):\n    assert seen == 1\n')
+    writeFileSync(
+      join(checkout, 'conftest.py'),
+      'import pytest\n\npytest.register_assert_rewrite("exthelp")\n'
+    )
+    writeFileSync(
+      join(checkout, 'test_help.py'),
+      'import exthelp\n\n\ndef test_through_helper():\n    exthelp.check(2)\n\n\n' +
+        'def test_own_assert():\n    mine = 2\n    assert mine == 3\n'
+    )
+    return { checkout, outside }
+  }
+
+  it('rewrites the helper in a naive run: its failure shows the compared values', () => {
+    const r = runPytest(helperProject(), false, 'test_help.py')
+    expect(r.status).toBe(1)
+    expect(r.stdout).toContain('2 failed')
+    expect(r.stdout).toMatch(/test_through_helper - assert 2 == 1/)
+    expect(r.stdout).toMatch(/assert 2 == 3/)
+  })
+
+  it("leaves the helper as Python imports it under the gate's plugin; outcomes stay", () => {
+    const r = runPytest(helperProject(), true, 'test_help.py')
+    expect(r.status).toBe(1)
+    expect(r.stdout).toContain('2 failed')
+    expect(r.stdout).not.toMatch(/assert 2 == 1/)
+    expect(r.stdout).toMatch(/exthelp\.py:2: AssertionError/)
+    // The checkout's test file is still rewritten.
+    expect(r.stdout).toMatch(/assert 2 == 3/)
   })
 })
