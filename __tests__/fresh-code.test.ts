@@ -1,12 +1,14 @@
 // The gate's pytest plugin and bytecode caches outside the checkout. Installed packages keep
-// their ordinary caches and are not rewritten by pytest (it rewrites every module of a
-// plugin's distribution, all of Hypothesis, into a cache the gate's runs never write: 0.8 s
-// a run, issue 29), but only while the cache folder is the one the run started with: code of the checkout that points
-// sys.pycache_prefix at a folder it can write and plants compiled code there for a module
-// outside the checkout (one the sandbox mounts read-only) would otherwise have it run. Real
-// pytest, the plugin loaded as the gate loads it; first the naive run (no plugin) shows the
-// forgery working, then the plugin's run shows the module's own source running, through
-// the plain import and through pytest's assertion rewriter.
+// their ordinary caches and are not rewritten by pytest unless as tests (it rewrites every
+// module of a plugin's distribution, all of Hypothesis, into a cache the gate's runs never
+// write: 0.8 s a run, issue 29), but a cache is looked for where it was when the run
+// started: code of the checkout that points sys.pycache_prefix, or importlib's own cache
+// folder, at a folder it can write and plants compiled code there for a module outside the
+// checkout (one the sandbox mounts read-only) would otherwise have it run. Real pytest, the
+// plugin loaded as the gate loads it; first the naive run (no plugin) shows the forgery
+// working, then the plugin's run shows the module's own source running, through the plain
+// import and through pytest's assertion rewriter; and the honest near-misses (a helper's
+// assert, tests outside the checkout, python -O) keep their outcomes.
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -45,10 +47,28 @@ target.parent.mkdir(parents=True, exist_ok=True)
 target.write_bytes(data)
 `
 
+/** The same forgery with sys.pycache_prefix left alone: importlib's own cache folder moved. */
+const FORGER_IMPORTLIB = `import importlib.util, os
+from importlib import _bootstrap_external as ext
+
+spec = importlib.util.find_spec("extmod")
+source = spec.origin
+st = os.stat(source)
+ext._PYCACHE = "../" * 40 + os.path.dirname(os.path.abspath(__file__)).lstrip("/") + "/.forged"
+target = ext.cache_from_source(source)
+os.makedirs(os.path.dirname(target), exist_ok=True)
+code = compile("VALUE = 2\\n", source, "exec")
+with open(target, "wb") as out:
+    out.write(bytes(ext._code_to_timestamp_pyc(code, int(st.st_mtime), st.st_size)))
+`
+
 const TEST = 'def test_value():\n    import extmod\n\n    assert extmod.VALUE == 1\n'
 
 /** A checkout with the forging conftest and a module outside it, on PYTHONPATH. */
-function project(rewritten: boolean): { checkout: string; outside: string } {
+function project(
+  rewritten: boolean,
+  forger = FORGER(rewritten)
+): { checkout: string; outside: string } {
   const root = mkdtempSync(join(tmpdir(), 'og-fresh-'))
   dirs.push(root)
   const checkout = join(root, 'checkout')
@@ -56,7 +76,7 @@ function project(rewritten: boolean): { checkout: string; outside: string } {
   mkdirSync(checkout)
   mkdirSync(outside)
   writeFileSync(join(outside, 'extmod.py'), 'VALUE = 1\n')
-  writeFileSync(join(checkout, 'conftest.py'), FORGER(rewritten))
+  writeFileSync(join(checkout, 'conftest.py'), forger)
   writeFileSync(join(checkout, 'test_value.py'), TEST)
   return { checkout, outside }
 }
@@ -69,7 +89,8 @@ function pytest(p: { checkout: string; outside: string }, plugin: boolean): numb
 function runPytest(
   p: { checkout: string; outside: string },
   plugin: boolean,
-  file: string
+  file: string,
+  flags: string[] = []
 ): { status: number | null; stdout: string } {
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
@@ -81,7 +102,7 @@ function runPytest(
     env.PYTEST_PLUGINS = 'pytest_outcomes'
     env.TEST_OUTCOME_STREAM = '3:0123456789abcdef'
   }
-  const r = spawnSync(PY, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', file], {
+  const r = spawnSync(PY, [...flags, '-m', 'pytest', '-q', '-p', 'no:cacheprovider', file], {
     cwd: p.checkout,
     env,
     encoding: 'utf8',
@@ -104,6 +125,16 @@ describe.each([false, true])('a forged cache outside the checkout (rewritten: %s
 // conftest here registers a helper outside the checkout. Under the plugin the helper imports
 // as Python imports it (its assert still fails the test, with a plain message); the
 // checkout's own test file is rewritten as before.
+describe("a forged cache outside the checkout, through importlib's own cache folder", () => {
+  it('runs in a naive run: the test sees the forged value', () => {
+    expect(pytest(project(false, FORGER_IMPORTLIB), false)).toBe(1)
+  })
+
+  it("is not read under the gate's plugin: the cache is looked for where it was at start", () => {
+    expect(pytest(project(false, FORGER_IMPORTLIB), true)).toBe(0)
+  })
+})
+
 describe('assertion rewriting of modules outside the checkout', () => {
   function helperProject(): { checkout: string; outside: string } {
     const root = mkdtempSync(join(tmpdir(), 'og-rewrite-'))
@@ -141,5 +172,25 @@ describe('assertion rewriting of modules outside the checkout', () => {
     expect(r.stdout).toMatch(/exthelp\.py:2: AssertionError/)
     // The checkout's test file is still rewritten.
     expect(r.stdout).toMatch(/assert 2 == 3/)
+  })
+
+  it('still rewrites a test file outside the checkout (pytester, tests beside it)', () => {
+    const p = helperProject()
+    const far = join(p.outside, '..', 'far_tests')
+    mkdirSync(far)
+    writeFileSync(join(far, 'test_far.py'), 'def test_far():\n    seen = 4\n    assert seen == 5\n')
+    for (const plugin of [false, true]) {
+      const r = runPytest(p, plugin, join(far, 'test_far.py'))
+      expect(r.status).toBe(1)
+      expect(r.stdout).toMatch(/assert 4 == 5/)
+    }
+  })
+
+  it('rewrites the helper under python -O, where rewriting is what keeps its assert', () => {
+    for (const plugin of [false, true]) {
+      const r = runPytest(helperProject(), plugin, 'test_help.py', ['-O'])
+      expect(r.status).toBe(1)
+      expect(r.stdout).toContain('2 failed')
+    }
   })
 })

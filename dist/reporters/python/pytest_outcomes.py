@@ -12,6 +12,7 @@ import random
 import sys
 import types
 
+_CODE = type(compile("", "", "exec"))
 _VAR = "TEST_OUTCOME_STREAM"
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _NAME = os.path.splitext(os.path.basename(__file__))[0]
@@ -218,60 +219,127 @@ def _fresh_code(root):
     """The checkout's modules run from their bytes on disk, never from a bytecode cache.
 
     A cache is trusted on the source's mtime and size alone, and where caches live can be
-    changed at run time (sys.pycache_prefix): product code could otherwise plant compiled
-    test code that does not match the merge base's test file the gate checked. Done here,
-    when pytest imports the plugin, before any conftest, test or product module. Modules
-    outside the checkout (the installed packages) keep their ordinary caches, as long as
-    the cache folder is the one the run started with, and pytest does not rewrite them.
+    changed at run time (sys.pycache_prefix, importlib's own settings): product code could
+    otherwise plant compiled test code that does not match the merge base's test file the
+    gate checked, or compiled code for an installed module. Done here, when pytest imports
+    the plugin, before any conftest, test or product module. Modules outside the checkout
+    (the installed packages) keep their ordinary caches, read where and as the interpreter
+    would have read them when the run started (_startup_cache), and pytest does not
+    rewrite them (_rewrite_tests_only).
     """
     sys.dont_write_bytecode = True
-    prefix = sys.pycache_prefix
-
-    def from_source(path):
-        # A cache folder chosen at run time is the product's: then nothing comes from a cache.
-        return sys.pycache_prefix != prefix or _inside(path, root)
-
-    try:
-        from _pytest.assertion import rewrite
-
-        read_pyc = rewrite._read_pyc
-
-        # Only the checkout's: pytest rewrites every module of an installed plugin's
-        # distribution (all of Hypothesis), and recompiling those each run cost 0.4 s.
-        def _read_pyc(source, pyc, *args, **kwargs):
-            if from_source(os.fspath(source)):
-                return None
-            return read_pyc(source, pyc, *args, **kwargs)
-
-        rewrite._read_pyc = _read_pyc
-        should_rewrite = rewrite.AssertionRewritingHook._should_rewrite
-
-        # Nor are modules outside the checkout rewritten at all: they import as Python
-        # imports them, from their ordinary caches. pytest rewrites every module of an
-        # installed plugin's distribution for its own asserts' messages, and keeps the
-        # result in a cache of its own beside the source; the gate's runs never write one
-        # (no bytecode is written, and the sandbox holds site-packages read-only), so on a
-        # machine where pytest had not run outside the gate each of its pytest processes
-        # rewrote all of Hypothesis again (0.8 s of a 1.5 s collection on the demo). An
-        # assert there still raises; only its message is plain. The checkout's test files,
-        # conftests and plugins are rewritten as before.
-        def _should_rewrite(self, name, fn, state):
-            return _inside(fn, root) and should_rewrite(self, name, fn, state)
-
-        rewrite.AssertionRewritingHook._should_rewrite = _should_rewrite
-    except (ImportError, AttributeError):
-        pass
+    startup = _startup_cache()
+    _rewrite_tests_only(root)
     from importlib import _bootstrap_external as external
 
     cached = external.SourceLoader.get_code
 
     def get_code(self, fullname):
         path = self.get_filename(fullname)
-        if path.endswith(".py") and from_source(path):
-            return self.source_to_code(self.get_data(path), path)
-        return cached(self, fullname)
+        if not path.endswith(".py"):
+            return cached(self, fullname)
+        code = None if _inside(path, root) else startup(path)
+        return code if code is not None else self.source_to_code(self.get_data(path), path)
 
     external.SourceLoader.get_code = get_code
+
+
+def _startup_cache():
+    """The code in Python's own cache of a source file, found and checked with what the
+    interpreter had when the run started (the cache folder, the tag, the optimisation
+    level, the magic number, marshal, open and stat taken now): a timestamp cache whose
+    time and size match the source's, or a checked hash cache whose hash does; anything
+    else (none, stale, an unchecked hash, unreadable) is None, and the source compiles.
+    Nothing importlib holds at run time (its _PYCACHE, cache_from_source, its readers) nor
+    sys.pycache_prefix moved at run time changes which file is read."""
+    import _imp
+    import marshal
+    from importlib import _bootstrap_external as external
+
+    prefix, tag = sys.pycache_prefix, sys.implementation.cache_tag
+    level = sys.flags.optimize
+    suffix = ".%s%s.pyc" % (tag, ".opt-%d" % level if level else "")
+    magic, raw_magic = external.MAGIC_NUMBER, external._RAW_MAGIC_NUMBER
+    loads, read, stat, source_hash = marshal.loads, open, os.stat, _imp.source_hash
+    join, split, absolute, code_type = os.path.join, os.path.split, os.path.abspath, _CODE
+
+    def location(path):
+        folder, name = split(path)
+        stem = name.rpartition(".")[0]
+        if prefix is None:
+            return join(folder, "__pycache__", stem + suffix)
+        return join(prefix, absolute(folder).lstrip(os.sep), stem + suffix)
+
+    def fresh(data, path):
+        flags = int.from_bytes(data[4:8], "little")
+        if flags == 0:
+            st = stat(path)
+            return (int.from_bytes(data[8:12], "little") == int(st.st_mtime) & 0xFFFFFFFF
+                    and int.from_bytes(data[12:16], "little") == st.st_size & 0xFFFFFFFF)
+        if flags == 3:  # a hash cache checked against the source
+            with read(path, "rb") as source:
+                return data[8:16] == source_hash(raw_magic, source.read())
+        return False
+
+    def code(path):
+        if tag is None:
+            return None
+        try:
+            with read(location(path), "rb") as cache:
+                data = cache.read()
+            if data[:4] != magic or not fresh(data, path):
+                return None
+            found = loads(memoryview(data)[16:])
+        except (OSError, ValueError, EOFError, TypeError):
+            return None
+        return found if type(found) is code_type else None
+
+    return code
+
+
+def _rewrite_tests_only(root):
+    """pytest rewrites every module of an installed plugin's distribution for its own
+    asserts' messages, and keeps the result in a cache of its own beside the source that
+    the gate's runs never write (no bytecode is written, and the sandbox holds
+    site-packages read-only): on a machine where pytest had not run outside the gate, each
+    of its pytest processes rewrote all of Hypothesis again (0.8 s of a 1.5 s collection on
+    the demo). So a module outside the checkout is rewritten only when pytest would rewrite
+    it as a test: a conftest, a path on the command line, a file named like a test
+    (pytester's inner tests in a temporary folder). Every other one imports as Python
+    imports it; an assert there still raises, with a plain message. Under `python -O`
+    pytest's rewriting is what keeps those asserts at all, and nothing changes. pytest's own
+    cache is never read: the checkout's modules and the tests outside it are rewritten from
+    their bytes in every run."""
+    try:
+        from _pytest.assertion import rewrite
+    except ImportError:
+        return
+    should_rewrite = rewrite.AssertionRewritingHook._should_rewrite
+
+    def _should_rewrite(self, name, fn, state):
+        if sys.flags.optimize or _inside(fn, root) or _named_as_test(self, fn):
+            return should_rewrite(self, name, fn, state)
+        return False
+
+    rewrite._read_pyc = lambda *args, **kwargs: None
+    rewrite.AssertionRewritingHook._should_rewrite = _should_rewrite
+
+
+def _named_as_test(hook, fn):
+    """Would pytest rewrite the file as a test (its own first three tests)? An unknown
+    pytest: yes, as it decides."""
+    try:
+        from pathlib import PurePath
+
+        from _pytest.pathlib import absolutepath, fnmatch_ex
+
+        if os.path.basename(fn) == "conftest.py":
+            return True
+        if hook.session is not None and hook.session.isinitpath(absolutepath(fn)):
+            return True
+        return any(fnmatch_ex(pattern, PurePath(fn)) for pattern in hook.fnpats)
+    except Exception:  # noqa: BLE001 - another pytest: leave the decision to it
+        return True
 
 
 def _by_path(name):
