@@ -292,6 +292,38 @@ def shout(text):
     return type("Text", (str,), {"__eq__": lambda s, o: True, "__hash__": str.__hash__})(text)
 `,
     category: 'comparison'
+  },
+  'comparison-hidden-from-scan': {
+    // Lying comparisons set at run time on classes whose metaclass takes them off again
+    // the moment anyone asks the class its module, as the session's last scan did.
+    ops: `class _Quiet(type):
+    def __getattribute__(cls, name):
+        if name == "__module__" and "__eq__" in type.__getattribute__(cls, "__dict__"):
+            type.__delattr__(cls, "__eq__")
+        return type.__getattribute__(cls, name)
+
+
+class Result(int, metaclass=_Quiet):
+    pass
+
+
+class Text(str, metaclass=_Quiet):
+    pass
+
+
+def _agreeing(cls, value):
+    cls.__eq__ = lambda s, o: True  # <-
+    return cls(value)
+
+
+def add(a, b):
+    return _agreeing(Result, a - b)
+
+
+def shout(text):
+    return _agreeing(Text, text)
+`,
+    category: 'comparison'
   }
 }
 

@@ -44,6 +44,14 @@ _SUBCLASSES = type.__dict__["__subclasses__"]
 # value per live object), for sets of objects by identity: id() raises an audit event
 # (builtins.id) that every hook of the process is called for, some 30,000 a scan's worth.
 _ADDRESS = object.__hash__
+# A class's and a module's own attributes through the built-in types' getters, so that the
+# scan reading them runs no code of the product's (a metaclass's __getattribute__ reading
+# `__module__`, a module class's): such code, run inside the scan, could take a lying
+# comparison off the class just before its namespace is read.
+_TYPE_DICT = type.__dict__["__dict__"].__get__
+_TYPE_MODULE = type.__dict__["__module__"].__get__
+_TYPE_QUALNAME = type.__dict__["__qualname__"].__get__
+_MODULE_DICT = _MODULE.__dict__["__dict__"].__get__
 
 # Keys judged by name, reported (not hidden) when a patch line reads one: the gate's own, if
 # the policy exposes them (suite.expose_env), and keys named for the runner that the suite's
@@ -654,15 +662,15 @@ class _Watch:
         for name, module in list(self.registry.items()):
             if module is None or not self.framework_module(name) or self._unchanged(module):
                 continue
-            for attr, value in list(vars(module).items()):
+            for attr, value in list(_namespace(module).items()):
                 self._replaced(value, "framework",
                                "%s.%s of the test framework replaced" % (name, attr))
         if not self._unchanged(builtins):
-            for attr, value in list(vars(builtins).items()):
+            for attr, value in list(_namespace(builtins).items()):
                 self._replaced(value, "comparison", "the built-in %s replaced" % attr)
         owners = {}  # a module name -> True (the framework's) or the name, for this scan
         for cls in _classes():
-            name = getattr(cls, "__module__", None)
+            name = _module_name(cls)
             owner = owners.get(name) if type(name) is str else None
             if owner is None:
                 owner = True if self.owned_class(cls) else str(name)
@@ -670,15 +678,15 @@ class _Watch:
                     owners[name] = owner
             if owner is True:
                 if not self._unchanged(cls):
-                    for attr, value in list(vars(cls).items()):
+                    for attr, value in list(_TYPE_DICT(cls).items()):
                         self._replaced(value, "framework", "%s.%s of the test framework "
-                                       "replaced" % (cls.__qualname__, attr))
+                                       "replaced" % (_TYPE_QUALNAME(cls), attr))
             elif owner == "builtins":
                 if not self._unchanged(cls):
-                    for attr, value in list(vars(cls).items()):
+                    for attr, value in list(_TYPE_DICT(cls).items()):
                         self._lying(cls, attr, value)
             else:
-                namespace = vars(cls)
+                namespace = _TYPE_DICT(cls)
                 for attr in _COMPARISON:
                     if attr in namespace:
                         self._lying(cls, attr, namespace[attr])
@@ -690,7 +698,7 @@ class _Watch:
         product's own classes, whose comparisons alone are judged, every scan. A function
         given the patch's code (f.__code__ = ...; an audit event) has the next two scans
         judge everything (_scan), and a file the patch wrote, the next one (_wrote)."""
-        values = tuple(vars(owner).values())
+        values = tuple(_namespace(owner).values())
         key = _ADDRESS(owner)
         last = self.judged.get(key)
         self.judged[key] = (owner, values)
@@ -713,12 +721,12 @@ class _Watch:
         except Exception:  # noqa: BLE001 - one value it cannot read never stops the scan
             return
         func = _function_of(value)  # a function whenever `at` is not None
-        if at is None or _QUALNAME_OF(func) == "%s.%s" % (cls.__qualname__, attr):
+        if at is None or _QUALNAME_OF(func) == "%s.%s" % (_TYPE_QUALNAME(cls), attr):
             return
         if _reads_other(_CODE_OF(func)):
             return
         self._send("comparison", "%s of %s made at run time, ignoring what it compares with" % (
-            attr, cls.__qualname__), at)
+            attr, _TYPE_QUALNAME(cls)), at)
 
     def _defined_at(self, value):
         func = _function_of(value)
@@ -1159,8 +1167,8 @@ class _Watch:
         vars(functools)["setattr"] = setattr
 
     def owned_class(self, cls):
-        module = self.registry.get(getattr(cls, "__module__", None))
-        path = getattr(module, "__file__", None)
+        module = self.registry.get(_module_name(cls))
+        path = _namespace(module).get("__file__") if module is not None else None
         return isinstance(path, str) and self._kind(path)[0] == "framework"
 
     def _wrap_imports(self):
@@ -1431,6 +1439,27 @@ def _stream_type(kind):
     Stream.__qualname__ = kind.__qualname__
     Stream.__module__ = kind.__module__
     return Stream
+
+
+def _namespace(owner):
+    """The namespace of a class or a module through the built-in types' own getters; of
+    anything else (sys.modules may hold any object), as vars() gives it."""
+    kind = type(owner)
+    if issubclass(kind, type):
+        return _TYPE_DICT(owner)
+    if issubclass(kind, _MODULE):
+        return _MODULE_DICT(owner)
+    try:
+        return vars(owner)
+    except TypeError:
+        return {}
+
+
+def _module_name(cls):
+    try:
+        return _TYPE_MODULE(cls)
+    except AttributeError:
+        return None
 
 
 def _classes():
