@@ -1167,7 +1167,8 @@ class _Watch:
         vars(functools)["setattr"] = setattr
 
     def owned_class(self, cls):
-        module = self.registry.get(_module_name(cls))
+        name = _module_name(cls)
+        module = self.registry.get(name) if type(name) is str else None  # no str subclass's hash
         path = _namespace(module).get("__file__") if module is not None else None
         return isinstance(path, str) and self._kind(path)[0] == "framework"
 
