@@ -64,17 +64,23 @@ with open(target, "wb") as out:
 
 const TEST = 'def test_value():\n    import extmod\n\n    assert extmod.VALUE == 1\n'
 
-/** A checkout with the forging conftest and a module outside it, on PYTHONPATH. */
-function project(
-  rewritten: boolean,
-  forger = FORGER(rewritten)
-): { checkout: string; outside: string } {
+/** A checkout and a folder beside it that goes on PYTHONPATH (the installed packages). */
+function layout(): { checkout: string; outside: string } {
   const root = mkdtempSync(join(tmpdir(), 'og-fresh-'))
   dirs.push(root)
   const checkout = join(root, 'checkout')
   const outside = join(root, 'site')
   mkdirSync(checkout)
   mkdirSync(outside)
+  return { checkout, outside }
+}
+
+/** A checkout with the forging conftest and a module outside it, on PYTHONPATH. */
+function project(
+  rewritten: boolean,
+  forger = FORGER(rewritten)
+): { checkout: string; outside: string } {
+  const { checkout, outside } = layout()
   writeFileSync(join(outside, 'extmod.py'), 'VALUE = 1\n')
   writeFileSync(join(checkout, 'conftest.py'), forger)
   writeFileSync(join(checkout, 'test_value.py'), TEST)
@@ -121,10 +127,6 @@ describe.each([false, true])('a forged cache outside the checkout (rewritten: %s
   })
 })
 
-// pytest registers every module of an installed plugin's distribution for rewriting, as the
-// conftest here registers a helper outside the checkout. Under the plugin the helper imports
-// as Python imports it (its assert still fails the test, with a plain message); the
-// checkout's own test file is rewritten as before.
 describe("a forged cache outside the checkout, through importlib's own cache folder", () => {
   it('runs in a naive run: the test sees the forged value', () => {
     expect(pytest(project(false, FORGER_IMPORTLIB), false)).toBe(1)
@@ -135,14 +137,13 @@ describe("a forged cache outside the checkout, through importlib's own cache fol
   })
 })
 
+// pytest registers every module of an installed plugin's distribution for rewriting, as the
+// conftest here registers a helper outside the checkout. Under the plugin the helper imports
+// as Python imports it (its assert still fails the test, with a plain message); the
+// checkout's own test file is rewritten as before.
 describe('assertion rewriting of modules outside the checkout', () => {
   function helperProject(): { checkout: string; outside: string } {
-    const root = mkdtempSync(join(tmpdir(), 'og-rewrite-'))
-    dirs.push(root)
-    const checkout = join(root, 'checkout')
-    const outside = join(root, 'site')
-    mkdirSync(checkout)
-    mkdirSync(outside)
+    const { checkout, outside } = layout()
     writeFileSync(join(outside, 'exthelp.py'), 'def check(seen):\n    assert seen == 1\n')
     writeFileSync(
       join(checkout, 'conftest.py'),

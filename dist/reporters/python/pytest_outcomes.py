@@ -12,7 +12,6 @@ import random
 import sys
 import types
 
-_CODE = type(compile("", "", "exec"))
 _VAR = "TEST_OUTCOME_STREAM"
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _NAME = os.path.splitext(os.path.basename(__file__))[0]
@@ -261,7 +260,7 @@ def _startup_cache():
     suffix = ".%s%s.pyc" % (tag, ".opt-%d" % level if level else "")
     magic, raw_magic = external.MAGIC_NUMBER, external._RAW_MAGIC_NUMBER
     loads, read, stat, source_hash = marshal.loads, open, os.stat, _imp.source_hash
-    join, split, absolute, code_type = os.path.join, os.path.split, os.path.abspath, _CODE
+    join, split, absolute, code_type = os.path.join, os.path.split, os.path.abspath, types.CodeType
 
     def location(path):
         folder, name = split(path)
@@ -282,8 +281,6 @@ def _startup_cache():
         return False
 
     def code(path):
-        if tag is None:
-            return None
         try:
             with read(location(path), "rb") as cache:
                 data = cache.read()
@@ -294,7 +291,7 @@ def _startup_cache():
             return None
         return found if type(found) is code_type else None
 
-    return code
+    return code if tag is not None else (lambda path: None)
 
 
 def _rewrite_tests_only(root):
@@ -310,36 +307,38 @@ def _rewrite_tests_only(root):
     pytest's rewriting is what keeps those asserts at all, and nothing changes. pytest's own
     cache is never read: the checkout's modules and the tests outside it are rewritten from
     their bytes in every run."""
+    from pathlib import PurePath
+
     try:
         from _pytest.assertion import rewrite
     except ImportError:
         return
-    should_rewrite = rewrite.AssertionRewritingHook._should_rewrite
+    rewrite._read_pyc = lambda *args, **kwargs: None
+    should_rewrite = getattr(rewrite.AssertionRewritingHook, "_should_rewrite", None)
+    try:
+        from _pytest.pathlib import absolutepath, fnmatch_ex
+    except ImportError:
+        should_rewrite = None
+    if should_rewrite is None:
+        return  # another pytest: it decides what to rewrite, as without the gate
+
+    def named_as_test(hook, fn):
+        # pytest's own first three reasons to rewrite a file; another pytest: as it decides.
+        try:
+            if os.path.basename(fn) == "conftest.py":
+                return True
+            if hook.session is not None and hook.session.isinitpath(absolutepath(fn)):
+                return True
+            return any(fnmatch_ex(pattern, PurePath(fn)) for pattern in hook.fnpats)
+        except Exception:  # noqa: BLE001
+            return True
 
     def _should_rewrite(self, name, fn, state):
-        if sys.flags.optimize or _inside(fn, root) or _named_as_test(self, fn):
+        if sys.flags.optimize or _inside(fn, root) or named_as_test(self, fn):
             return should_rewrite(self, name, fn, state)
         return False
 
-    rewrite._read_pyc = lambda *args, **kwargs: None
     rewrite.AssertionRewritingHook._should_rewrite = _should_rewrite
-
-
-def _named_as_test(hook, fn):
-    """Would pytest rewrite the file as a test (its own first three tests)? An unknown
-    pytest: yes, as it decides."""
-    try:
-        from pathlib import PurePath
-
-        from _pytest.pathlib import absolutepath, fnmatch_ex
-
-        if os.path.basename(fn) == "conftest.py":
-            return True
-        if hook.session is not None and hook.session.isinitpath(absolutepath(fn)):
-            return True
-        return any(fnmatch_ex(pattern, PurePath(fn)) for pattern in hook.fnpats)
-    except Exception:  # noqa: BLE001 - another pytest: leave the decision to it
-        return True
 
 
 def _by_path(name):
