@@ -497,6 +497,12 @@ class _Watch:
         finally:
             self.busy.discard(me)
 
+    # Said outright (tracing stays off in the hook, as without it): the interpreter looks
+    # `__cantrace__` up on every hook for every event, and on a bound method a missing one
+    # is an AttributeError formatted and thrown away each time, some 4,500 instructions an
+    # event, a third of the watcher's cost on the bench's suite (BENCHMARKS.md).
+    hook.__cantrace__ = False
+
     def _judge(self, found, frame):
         """Sends what classify() found when a frame of the patch's lines raised it (a
         process the patch starts: kept until the session's end, survivors())."""

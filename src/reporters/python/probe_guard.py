@@ -100,6 +100,9 @@ class Guard:
             self.own.discard(me)
             self.busy.discard(me)
 
+    # The interpreter's look-up of it per event finds it (gate_reach.py _Watch.hook).
+    hook.__cantrace__ = False
+
     def _judge(self, event, args):
         # What was obtained first (most events hand out nothing of the gate's: a code object
         # without an instrument, the patch's own frame), then who obtained it (one frame
