@@ -108,6 +108,8 @@ def _real(path):
 class _Recorder:
     def __init__(self, channel, plan, common=None):
         self.channel = channel
+        # The plugin's resolver, folders kept (pytest_outcomes.py _real_paths).
+        self.real = common.real if common is not None else _real
         self.root = _real(plan.get("root") or os.getcwd())
         self.changed = {}  # real path -> repository path
         self.ranges = {}  # repository path -> the patch's [first, last] lines
@@ -167,7 +169,7 @@ class _Recorder:
 
         def get_code(self, fullname):
             path = self.get_filename(fullname)
-            if path.endswith(".py") and recorder._in_instrument(_real(path)):
+            if path.endswith(".py") and recorder._in_instrument(recorder.real(path)):
                 code = recorder.compiled(self.get_data(path), path)
                 if code is not None:
                     return code
@@ -196,7 +198,9 @@ class _Recorder:
 
         def rewrite_asserts(mod, source, module_path=None, config=None):
             previous(mod, source, module_path, config)
-            if module_path is not None and recorder._in_instrument(_real(str(module_path))):
+            if module_path is not None and recorder._in_instrument(
+                recorder.real(str(module_path))
+            ):
                 recorder._picked(mod)
 
         rewrite_asserts.__doc__ = previous.__doc__
@@ -221,7 +225,7 @@ class _Recorder:
         path = getattr(module, "__file__", None)
         if not isinstance(path, str):
             return
-        real = _real(path)
+        real = self.real(path)
         if not real.startswith(self.root + os.sep) or self._in_instrument(real):
             return
         rel = self.changed.get(real)
@@ -375,7 +379,7 @@ class _Recorder:
         """The checkout's folders on sys.path (the instrument's are the runner's doing)."""
         out = []
         for path in sys.path:
-            real = _real(path or ".") if isinstance(path, str) else ""
+            real = self.real(path or ".") if isinstance(path, str) else ""
             inside = real == self.root or real.startswith(self.root + os.sep)
             if inside and not self._in_instrument(real) and path not in out:
                 out.append(path)

@@ -1,0 +1,102 @@
+// The plugin's path resolver (src/reporters/python/pytest_outcomes.py `_real_paths`): how the
+// plugin and the watchers tell a module's file from the checkout's. It keeps each folder's
+// answer for the process, so a file costs one lstat instead of realpath's walk of every
+// component (issue 29: some 1,300 paths a watched run). It must answer as os.path.realpath
+// does for every shape of path: links to folders and to files, links to links, dangling
+// links, `..` before and after a link, relative paths, bytes, trailing separators, and a
+// file replaced by a link after its folder was resolved.
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+
+const here = join(import.meta.dirname, '..', 'src', 'reporters', 'python')
+const python = process.env.ORACLE_GATE_TEST_PYTHON ?? 'python3'
+const dirs: string[] = []
+
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
+})
+
+function runPython(script: string, cwd: string): unknown {
+  const r = spawnSync(python, ['-c', script], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, PYTHONPATH: here, PYTHONDONTWRITEBYTECODE: '1' }
+  })
+  expect(r.stderr).toBe('')
+  expect(r.status).toBe(0)
+  return JSON.parse(r.stdout)
+}
+
+const TREE = `
+import json, os, sys
+import pytest_outcomes as po
+root = os.getcwd()
+j = lambda *p: os.path.join(root, *p)
+os.makedirs(j("real", "pkg", "sub"))
+for name in ("a.py", "b.py", "target.py"):
+    open(j("real", "pkg", name), "w").close()
+os.symlink(j("real", "pkg"), j("linked"))                 # a folder link
+os.symlink(j("real", "pkg", "target.py"), j("real", "pkg", "file_link.py"))
+os.symlink("file_link.py", j("real", "pkg", "link_to_link.py"))
+os.symlink(j("nowhere", "x.py"), j("real", "pkg", "dangling.py"))
+os.symlink("../..", j("real", "pkg", "sub", "up"))       # a relative link to an ancestor
+`
+
+describe('the plugin resolver answers as os.path.realpath', () => {
+  it('for every shape of path, before and after its folder is kept', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'og-real-'))
+    dirs.push(dir)
+    const out = runPython(
+      `${TREE}
+paths = [
+    j("real", "pkg", "a.py"), j("linked", "a.py"), j("linked", "b.py"),
+    j("linked", "file_link.py"), j("linked", "link_to_link.py"), j("linked", "dangling.py"),
+    j("linked", "sub", "up", "pkg", "a.py"), j("linked", "sub", "up", "..", "linked", "a.py"),
+    j("linked", "sub", "..", "a.py"), j("linked", "missing", "x.py"), j("linked") + os.sep,
+    j("linked", "."), j("linked", ".."), "linked/a.py", "a.py", ".", os.sep,
+    os.fsencode(j("linked", "a.py")), j("linked", "sub", "up"),
+]
+real = po._real_paths()
+first = [real(p) for p in paths]
+again = [real(p) for p in paths]
+expected = [os.path.realpath(p) for p in paths]
+# A file the folder held replaced by a link after the folder was kept.
+os.remove(j("real", "pkg", "b.py"))
+os.symlink(j("real", "pkg", "target.py"), j("real", "pkg", "b.py"))
+swapped = real(j("linked", "b.py"))
+show = lambda v: os.fsdecode(v)
+print(json.dumps({
+    "mismatch": [show(p) for p, got, want in zip(paths, first, expected) if got != want],
+    "unstable": [show(p) for p, a, b in zip(paths, first, again) if a != b],
+    "swapped": [swapped, os.path.realpath(j("linked", "b.py"))],
+}))
+`,
+      dir
+    ) as { mismatch: string[]; unstable: string[]; swapped: [string, string] }
+    expect(out.mismatch).toEqual([])
+    expect(out.unstable).toEqual([])
+    expect(out.swapped[0]).toBe(out.swapped[1])
+    expect(out.swapped[0].endsWith('target.py')).toBe(true)
+  })
+
+  it("walks a folder's components once for all the files in it", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'og-real-'))
+    dirs.push(dir)
+    const out = runPython(
+      `${TREE}
+calls = []
+plain = os.path.realpath
+os.path.realpath = lambda p: calls.append(p) or plain(p)
+real = po._real_paths()
+for i in range(50):
+    real(j("linked", "f%d.py" % i))
+print(json.dumps({"calls": len(calls)}))
+`,
+      dir
+    ) as { calls: number }
+    expect(out.calls).toBe(1)
+  })
+})
