@@ -4,7 +4,7 @@
 // every line of the product watched (the worst case: every product frame is the patch's).
 import { spawn } from 'node:child_process'
 import { existsSync, rmSync } from 'node:fs'
-import { join } from 'node:path'
+import { delimiter, join } from 'node:path'
 import { median, pythonShims, tempDir, writeFiles } from './lib.mjs'
 
 const ROOT = join(import.meta.dirname, '..')
@@ -62,8 +62,11 @@ def scaled(n):
 const MAIN =
   "import resource, sys, pytest; code = pytest.main(sys.argv[1:]); u = resource.getrusage(resource.RUSAGE_SELF); sys.stderr.write('CPU %f\\n' % (u.ru_utime + u.ru_stime)); sys.exit(code)"
 
-/** One pytest run with the reporter; `plan` fed at descriptor 4 when given. CPU seconds. */
-export function run(python, dir, reporters, plan) {
+/**
+ * One pytest run with the reporter; `plan` fed at descriptor 4 when given. CPU seconds, and
+ * the instructions counted when `wrapper` runs it under valgrind's callgrind.
+ */
+export function run(python, dir, reporters, plan, wrapper = []) {
   return new Promise((resolve, reject) => {
     const started = performance.now()
     const env = {
@@ -72,7 +75,9 @@ export function run(python, dir, reporters, plan) {
       PYTHONPATH: reporters,
       TEST_OUTCOME_STREAM: plan ? '3:bench:4' : '3:bench'
     }
-    const child = spawn(python, ['-c', MAIN, 'tests', '-q', '-p', 'no:cacheprovider'], {
+    const argv = [python, '-c', MAIN, 'tests', '-q', '-p', 'no:cacheprovider']
+    const [command, ...args] = [...wrapper, ...argv]
+    const child = spawn(command, args, {
       cwd: dir,
       env,
       stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe']
@@ -89,34 +94,45 @@ export function run(python, dir, reporters, plan) {
       else {
         const cpu = /CPU ([\d.]+)/.exec(errors)
         if (!cpu) reject(new Error(`no CPU figure: ${errors.slice(-400)}`))
-        else resolve({ cpu: Number(cpu[1]), wall: (performance.now() - started) / 1000, stream })
+        else {
+          // The run's own count: a child it forks prints its own (its share up to then).
+          const own = new RegExp(`==${child.pid}== Collected : ([\\d,]+)`)
+          const counted = own.exec(errors)?.[1]?.replace(/,/g, '')
+          const wall = (performance.now() - started) / 1000
+          resolve({ cpu: Number(cpu[1]), wall, stream, instructions: Number(counted ?? NaN) })
+        }
       }
     })
   })
 }
 
-export async function reachCost() {
+/** The bench's suite in a temp folder, with the plan that watches every product line. */
+function reachProject() {
   const reporters = REPORTERS.find(d => existsSync(join(d, 'gate_reach.py')))
   if (!reporters) throw new Error('gate_reach.py not found')
-  const python = join(pythonShims(), 'python3')
   const dir = tempDir('og-bench-reach-')
+  writeFiles(dir, {
+    'pytest.ini': '[pytest]\npythonpath = .\n',
+    'calc/__init__.py': 'from calc.core import FACTOR, scaled, total\n',
+    'calc/core.py': PRODUCT,
+    'calc/table.json': '{"factor": 3}\n',
+    'tests/test_calc.py': properties(8)
+  })
+  const lines = PRODUCT.split('\n').length
+  const plan = `${JSON.stringify({
+    v: 1,
+    root: dir,
+    lines: { 'calc/core.py': [[1, lines]], 'calc/__init__.py': [[1, 1]] },
+    instrument: ['tests'],
+    reach: true,
+    cover: false
+  })}\n`
+  return { reporters, dir, plan, python: join(pythonShims(), 'python3') }
+}
+
+export async function reachCost() {
+  const { reporters, dir, plan, python } = reachProject()
   try {
-    writeFiles(dir, {
-      'pytest.ini': '[pytest]\npythonpath = .\n',
-      'calc/__init__.py': 'from calc.core import FACTOR, scaled, total\n',
-      'calc/core.py': PRODUCT,
-      'calc/table.json': '{"factor": 3}\n',
-      'tests/test_calc.py': properties(8)
-    })
-    const lines = PRODUCT.split('\n').length
-    const plan = `${JSON.stringify({
-      v: 1,
-      root: dir,
-      lines: { 'calc/core.py': [[1, lines]], 'calc/__init__.py': [[1, 1]] },
-      instrument: ['tests'],
-      reach: true,
-      cover: false
-    })}\n`
     const off = [],
       on = []
     // Five rounds, alternating, medians: the machine is shared.
@@ -141,4 +157,48 @@ export async function reachCost() {
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
+}
+
+/**
+ * The same two runs counted in instructions (valgrind's callgrind, about three minutes a
+ * run): the same count for the same code and inputs whatever else the machine does, where
+ * the CPU figure above swings by a fifth between runs minutes apart. The suite is
+ * derandomized; each run starts without a Hypothesis database.
+ */
+export async function reachInstructions() {
+  const valgrind = findOnPath('valgrind')
+  if (valgrind === null) throw new Error('valgrind is not installed (Debian: valgrind)')
+  const { reporters, dir, plan, python } = reachProject()
+  const wrapper = [valgrind, '--tool=callgrind', '--callgrind-out-file=/dev/null']
+  const counted = async watch => {
+    rmSync(join(dir, '.hypothesis'), { recursive: true, force: true })
+    const r = await run(python, dir, reporters, watch, wrapper)
+    if (!Number.isFinite(r.instructions)) throw new Error('bench: callgrind printed no count')
+    return r.instructions
+  }
+  try {
+    const off = await counted(undefined)
+    const on = await counted(plan)
+    const ratio = on / off
+    return [
+      { measure: 'suite, reporter only: instructions (G)', value: off / 1e9, goal: '' },
+      { measure: 'suite, watched: instructions (G)', value: on / 1e9, goal: '' },
+      {
+        measure: 'watched (run-time oracle-reach) ÷ not watched, instructions',
+        value: ratio,
+        goal: '≤ 1.10',
+        ok: ratio <= 1.1
+      }
+    ]
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+function findOnPath(name) {
+  for (const folder of (process.env.PATH ?? '').split(delimiter)) {
+    const candidate = join(folder, name)
+    if (folder && existsSync(candidate)) return candidate
+  }
+  return null
 }

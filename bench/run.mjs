@@ -18,7 +18,7 @@ import { fixedCost } from './fixed.mjs'
 import { shard } from './shard.mjs'
 import { sandboxCost } from './sandbox.mjs'
 import { fit } from './fit.mjs'
-import { reachCost } from './reach.mjs'
+import { reachCost, reachInstructions } from './reach.mjs'
 import { differentialCost } from './differential.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -38,6 +38,7 @@ const figures = [
   ['sandbox', sandboxCost],
   ['fit', fit],
   ['reach', reachCost],
+  ['reach-instr', reachInstructions],
   ['differential', differentialCost]
 ]
 
