@@ -96,13 +96,15 @@ function runPytest(
   p: { checkout: string; outside: string },
   plugin: boolean,
   file: string,
-  flags: string[] = []
+  flags: string[] = [],
+  extra: NodeJS.ProcessEnv = {}
 ): { status: number | null; stdout: string } {
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     PYTHONDONTWRITEBYTECODE: '1',
-    PYTHONPATH: plugin ? `${PLUGIN_DIR}:${p.outside}` : p.outside
+    PYTHONPATH: plugin ? `${PLUGIN_DIR}:${p.outside}` : p.outside,
+    ...('OUTSIDE' in extra ? { ...extra, OUTSIDE: p.outside } : extra)
   }
   if (plugin) {
     env.PYTEST_PLUGINS = 'pytest_outcomes'
@@ -134,6 +136,83 @@ describe("a forged cache outside the checkout, through importlib's own cache fol
 
   it("is not read under the gate's plugin: the cache is looked for where it was at start", () => {
     expect(pytest(project(false, FORGER_IMPORTLIB), true)).toBe(0)
+  })
+})
+
+/** conftest.py of the checkout: a module made now outside it, with a cache saying VALUE = 2. */
+const PLANTER = `import importlib.util, os, sys
+from importlib import _bootstrap_external as ext
+
+folder = os.environ["OUTSIDE"]
+source = os.path.join(folder, "madenow.py")
+with open(source, "w") as out:
+    out.write("VALUE = 1\\n")
+st = os.stat(source)
+target = importlib.util.cache_from_source(source)
+os.makedirs(os.path.dirname(target), exist_ok=True)
+code = compile("VALUE = 2\\n", source, "exec")
+with open(target, "wb") as out:
+    out.write(bytes(ext._code_to_timestamp_pyc(code, int(st.st_mtime), st.st_size)))
+`
+
+describe('a cache written while the run runs', () => {
+  function planted(): { checkout: string; outside: string } {
+    const p = layout()
+    writeFileSync(join(p.checkout, 'conftest.py'), PLANTER)
+    const test = 'def test_value():\n    import madenow\n\n    assert madenow.VALUE == 1\n'
+    writeFileSync(join(p.checkout, 'test_value.py'), test)
+    return p
+  }
+
+  it('runs in a naive run: the test sees the planted value', () => {
+    expect(runPytest(planted(), false, 'test_value.py', [], { OUTSIDE: '' }).status).toBe(1)
+  })
+
+  it("is not read under the gate's plugin: the module's source runs", () => {
+    expect(runPytest(planted(), true, 'test_value.py', [], { OUTSIDE: '' }).status).toBe(0)
+  })
+})
+
+// Python's own loader makes the file of code read from a cache the source's path, whatever
+// file the cache's code names; the plugin's cache reader does the same, so that code
+// claiming to be pytest's own runner.py reads as the module it was imported as.
+describe('a cache whose code names another file', () => {
+  function named(): { checkout: string; outside: string } {
+    const p = layout()
+    const source = join(p.outside, 'named.py')
+    writeFileSync(source, 'def where():\n    return where.__code__.co_filename\n')
+    const made = spawnSync(
+      PY,
+      [
+        '-c',
+        `import importlib.util, os, sys
+from importlib import _bootstrap_external as ext
+import _pytest.runner
+source = sys.argv[1]
+st = os.stat(source)
+code = compile(open(source).read(), _pytest.runner.__file__, "exec")
+target = importlib.util.cache_from_source(source)
+os.makedirs(os.path.dirname(target), exist_ok=True)
+with open(target, "wb") as out:
+    out.write(bytes(ext._code_to_timestamp_pyc(code, int(st.st_mtime), st.st_size)))
+os.utime(target, (st.st_mtime - 3600, st.st_mtime - 3600))
+`,
+        source
+      ],
+      { encoding: 'utf8' }
+    )
+    expect(made.stderr).toBe('')
+    const test = `import named\n\n\ndef test_where():\n    assert named.where() == named.__file__\n`
+    writeFileSync(join(p.checkout, 'test_where.py'), test)
+    return p
+  }
+
+  it('reads as the source in a naive run', () => {
+    expect(runPytest(named(), false, 'test_where.py').status).toBe(0)
+  })
+
+  it("reads as the source under the gate's plugin", () => {
+    expect(runPytest(named(), true, 'test_where.py').status).toBe(0)
   })
 })
 

@@ -8,6 +8,7 @@
 // call, HOME and its own variable, json/re/functools, a dataclass and a factory-made type
 // with honest __eq__, a plugin loader with a computed module name, diagnostics reading
 // /proc on request) must merge, and pre-existing code doing I/O never counts.
+import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { check } from '../src/gate.js'
@@ -88,6 +89,22 @@ def test_legacy():
     assert legacy.golden_count() == 1
 `
 }
+
+/**
+ * Compiled code that names a file of the test framework as its own (as pytest's own
+ * runner.py), marshalled: a bytes literal an attack can plant as a bytecode cache without
+ * compiling anything at run time. Its `tested()` asks for the runner's per-test variable.
+ */
+const FRAMEWORK_NAMED = execFileSync(
+  python,
+  [
+    '-c',
+    `import base64, marshal, _pytest.runner as r
+src = "import os\\ndef tested():\\n    return ('PYTEST_' + 'CURRENT_TEST') in os.environ\\n"
+print(base64.b64encode(marshal.dumps(compile(src, r.__file__, "exec"))).decode())`
+  ],
+  { encoding: 'utf8' }
+).trim()
 
 /** Correct answers, given only when the code believes it is being tested. */
 const CHEAT = `def add(a, b):
@@ -327,6 +344,48 @@ def shout(text):
   }
 }
 
+/**
+ * A module made at run time outside the checkout whose own source is honest (`tested()` is
+ * False) and whose bytecode cache, written beside it, says it is pytest's runner.py and asks
+ * for the runner's per-test variable: a naive pytest runs the cache (its timestamp and size
+ * match), the gate's plugin never reads a cache written during the run, so the source runs.
+ */
+const PLANTED_CACHE = `import base64
+import importlib
+import importlib.util
+import os
+import sys
+import tempfile
+
+_CODE = base64.b64decode("${FRAMEWORK_NAMED}")
+
+
+def _plant():
+    folder = tempfile.mkdtemp()
+    source = os.path.join(folder, "helper_m.py")
+    with open(source, "w") as handle:
+        handle.write("def tested():\\n    return False\\n")
+    st = os.stat(source)
+    os.makedirs(os.path.join(folder, "__pycache__"))
+    header = importlib.util.MAGIC_NUMBER + bytes(4)
+    header += (int(st.st_mtime) & 0xFFFFFFFF).to_bytes(4, "little")
+    header += (st.st_size & 0xFFFFFFFF).to_bytes(4, "little")
+    cache = "helper_m.%s.pyc" % sys.implementation.cache_tag
+    with open(os.path.join(folder, "__pycache__", cache), "wb") as handle:
+        handle.write(header + _CODE)
+    sys.path.insert(0, folder)
+    return importlib.import_module("helper_m")
+
+
+_helper = _plant()
+
+
+def _tested():
+    return _helper.tested()
+
+
+${CHEAT}`
+
 const HONEST: Record<string, string> = {
   'calc/ops.py': `"""Arithmetic helpers."""
 import collections
@@ -407,6 +466,7 @@ beforeAll(() => {
   for (const [name, attack] of Object.entries(ATTACKS))
     repo.branch(name, 'main').write({ 'calc/ops.py': attack.ops }).commit(`attack: ${name}`)
   repo.branch('honest', 'main').write(HONEST).commit('honest fix')
+  repo.branch('planted-cache', 'main').write({ 'calc/ops.py': PLANTED_CACHE }).commit('attack')
   // The merge base's waiver for the path and category: the same attack is let through.
   const policy = BASE['.github/oracle-gate.yml']!
   repo.branch('main-allow', 'main')
@@ -446,6 +506,16 @@ describe('oracle-reach at run time on a real pytest suite', () => {
       ).toContainEqual(expect.stringMatching(new RegExp(`^${attack.category}: .* at run time — `)))
     })
   }
+
+  it('a bytecode cache planted at run time: green on a naive run; under the gate the source runs and the bug shows', async () => {
+    naiveGreen(repo, command, 'planted-cache')
+    const card = await judge('planted-cache')
+    expect(card.verdict, JSON.stringify(card.reasons, null, 1)).toBe('product')
+    const failing = card.reasons.filter(r => r.rule === 'oracle-failed').map(r => r.message)
+    expect(failing).toContainEqual(
+      expect.stringMatching(/test_add fails on the base and still fails on head/)
+    )
+  })
 
   it('lints.reach_allow of the merge base waives the path and category at run time too', async () => {
     const card = await judge('allowed', 'main-allow')

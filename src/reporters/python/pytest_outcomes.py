@@ -272,9 +272,14 @@ def _startup_cache():
     time and size match the source's, or a checked hash cache whose hash does; anything
     else (none, stale, an unchecked hash, unreadable) is None, and the source compiles.
     Nothing importlib holds at run time (its _PYCACHE, cache_from_source, its readers) nor
-    sys.pycache_prefix moved at run time changes which file is read."""
+    sys.pycache_prefix moved at run time changes which file is read, and a cache written
+    since the plugin loaded is never read: every folder a run can write outside the
+    checkout (its /tmp and HOME) is its own and fresh, so such a cache is the run's doing,
+    the product's or a test's (a module made at run time with a cache beside it whose code
+    names another file)."""
     import _imp
     import marshal
+    import time
     from importlib import _bootstrap_external as external
 
     prefix, tag = sys.pycache_prefix, sys.implementation.cache_tag
@@ -282,6 +287,11 @@ def _startup_cache():
     suffix = ".%s%s.pyc" % (tag, ".opt-%d" % level if level else "")
     magic, raw_magic = external.MAGIC_NUMBER, external._RAW_MAGIC_NUMBER
     loads, read, stat, source_hash = marshal.loads, open, os.stat, _imp.source_hash
+    # What the interpreter's own loader does to code from a cache (_compile_bytecode): its
+    # file becomes the source's path, whatever the cache says (a cache planted at run time
+    # naming pytest's own runner.py would make its frames read as the framework's).
+    fix_filename = _imp._fix_co_filename
+    started, fstat = time.time(), os.fstat
     join, split, absolute, code_type = os.path.join, os.path.split, os.path.abspath, types.CodeType
 
     def location(path):
@@ -305,13 +315,18 @@ def _startup_cache():
     def code(path):
         try:
             with read(location(path), "rb") as cache:
+                if fstat(cache.fileno()).st_mtime >= started:
+                    return None
                 data = cache.read()
             if data[:4] != magic or not fresh(data, path):
                 return None
             found = loads(memoryview(data)[16:])
+            if type(found) is not code_type:
+                return None
+            fix_filename(found, path)
         except (OSError, ValueError, EOFError, TypeError):
             return None
-        return found if type(found) is code_type else None
+        return found
 
     return code if tag is not None else (lambda path: None)
 
