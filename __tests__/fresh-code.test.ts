@@ -139,8 +139,11 @@ describe("a forged cache outside the checkout, through importlib's own cache fol
   })
 })
 
-/** conftest.py of the checkout: a module made now outside it, with a cache saying VALUE = 2. */
-const PLANTER = `import importlib.util, os, sys
+/**
+ * conftest.py of the checkout: a module made now outside it, with a cache saying VALUE = 2;
+ * `backdated`: the cache's times then set an hour back (os.utime), as an old cache's are.
+ */
+const PLANTER = (backdated: boolean): string => `import importlib.util, os, sys
 from importlib import _bootstrap_external as ext
 
 folder = os.environ["OUTSIDE"]
@@ -153,12 +156,14 @@ os.makedirs(os.path.dirname(target), exist_ok=True)
 code = compile("VALUE = 2\\n", source, "exec")
 with open(target, "wb") as out:
     out.write(bytes(ext._code_to_timestamp_pyc(code, int(st.st_mtime), st.st_size)))
+if ${backdated ? 'True' : 'False'}:
+    os.utime(target, (st.st_mtime - 3600, st.st_mtime - 3600))
 `
 
-describe('a cache written while the run runs', () => {
+describe.each([false, true])('a cache written while the run runs (backdated: %s)', backdated => {
   function planted(): { checkout: string; outside: string } {
     const p = layout()
-    writeFileSync(join(p.checkout, 'conftest.py'), PLANTER)
+    writeFileSync(join(p.checkout, 'conftest.py'), PLANTER(backdated))
     const test = 'def test_value():\n    import madenow\n\n    assert madenow.VALUE == 1\n'
     writeFileSync(join(p.checkout, 'test_value.py'), test)
     return p

@@ -273,7 +273,7 @@ def _startup_cache():
     else (none, stale, an unchecked hash, unreadable) is None, and the source compiles.
     Nothing importlib holds at run time (its _PYCACHE, cache_from_source, its readers) nor
     sys.pycache_prefix moved at run time changes which file is read, and a cache written
-    since the plugin loaded is never read: every folder a run can write outside the
+    (or touched) since the plugin loaded is never read: every folder a run can write outside the
     checkout (its /tmp and HOME) is its own and fresh, so such a cache is the run's doing,
     the product's or a test's (a module made at run time with a cache beside it whose code
     names another file)."""
@@ -315,7 +315,9 @@ def _startup_cache():
     def code(path):
         try:
             with read(location(path), "rb") as cache:
-                if fstat(cache.fileno()).st_mtime >= started:
+                # The inode's change time, not its modification time: os.utime can set the
+                # latter back; any write, link or utime sets the former to now.
+                if fstat(cache.fileno()).st_ctime >= started:
                     return None
                 data = cache.read()
             if data[:4] != magic or not fresh(data, path):
