@@ -221,6 +221,91 @@ os.utime(target, (st.st_mtime - 3600, st.st_mtime - 3600))
   })
 })
 
+// A source file of the checkout whose name does not end in .py, loaded by a loader of its
+// own, with a cache planted for it under a pycache prefix set at run time.
+const TXT_PLANTER = `import importlib.machinery, importlib.util, os, sys, tempfile
+from importlib import _bootstrap_external as ext
+
+here = os.path.dirname(os.path.abspath(__file__))
+source = os.path.join(here, "mod.txt")
+st = os.stat(source)
+sys.pycache_prefix = tempfile.mkdtemp()
+target = importlib.util.cache_from_source(source)
+os.makedirs(os.path.dirname(target), exist_ok=True)
+with open(target, "wb") as out:
+    code = compile("VALUE = 2\\n", source, "exec")
+    out.write(bytes(ext._code_to_timestamp_pyc(code, int(st.st_mtime), st.st_size)))
+loader = importlib.machinery.SourceFileLoader("mod", source)
+spec = importlib.util.spec_from_loader("mod", loader)
+mod = importlib.util.module_from_spec(spec)
+loader.exec_module(mod)
+sys.modules["mod"] = mod
+`
+
+describe('a source of the checkout not named .py, with a cache planted for it', () => {
+  function txt(): { checkout: string; outside: string } {
+    const p = layout()
+    writeFileSync(join(p.checkout, 'mod.txt'), 'VALUE = 1\n')
+    writeFileSync(join(p.checkout, 'conftest.py'), TXT_PLANTER)
+    const test = 'def test_value():\n    import mod\n\n    assert mod.VALUE == 1\n'
+    writeFileSync(join(p.checkout, 'test_value.py'), test)
+    return p
+  }
+
+  it('runs in a naive run: the test sees the planted value', () => {
+    expect(runPytest(txt(), false, 'test_value.py').status).toBe(1)
+  })
+
+  it("is not read under the gate's plugin: the file's source runs", () => {
+    expect(runPytest(txt(), true, 'test_value.py').status).toBe(0)
+  })
+})
+
+// A cache older than the run, outside the interpreter's folders, whose outer code names one
+// file and a function inside it another (pytest's runner.py): Python's loader renames only
+// the code that names the outer file, so the function keeps the name it was given.
+describe('a cache whose functions name another file than the module', () => {
+  function mixed(): { checkout: string; outside: string } {
+    const p = layout()
+    const source = join(p.outside, 'mixed.py')
+    writeFileSync(source, 'def where():\n    return where.__code__.co_filename\n')
+    const made = spawnSync(
+      PY,
+      [
+        '-c',
+        `import importlib.util, os, sys, types
+from importlib import _bootstrap_external as ext
+import _pytest.runner
+source = sys.argv[1]
+st = os.stat(source)
+outer = compile(open(source).read(), "elsewhere.py", "exec")
+consts = tuple(c.replace(co_filename=_pytest.runner.__file__) if isinstance(c, types.CodeType) else c
+               for c in outer.co_consts)
+code = outer.replace(co_consts=consts)
+target = importlib.util.cache_from_source(source)
+os.makedirs(os.path.dirname(target), exist_ok=True)
+with open(target, "wb") as out:
+    out.write(bytes(ext._code_to_timestamp_pyc(code, int(st.st_mtime), st.st_size)))
+`,
+        source
+      ],
+      { encoding: 'utf8' }
+    )
+    expect(made.stderr).toBe('')
+    const test = `import mixed\n\n\ndef test_where():\n    assert mixed.where() == mixed.__file__\n`
+    writeFileSync(join(p.checkout, 'test_where.py'), test)
+    return p
+  }
+
+  it("keeps the function's other name in a naive run", () => {
+    expect(runPytest(mixed(), false, 'test_where.py').status).toBe(1)
+  })
+
+  it("is not read under the gate's plugin: the source compiles", () => {
+    expect(runPytest(mixed(), true, 'test_where.py').status).toBe(0)
+  })
+})
+
 // pytest registers every module of an installed plugin's distribution for rewriting, as the
 // conftest here registers a helper outside the checkout. Under the plugin the helper imports
 // as Python imports it (its assert still fails the test, with a plain message); the

@@ -53,14 +53,14 @@ print(json.dumps({"answers": answers, "files": files, "table": sorted(po._NEEDS)
 
   it('a plan without reach, coverage or mutants compiles only the runner-plugin check; one with reach adds gate_reach, never the evidence guard', () => {
     const none = runPython(`${PRELUDE}
-plugins = po._load_watchers(Channel(), {"v": 1, "lines": {"a.py": [[1, 2]]}, "instrument": [], "reach": False, "cover": False}, po._real_paths())
+plugins = po._load_watchers(Channel(), {"v": 1, "lines": {"a.py": [[1, 2]]}, "instrument": [], "reach": False, "cover": False}, po._real_paths(os.getcwd()))
 print(json.dumps({"loaded": loaded, "plugins": len(plugins)}))
 `)
     // gate_plugins acts on every plan with lines: a hook a changed file registers is runner
     // configuration, whatever the plan asks (docs/instrument.md).
     expect(none).toEqual({ loaded: ['gate_plugins'], plugins: 1 })
     const reach = runPython(`${PRELUDE}
-plugins = po._load_watchers(Channel(), {"v": 1, "lines": {"a.py": [[1, 2]]}, "instrument": [], "reach": True, "cover": False}, po._real_paths())
+plugins = po._load_watchers(Channel(), {"v": 1, "lines": {"a.py": [[1, 2]]}, "instrument": [], "reach": True, "cover": False}, po._real_paths(os.getcwd()))
 print(json.dumps({"loaded": loaded, "plugins": len(plugins)}))
 `)
     expect(reach).toEqual({ loaded: ['gate_plugins', 'gate_reach'], plugins: 2 })

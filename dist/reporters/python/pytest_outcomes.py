@@ -142,17 +142,30 @@ def swap_constant(code, placeholder, value):
     return code.replace(co_consts=consts)
 
 
-def _real_paths():
-    """A path with every symbolic link resolved (os.path.realpath), the folders' answers
-    kept for the process: how this plugin and the watchers compare a module's or a code
-    object's file with the checkout's. realpath walks every component of the path (about
-    36 µs a path here; a watched run resolves some 1,300, most of them in the same few
-    folders); kept, a file costs one lstat of its own name. A name that is a link goes to
-    realpath again from its folder's answer, and anything else (a relative path, bytes, a
-    path ending in a separator, `.` or `..`) to realpath whole. Kept for the session, as
-    the watchers keep their verdict on a file (gate_reach.py _kind)."""
+def _real_paths(root):
+    """A path with every symbolic link resolved (os.path.realpath), the answers for the
+    interpreter's own folders kept for the process: how this plugin and the watchers
+    compare a module's or a code object's file with the checkout's. realpath walks every
+    component of the path (about 36 µs a path here; a watched run resolves some 1,300, most
+    of them in the standard library's and site-packages' folders); kept, such a file costs
+    one lstat of its own name (a name that is a link goes to realpath again from its
+    folder's answer). Only folders under the interpreter's prefixes (sys.prefix and the
+    rest: the standard library, site-packages, a virtual environment), written plainly
+    (no `.`, `..` or doubled separator) and outside the checkout (`root`) are kept: the
+    sandbox mounts those read-only, so no run can swap one for a link after its answer was
+    kept. A folder the product can write (its /tmp, the checkout) could be, and a file of
+    the checkout read through it would then pass for one outside: every other path goes to
+    realpath whole, every time."""
     folders = {}
     realpath, split, join, islink = os.path.realpath, os.path.split, os.path.join, os.path.islink
+    normpath = os.path.normpath
+    prefixes = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
+    kept = tuple(normpath(p).rstrip(os.sep) + os.sep for p in prefixes if isinstance(p, str) and p)
+    checkout = (root, root + os.sep)
+
+    def keeps(folder):
+        inside = folder == checkout[0] or folder.startswith(checkout[1])
+        return not inside and (folder + os.sep).startswith(kept) and normpath(folder) == folder
 
     def real(path):
         if type(path) is not str or not path.startswith(os.sep):
@@ -162,6 +175,8 @@ def _real_paths():
             return realpath(path)
         known = folders.get(folder)
         if known is None:
+            if not keeps(folder):
+                return realpath(path)
             known = folders[folder] = realpath(folder)
         full = join(known, name)
         return realpath(full) if islink(full) else full
@@ -256,8 +271,10 @@ def _fresh_code(root, real):
     cached = external.SourceLoader.get_code
 
     def get_code(self, fullname):
+        # Every source file, whatever its suffix (SourceFileLoader loads any path it is
+        # given): a loader's file named mod.txt is a module as much as mod.py.
         path = self.get_filename(fullname)
-        if not path.endswith(".py"):
+        if not isinstance(path, str):
             return cached(self, fullname)
         code = None if _inside(path, root, real) else startup(path)
         return code if code is not None else self.source_to_code(self.get_data(path), path)
@@ -291,12 +308,29 @@ def _startup_cache():
     # file becomes the source's path, whatever the cache says (a cache planted at run time
     # naming pytest's own runner.py would make its frames read as the framework's).
     fix_filename = _imp._fix_co_filename
-    started, fstat = time.time(), os.fstat
     join, split, absolute, code_type = os.path.join, os.path.split, os.path.abspath, types.CodeType
+    started, fstat = time.time(), os.fstat
+    # The interpreter's own folders (read-only in the sandbox): their caches are what was
+    # installed. A cache anywhere else must name one file throughout, as a compile does:
+    # the fix above renames only the code objects that name the file the outermost names.
+    prefixes = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
+    normpath = os.path.normpath
+    installed = tuple(
+        normpath(p).rstrip(os.sep) + os.sep for p in prefixes if isinstance(p, str) and p
+    )
+
+    def uniform(code, name):
+        for const in code.co_consts:
+            if type(const) is code_type and (
+                const.co_filename != name or not uniform(const, name)
+            ):
+                return False
+        return True
 
     def location(path):
         folder, name = split(path)
-        stem = name.rpartition(".")[0]
+        base, _, rest = name.rpartition(".")
+        stem = base or rest  # as cache_from_source names a file without a suffix
         if prefix is None:
             return join(folder, "__pycache__", stem + suffix)
         return join(prefix, absolute(folder).lstrip(os.sep), stem + suffix)
@@ -324,6 +358,8 @@ def _startup_cache():
                 return None
             found = loads(memoryview(data)[16:])
             if type(found) is not code_type:
+                return None
+            if not normpath(path).startswith(installed) and not uniform(found, found.co_filename):
                 return None
             fix_filename(found, path)
         except (OSError, ValueError, EOFError, TypeError):
@@ -461,8 +497,9 @@ def _system_capture():
 _CHANNEL, _WATCH = _take_channel()
 _WATCHERS = []
 if _CHANNEL is not None:
-    _REAL = _real_paths()
-    _fresh_code(_REAL(os.getcwd()), _REAL)
+    _ROOT = os.path.realpath(os.getcwd())
+    _REAL = _real_paths(_ROOT)
+    _fresh_code(_ROOT, _REAL)
     if _WATCH is not None:
         _WATCHERS = _load_watchers(_CHANNEL, _WATCH, _REAL)
     if _WATCH is not None and _WATCH.get("reach"):
