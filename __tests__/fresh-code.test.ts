@@ -181,36 +181,37 @@ describe.each([false, true])('a cache written while the run runs (backdated: %s)
 // Python's own loader makes the file of code read from a cache the source's path, whatever
 // file the cache's code names; the plugin's cache reader does the same, so that code
 // claiming to be pytest's own runner.py reads as the module it was imported as.
-describe('a cache whose code names another file', () => {
-  function named(): { checkout: string; outside: string } {
-    const p = layout()
-    const source = join(p.outside, 'named.py')
-    writeFileSync(source, 'def where():\n    return where.__code__.co_filename\n')
-    const made = spawnSync(
-      PY,
-      [
-        '-c',
-        `import importlib.util, os, sys
+/**
+ * A module outside the checkout whose `where()` tells its code's file, a cache for it written
+ * before the run whose code `made` makes (Python lines setting `code` from the source's
+ * `text` and `runner`, pytest's runner.py), and a test that `where()` names the module's file.
+ */
+function cachedWhere(module: string, made: string): { checkout: string; outside: string } {
+  const p = layout()
+  const source = join(p.outside, `${module}.py`)
+  writeFileSync(source, 'def where():\n    return where.__code__.co_filename\n')
+  const script = `import importlib.util, os, sys, types
 from importlib import _bootstrap_external as ext
 import _pytest.runner
 source = sys.argv[1]
 st = os.stat(source)
-code = compile(open(source).read(), _pytest.runner.__file__, "exec")
+text, runner = open(source).read(), _pytest.runner.__file__
+${made}
 target = importlib.util.cache_from_source(source)
 os.makedirs(os.path.dirname(target), exist_ok=True)
 with open(target, "wb") as out:
     out.write(bytes(ext._code_to_timestamp_pyc(code, int(st.st_mtime), st.st_size)))
-os.utime(target, (st.st_mtime - 3600, st.st_mtime - 3600))
-`,
-        source
-      ],
-      { encoding: 'utf8' }
-    )
-    expect(made.stderr).toBe('')
-    const test = `import named\n\n\ndef test_where():\n    assert named.where() == named.__file__\n`
-    writeFileSync(join(p.checkout, 'test_where.py'), test)
-    return p
-  }
+`
+  const r = spawnSync(PY, ['-c', script, source], { encoding: 'utf8' })
+  expect(r.stderr).toBe('')
+  const test = `import ${module}\n\n\ndef test_where():\n    assert ${module}.where() == ${module}.__file__\n`
+  writeFileSync(join(p.checkout, 'test_where.py'), test)
+  return p
+}
+
+describe('a cache whose code names another file', () => {
+  const named = (): { checkout: string; outside: string } =>
+    cachedWhere('named', 'code = compile(text, runner, "exec")')
 
   it('reads as the source in a naive run', () => {
     expect(runPytest(named(), false, 'test_where.py').status).toBe(0)
@@ -265,37 +266,14 @@ describe('a source of the checkout not named .py, with a cache planted for it', 
 // file and a function inside it another (pytest's runner.py): Python's loader renames only
 // the code that names the outer file, so the function keeps the name it was given.
 describe('a cache whose functions name another file than the module', () => {
-  function mixed(): { checkout: string; outside: string } {
-    const p = layout()
-    const source = join(p.outside, 'mixed.py')
-    writeFileSync(source, 'def where():\n    return where.__code__.co_filename\n')
-    const made = spawnSync(
-      PY,
-      [
-        '-c',
-        `import importlib.util, os, sys, types
-from importlib import _bootstrap_external as ext
-import _pytest.runner
-source = sys.argv[1]
-st = os.stat(source)
-outer = compile(open(source).read(), "elsewhere.py", "exec")
-consts = tuple(c.replace(co_filename=_pytest.runner.__file__) if isinstance(c, types.CodeType) else c
+  const mixed = (): { checkout: string; outside: string } =>
+    cachedWhere(
+      'mixed',
+      `outer = compile(text, "elsewhere.py", "exec")
+consts = tuple(c.replace(co_filename=runner) if isinstance(c, types.CodeType) else c
                for c in outer.co_consts)
-code = outer.replace(co_consts=consts)
-target = importlib.util.cache_from_source(source)
-os.makedirs(os.path.dirname(target), exist_ok=True)
-with open(target, "wb") as out:
-    out.write(bytes(ext._code_to_timestamp_pyc(code, int(st.st_mtime), st.st_size)))
-`,
-        source
-      ],
-      { encoding: 'utf8' }
+code = outer.replace(co_consts=consts)`
     )
-    expect(made.stderr).toBe('')
-    const test = `import mixed\n\n\ndef test_where():\n    assert mixed.where() == mixed.__file__\n`
-    writeFileSync(join(p.checkout, 'test_where.py'), test)
-    return p
-  }
 
   it("keeps the function's other name in a naive run", () => {
     expect(runPytest(mixed(), false, 'test_where.py').status).toBe(1)

@@ -8,30 +8,17 @@
 // its folder was kept), and keep nothing for a folder a run can write: one swapped for a
 // link into the checkout after it was first resolved would make a checkout file pass for
 // one outside it (a reviewer's attack on the first version, which kept every folder).
-import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { runPythonJson } from './helpers/python.js'
 
-const here = join(import.meta.dirname, '..', 'src', 'reporters', 'python')
-const python = process.env.ORACLE_GATE_TEST_PYTHON ?? 'python3'
 const dirs: string[] = []
 
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
 })
-
-function runPython(script: string, cwd: string): unknown {
-  const r = spawnSync(python, ['-c', script], {
-    cwd,
-    encoding: 'utf8',
-    env: { ...process.env, PYTHONPATH: here, PYTHONDONTWRITEBYTECODE: '1' }
-  })
-  expect(r.stderr).toBe('')
-  expect(r.status).toBe(0)
-  return JSON.parse(r.stdout)
-}
 
 const TREE = `
 import json, os, sys
@@ -52,7 +39,7 @@ describe('the plugin resolver answers as os.path.realpath', () => {
   it('for every shape of path, before and after its folder is kept', () => {
     const dir = mkdtempSync(join(tmpdir(), 'og-real-'))
     dirs.push(dir)
-    const out = runPython(
+    const out = runPythonJson(
       `${TREE}
 paths = [
     j("real", "pkg", "a.py"), j("linked", "a.py"), j("linked", "b.py"),
@@ -89,7 +76,7 @@ print(json.dumps({
   it("walks a folder's components once for all the files in it", () => {
     const dir = mkdtempSync(join(tmpdir(), 'og-real-'))
     dirs.push(dir)
-    const out = runPython(
+    const out = runPythonJson(
       `${TREE}
 calls = []
 plain = os.path.realpath
@@ -108,7 +95,7 @@ print(json.dumps({"calls": len(calls)}))
   it('keeps nothing for a folder outside the interpreter, nor one of the checkout', () => {
     const dir = mkdtempSync(join(tmpdir(), 'og-real-'))
     dirs.push(dir)
-    const out = runPython(
+    const out = runPythonJson(
       `${TREE}
 os.makedirs(j("checkout", "pkg"))
 open(j("checkout", "pkg", "mod.py"), "w").close()

@@ -4,22 +4,8 @@
 // together (issue 29). Skipping one must change nothing: every watcher named in the table
 // answers None from install() when the plan lacks its key, and a plan that has the key
 // still loads it.
-import { spawnSync } from 'node:child_process'
-import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-
-const here = join(import.meta.dirname, '..', 'src', 'reporters', 'python')
-const python = process.env.ORACLE_GATE_TEST_PYTHON ?? 'python3'
-
-function runPython(script: string): unknown {
-  const r = spawnSync(python, ['-c', script], {
-    encoding: 'utf8',
-    env: { ...process.env, PYTHONPATH: here, PYTHONDONTWRITEBYTECODE: '1' }
-  })
-  expect(r.stderr).toBe('')
-  expect(r.status).toBe(0)
-  return JSON.parse(r.stdout)
-}
+import { runPythonJson } from './helpers/python.js'
 
 const PRELUDE = `
 import importlib.util, json, os, sys
@@ -37,7 +23,7 @@ class Channel:
 
 describe('the Python watchers, by the watch plan', () => {
   it('each watcher of the table answers None without its plan key (so skipping it changes nothing)', () => {
-    const out = runPython(`${PRELUDE}
+    const out = runPythonJson(`${PRELUDE}
 answers = {}
 for name, key in po._NEEDS.items():
     spec = real(name, os.path.join(po._HERE, name + ".py"))
@@ -52,14 +38,14 @@ print(json.dumps({"answers": answers, "files": files, "table": sorted(po._NEEDS)
   })
 
   it('a plan without reach, coverage or mutants compiles only the runner-plugin check; one with reach adds gate_reach, never the evidence guard', () => {
-    const none = runPython(`${PRELUDE}
+    const none = runPythonJson(`${PRELUDE}
 plugins = po._load_watchers(Channel(), {"v": 1, "lines": {"a.py": [[1, 2]]}, "instrument": [], "reach": False, "cover": False}, po._real_paths(os.getcwd()))
 print(json.dumps({"loaded": loaded, "plugins": len(plugins)}))
 `)
     // gate_plugins acts on every plan with lines: a hook a changed file registers is runner
     // configuration, whatever the plan asks (docs/instrument.md).
     expect(none).toEqual({ loaded: ['gate_plugins'], plugins: 1 })
-    const reach = runPython(`${PRELUDE}
+    const reach = runPythonJson(`${PRELUDE}
 plugins = po._load_watchers(Channel(), {"v": 1, "lines": {"a.py": [[1, 2]]}, "instrument": [], "reach": True, "cover": False}, po._real_paths(os.getcwd()))
 print(json.dumps({"loaded": loaded, "plugins": len(plugins)}))
 `)

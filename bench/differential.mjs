@@ -4,16 +4,11 @@
 // and without the recording (CPU), and the replay's two plain processes against the vote's
 // run (wall), the gate's extra time per head.
 import { spawn } from 'node:child_process'
-import { existsSync, rmSync } from 'node:fs'
+import { rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { median, pythonShims, tempDir, writeFiles } from './lib.mjs'
-import { PRODUCT, properties, run } from './reach.mjs'
+import { median } from './lib.mjs'
+import { reachProject, run } from './reach.mjs'
 
-const ROOT = join(import.meta.dirname, '..')
-const REPORTERS = [
-  join(ROOT, 'dist', 'reporters', 'python'),
-  join(ROOT, 'src', 'reporters', 'python')
-]
 // As differential.ts: each call this many times per process.
 const ROUNDS = 3
 
@@ -68,29 +63,10 @@ function replay(exe, script, dir, input) {
 }
 
 export async function differentialCost() {
-  const reporters = REPORTERS.find(d => existsSync(join(d, 'gate_diff.py')))
-  if (!reporters) throw new Error('gate_diff.py not found')
-  const python = join(pythonShims(), 'python3')
-  const dir = tempDir('og-bench-diff-')
+  const project = reachProject('gate_diff.py', 'og-bench-diff-')
+  const { reporters, dir, python } = project
+  const plan = diff => project.plan(diff ? { diff: true } : {})
   try {
-    writeFiles(dir, {
-      'pytest.ini': '[pytest]\npythonpath = .\n',
-      'calc/__init__.py': 'from calc.core import FACTOR, scaled, total\n',
-      'calc/core.py': PRODUCT,
-      'calc/table.json': '{"factor": 3}\n',
-      'tests/test_calc.py': properties(8)
-    })
-    const lines = PRODUCT.split('\n').length
-    const plan = diff =>
-      `${JSON.stringify({
-        v: 1,
-        root: dir,
-        lines: { 'calc/core.py': [[1, lines]], 'calc/__init__.py': [[1, 1]] },
-        instrument: ['tests'],
-        reach: true,
-        cover: false,
-        ...(diff ? { diff: true } : {})
-      })}\n`
     const off = [],
       on = [],
       replays = []

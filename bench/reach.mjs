@@ -4,7 +4,8 @@
 // every line of the product watched (the worst case: every product frame is the patch's).
 import { spawn } from 'node:child_process'
 import { existsSync, rmSync } from 'node:fs'
-import { delimiter, join } from 'node:path'
+import { join } from 'node:path'
+import { buildEntries } from './build.mjs'
 import { median, pythonShims, tempDir, writeFiles } from './lib.mjs'
 
 const ROOT = join(import.meta.dirname, '..')
@@ -106,11 +107,14 @@ export function run(python, dir, reporters, plan, wrapper = []) {
   })
 }
 
-/** The bench's suite in a temp folder, with the plan that watches every product line. */
-function reachProject() {
-  const reporters = REPORTERS.find(d => existsSync(join(d, 'gate_reach.py')))
-  if (!reporters) throw new Error('gate_reach.py not found')
-  const dir = tempDir('og-bench-reach-')
+/**
+ * The bench's suite in a temp folder, the reporters' folder that holds `watcher`, and the
+ * plan that watches every product line (`extra`: further plan keys, the recorder's `diff`).
+ */
+export function reachProject(watcher = 'gate_reach.py', prefix = 'og-bench-reach-') {
+  const reporters = REPORTERS.find(d => existsSync(join(d, watcher)))
+  if (!reporters) throw new Error(`${watcher} not found`)
+  const dir = tempDir(prefix)
   writeFiles(dir, {
     'pytest.ini': '[pytest]\npythonpath = .\n',
     'calc/__init__.py': 'from calc.core import FACTOR, scaled, total\n',
@@ -119,19 +123,23 @@ function reachProject() {
     'tests/test_calc.py': properties(8)
   })
   const lines = PRODUCT.split('\n').length
-  const plan = `${JSON.stringify({
-    v: 1,
-    root: dir,
-    lines: { 'calc/core.py': [[1, lines]], 'calc/__init__.py': [[1, 1]] },
-    instrument: ['tests'],
-    reach: true,
-    cover: false
-  })}\n`
+  const plan = (extra = {}) =>
+    `${JSON.stringify({
+      v: 1,
+      root: dir,
+      lines: { 'calc/core.py': [[1, lines]], 'calc/__init__.py': [[1, 1]] },
+      instrument: ['tests'],
+      reach: true,
+      cover: false,
+      ...extra
+    })}\n`
   return { reporters, dir, plan, python: join(pythonShims(), 'python3') }
 }
 
 export async function reachCost() {
-  const { reporters, dir, plan, python } = reachProject()
+  const project = reachProject()
+  const { reporters, dir, python } = project
+  const plan = project.plan()
   try {
     const off = [],
       on = []
@@ -166,12 +174,15 @@ export async function reachCost() {
  * derandomized; each run starts without a Hypothesis database.
  */
 export async function reachInstructions() {
-  const valgrind = findOnPath('valgrind')
+  const { findProgram } = await import(await buildEntries())
+  const valgrind = findProgram(process.env.PATH, 'valgrind')
   if (valgrind === null)
     return [
       { measure: 'not measured: valgrind is not installed (Debian: valgrind)', value: '', goal: '' }
     ]
-  const { reporters, dir, plan, python } = reachProject()
+  const project = reachProject()
+  const { reporters, dir, python } = project
+  const plan = project.plan()
   const wrapper = [valgrind, '--tool=callgrind', '--callgrind-out-file=/dev/null']
   const counted = async watch => {
     rmSync(join(dir, '.hypothesis'), { recursive: true, force: true })
@@ -196,12 +207,4 @@ export async function reachInstructions() {
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
-}
-
-function findOnPath(name) {
-  for (const folder of (process.env.PATH ?? '').split(delimiter)) {
-    const candidate = join(folder, name)
-    if (folder && existsSync(candidate)) return candidate
-  }
-  return null
 }

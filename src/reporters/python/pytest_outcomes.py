@@ -142,6 +142,16 @@ def swap_constant(code, placeholder, value):
     return code.replace(co_consts=consts)
 
 
+def _interpreter_folders():
+    """The interpreter's own folders (sys.prefix and its kin: the standard library,
+    site-packages, a virtual environment), each ending in a separator, for a prefix test of
+    a plainly written path: what the sandbox mounts read-only."""
+    prefixes = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
+    return tuple(
+        os.path.normpath(p).rstrip(os.sep) + os.sep for p in prefixes if isinstance(p, str) and p
+    )
+
+
 def _real_paths(root):
     """A path with every symbolic link resolved (os.path.realpath), the answers for the
     interpreter's own folders kept for the process: how this plugin and the watchers
@@ -159,8 +169,7 @@ def _real_paths(root):
     folders = {}
     realpath, split, join, islink = os.path.realpath, os.path.split, os.path.join, os.path.islink
     normpath = os.path.normpath
-    prefixes = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
-    kept = tuple(normpath(p).rstrip(os.sep) + os.sep for p in prefixes if isinstance(p, str) and p)
+    kept = _interpreter_folders()
     checkout = (root, root + os.sep)
 
     def keeps(folder):
@@ -313,11 +322,7 @@ def _startup_cache():
     # The interpreter's own folders (read-only in the sandbox): their caches are what was
     # installed. A cache anywhere else must name one file throughout, as a compile does:
     # the fix above renames only the code objects that name the file the outermost names.
-    prefixes = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
-    normpath = os.path.normpath
-    installed = tuple(
-        normpath(p).rstrip(os.sep) + os.sep for p in prefixes if isinstance(p, str) and p
-    )
+    normpath, installed = os.path.normpath, _interpreter_folders()
 
     def uniform(code, name):
         for const in code.co_consts:
