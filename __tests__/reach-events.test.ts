@@ -55,6 +55,26 @@ function judge(
 }
 
 describe('reach records', () => {
+  it('a built-in put in place of a matcher-facing member names no line: a reason without a file', () => {
+    const what = 'RegExp.prototype.test replaced by a value with no source line'
+    const parsed = reachEvents(
+      [
+        reach('', 0, 'comparison', what),
+        reach('', 0, 'markers', 'environment read'),
+        reach('', 1, 'comparison', what),
+        reach('calc/other.py', 0, 'comparison', what)
+      ],
+      plan
+    )
+    expect(parsed.events).toEqual([{ category: 'comparison', what, path: '', line: 0 }])
+    expect(parsed.forged).toBe(3)
+    const { reasons } = judge([run([reach('', 0, 'comparison', what)])])
+    expect(reasons).toHaveLength(1)
+    expect(reasons[0]).not.toHaveProperty('path')
+    expect(reasons[0]).not.toHaveProperty('line')
+    expect(reasons[0]?.message).toContain(`comparison: ${what} at run time`)
+  })
+
   it('keep only well-formed records on the plan’s lines; the rest are counted as forged', () => {
     const parsed = reachEvents(
       [

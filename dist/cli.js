@@ -19,7 +19,7 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v" || argv[0]
 `);
 } else {
   try {
-    const { main } = await import("./chunks/main-2SSMSFQQ.js");
+    const { main } = await import("./chunks/main-35O22YPR.js");
     process.exitCode = await main(argv);
   } catch (error) {
     process.stderr.write(

@@ -9,7 +9,7 @@ process.stdout.write(`oracle-gate ${VERSION}
 `);
 try {
   const [{ run }, { readEnvironment }] = await Promise.all([
-    import("./chunks/main-SCPU5SY7.js"),
+    import("./chunks/main-ZDHJLI5L.js"),
     import("./chunks/environment-TXIZWWV4.js")
   ]);
   await run(readEnvironment());

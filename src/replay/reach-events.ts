@@ -67,7 +67,7 @@ export function reachEvents(
       typeof path === 'string' &&
       typeof line === 'number' &&
       Number.isInteger(line) &&
-      onPlan(plan, path, line)
+      (onPlan(plan, path, line) || unlocated(category, path, line))
     if (!valid) {
       forged++
       continue
@@ -75,6 +75,15 @@ export function reachEvents(
     out.push({ category: category as ReachCategory, what, path, line })
   }
   return { events: out, forged }
+}
+
+/**
+ * A replacement of a built-in the matchers call that the node watcher saw after the fact, made
+ * with a value that has no source of its own (RegExp.prototype.test = Boolean): no line can be
+ * named, and nothing the runner or a dependency does looks like it (docs/replay.md).
+ */
+function unlocated(category: unknown, path: unknown, line: unknown): boolean {
+  return category === 'comparison' && path === '' && line === 0
 }
 
 function onPlan(plan: WatchPlan, path: string, line: number): boolean {
@@ -150,6 +159,7 @@ function reasonOf(e: ReachEvent, level: Level, soft: boolean): Reason {
   const message = e.differential
     ? `${e.category}: at run time: behaves differently under the test runner — ${what}; ${why}`
     : `${e.category}: ${what} at run time — ${why}`
+  if (e.path === '') return { rule: 'oracle-reach', level, message }
   return { rule: 'oracle-reach', level, path: e.path, line: e.line, message }
 }
 

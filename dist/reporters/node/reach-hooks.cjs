@@ -18,6 +18,8 @@ const { syncBuiltinESMExports } = Module
 const { dirname, isAbsolute, relative, resolve } = require('node:path')
 const { fileURLToPath } = require('node:url')
 const vm = require('node:vm')
+// The definer before guardRealm wraps it (the watcher's own definitions are not the product's).
+const defineOwn = Object.defineProperty
 
 /** The runner-state module, out of the registry at once like this one (gate-reach.cjs). */
 function loadState() {
@@ -69,6 +71,13 @@ function install(plan, emit, drain, ownFds, runnerOnly = false) {
     emit({ t: 'reach', category, what, path: at.path, line: at.line })
   }
   const report = (category, what, direct = false) => reportAt(where.find(direct), category, what)
+  // A replacement seen after the fact (guardRealm's RegExp.prototype): judged by where the
+  // new value's source is; one with no source at all (a built-in) names no line.
+  report.located = (category, what, value) => {
+    const at = where.locate(value)
+    if (at !== undefined) reportAt(at, category, what)
+    else reportAt({ path: '', line: 0 }, category, `${what} by a value with no source line`)
+  }
   // Where the runner's state is hidden from the patch's lines instead (a listing, argv).
   // Files the merge base's lints.reach_allow waives for `markers` (plan.open) see the
   // runner's state as it is: nothing is hidden from their lines.
@@ -112,8 +121,16 @@ function install(plan, emit, drain, ownFds, runnerOnly = false) {
   // objects whatever key writes them, in every realm's definers too.
   const objects = new WeakMap()
   watchAssert(objects, report)
-  if (!runnerOnly) guardRealm(globalThis, report, objects)
-  hookVm(where, report, objects, owned, { state, watch: envWatch })
+  // Each guarded realm's last look at what it cannot guard (guardRealm), as the process ends.
+  const realms = new WeakMap()
+  const held = []
+  const guarded = (G, check) => {
+    realms.set(G, check)
+    held.push(new WeakRef(G))
+  }
+  process.on('exit', () => held.forEach(ref => realms.get(ref.deref())?.()))
+  if (!runnerOnly) guarded(globalThis, guardRealm(globalThis, report, objects))
+  hookVm(where, report, objects, owned, { state, watch: envWatch, guarded })
   syncBuiltinESMExports()
 }
 
@@ -225,6 +242,19 @@ function attribution(plan) {
       }
     },
     /**
+     * The plan's line a value's source is on (a function, or a bound one's target: the
+     * inspector's [[FunctionLocation]]), or null; undefined for a value that has no source
+     * (a built-in, a proxy, a non-function), which no line can be told for.
+     */
+    locate(value) {
+      const at = functionLocation(value)
+      if (at === undefined) return undefined
+      const file = at === null ? null : fileOf(at.url)
+      if (file === null) return null
+      const place = mapped(file, at.line, at.column)
+      return onPlan(place.file, place.line)
+    },
+    /**
      * `direct`: only the first frame outside this file counts, and a read made by node's own
      * code (`node:` frames: fetch reading JEST_WORKER_ID on the caller's behalf) is node's.
      */
@@ -266,6 +296,58 @@ function attribution(plan) {
       if (hit !== null) return hit
     }
     return undefined
+  }
+}
+
+/**
+ * Where a function's source is, read through the inspector (this process's own session, no
+ * port): { url, line, column } (1-based), null when the inspector cannot say, undefined for a
+ * value with no source of its own. Costly (~4 ms): only for a replacement already seen.
+ */
+function functionLocation(value) {
+  if (typeof value !== 'function') return undefined
+  let session
+  const key = `__oracle_gate_${process.pid}_${Math.random().toString(36).slice(2)}`
+  try {
+    session = new (require('node:inspector').Session)()
+    session.connect()
+  } catch {
+    return null
+  }
+  const scripts = new Map()
+  session.on('Debugger.scriptParsed', m => scripts.set(m.params.scriptId, m.params.url))
+  const post = (method, params) => {
+    let out = null
+    session.post(method, params, (error, result) => (out = error ? null : result))
+    return out
+  }
+  try {
+    defineOwn(globalThis, key, { value, configurable: true })
+    post('Debugger.enable', {})
+    let id = post('Runtime.evaluate', { expression: `globalThis[${JSON.stringify(key)}]` })?.result
+      ?.objectId
+    for (let hops = 0; id && hops < 8; hops++) {
+      const inner = post('Runtime.getProperties', {
+        objectId: id,
+        ownProperties: true
+      })?.internalProperties
+      const loc = inner?.find(p => p.name === '[[FunctionLocation]]')?.value?.value
+      if (loc) {
+        const url = scripts.get(loc.scriptId)
+        return url ? { url, line: loc.lineNumber + 1, column: loc.columnNumber + 1 } : null
+      }
+      id = inner?.find(p => p.name === '[[TargetFunction]]')?.value?.objectId
+    }
+    return undefined
+  } catch {
+    return null
+  } finally {
+    delete globalThis[key]
+    try {
+      session.disconnect()
+    } catch {
+      // gone
+    }
   }
 }
 
@@ -321,7 +403,7 @@ function hookVm(where, report, objects, owned, env) {
     try {
       // The context's own intrinsics: the guard runs there, reporting through ours.
       const global = runInContext('this', context)
-      runInContext(`(${guardRealmSource})`, context)(global, report, objects)
+      env.guarded(global, runInContext(`(${guardRealmSource})`, context)(global, report, objects))
       watchContextProcess(global, report, owned, env)
     } catch {
       // a context that cannot run code (no code generation) has no tests in it
@@ -939,10 +1021,56 @@ function guardRealm(G, report, objects) {
     'Map.prototype': ['has', 'get'],
     'Set.prototype': ['has'],
     'Date.prototype': ['getTime', 'valueOf'],
-    'RegExp.prototype': ['test', 'exec'],
     Symbol: ['for'],
     globalThis: ['isNaN', 'isFinite']
   }
+  // RegExp.prototype is never redefined here: any change to it, even to the same value,
+  // sends every regular expression of the realm off V8's fast path (ten times slower). A
+  // definer on it reports (its members are guarded keys below); a plain assignment of a
+  // member the matchers and the tests' own matching call is seen at the next guarded read,
+  // definition or Symbol.for (and as the process ends), and judged by where the new value's
+  // source is (report.located).
+  const RP = G.RegExp.prototype
+  const S = G.Symbol
+  const rxKeys = ['exec', 'test', S.match, S.matchAll, S.replace, S.search, S.split]
+  const rxSeen = rxKeys.map(key => RP[key])
+  const [sMatch, sMatchAll, sReplace, sSearch, sSplit] = rxKeys.slice(2)
+  let looking = false
+  const rxLook = () => {
+    if (looking) return
+    looking = true
+    try {
+      rxLookAll()
+    } finally {
+      looking = false
+    }
+  }
+  const rxLookAll = () => {
+    for (let i = 0; i < rxKeys.length; i++) {
+      const d = describe(RP, rxKeys[i])
+      const now = d === undefined ? undefined : 'value' in d ? d.value : d.get
+      if (now === rxSeen[i]) continue
+      rxSeen[i] = now
+      report.located?.(
+        'comparison',
+        `RegExp.prototype.${String(rxKeys[i]).replace(/^Symbol\((.*)\)$/, '[$1]')} replaced`,
+        now
+      )
+    }
+  }
+  const rxCheck = () => {
+    if (
+      RP.exec !== rxSeen[0] ||
+      RP.test !== rxSeen[1] ||
+      RP[sMatch] !== rxSeen[2] ||
+      RP[sMatchAll] !== rxSeen[3] ||
+      RP[sReplace] !== rxSeen[4] ||
+      RP[sSearch] !== rxSeen[5] ||
+      RP[sSplit] !== rxSeen[6]
+    )
+      rxLook()
+  }
+  guarded.set(RP, new G.Set(rxKeys))
   // The global constructors are read everywhere: read-only data properties, fast to read;
   // a replacement through a definer is reported, a plain assignment fails.
   for (const key of [
@@ -987,6 +1115,7 @@ function guardRealm(G, report, objects) {
       configurable: true,
       enumerable: d.enumerable,
       get() {
+        rxCheck()
         return value
       },
       set(next) {
@@ -1002,6 +1131,7 @@ function guardRealm(G, report, objects) {
   const symbolFor = G.Symbol.for
   const forWrapped = {
     for(key) {
+      rxCheck()
       if (
         typeof key === 'string' &&
         /jest|vitest|chai|tinyspy|matchers|expect|\$\$|node:test|oracle/i.test(key)
@@ -1041,6 +1171,7 @@ function guardRealm(G, report, objects) {
     const original = holder[name]
     const wrapped = {
       [name](target, key, desc) {
+        rxCheck()
         if (
           name === 'defineProperty' &&
           target === G &&
@@ -1087,12 +1218,28 @@ function guardRealm(G, report, objects) {
     }[name]
     O[name] = wrapped
   }
+  // The legacy definers define as Object.defineProperty does, on their receiver.
+  for (const name of ['__defineGetter__', '__defineSetter__']) {
+    const fn = O.prototype[name]
+    if (typeof fn !== 'function') continue
+    const wrapped = {
+      [name](key) {
+        rxCheck()
+        const keys = guarded.get(this)
+        if (keys !== undefined && (keys.has(key) || this !== G))
+          report('comparison', `${name} on a built-in (${String(key).slice(0, 40)})`)
+        return fn.apply(this, arguments)
+      }
+    }[name]
+    define(O.prototype, name, { value: wrapped, writable: true, configurable: true })
+  }
   // Guarded last: the listings above are replaced by plain assignment, before their setter
   // would report the watcher's own write.
   for (const [path, keys] of O.entries(names)) {
     const target = owner(path)
     for (const key of keys) guard(target, path, key)
   }
+  return () => rxCheck()
 }
 
 const guardRealmSource = guardRealm.toString()
